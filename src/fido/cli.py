@@ -1,0 +1,161 @@
+"""The ``fido`` command line: replay and verify records, watch a demo game, list rules."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from fido.errors import FidoError
+from fido.game import Game
+from fido.moves import Placement
+from fido.record import GameRecord
+from fido.results import Outcome
+from fido.rules import RULESETS, Ruleset, ruleset
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="fido: FIDO dominoes and the classic domino games.",
+)
+console = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}")
+    return typer.Exit(code=1)
+
+
+def results_table(outcome: Outcome, players: tuple[str, ...] | list[str]) -> RichTable:
+    t = RichTable(title=f"Result ({outcome.termination.value})")
+    for col in ("place", "player", "points", "bonus", "pips left", "final"):
+        t.add_column(col, justify="left" if col == "player" else "right")
+    for r in sorted(outcome.seats, key=lambda r: (r.place, r.seat)):
+        t.add_row(
+            str(r.place), players[r.seat], str(r.points), str(r.bonus), str(r.pips), str(r.final)
+        )
+    if outcome.teams:
+        for team in outcome.teams:
+            names = " + ".join(players[s] for s in team.seats)
+            t.add_row(
+                f"team {team.place}",
+                names,
+                str(team.points),
+                str(team.bonus),
+                str(team.pips),
+                str(team.final),
+                style="bold",
+            )
+    return t
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only verify")] = False,
+) -> None:
+    """Replay a game record, print its sums and scores, and verify it."""
+    try:
+        record = GameRecord.load(file)
+        rows = []
+        game = record.new_game()
+        for i, turn, g in record.steps():
+            game = g
+            rows.append(
+                (
+                    i,
+                    record.players[turn.seat],
+                    turn.move.text(),
+                    turn.ends_sum,
+                    turn.points,
+                    list(g.scores),
+                )
+            )
+        record.check_results(game)
+    except FidoError as e:
+        raise _fail(f"record refused: {e}") from None
+    if not quiet:
+        t = RichTable(title=f"{file.name}: {record.ruleset.text()}")
+        for col in ("#", "player", "move", "sum", "points", "scores"):
+            t.add_column(col, justify="right" if col in ("#", "sum", "points") else "left")
+        for i, name, move, s, pts, scores in rows:
+            t.add_row(
+                str(i), name, move, str(s), str(pts) if pts else "", " ".join(map(str, scores))
+            )
+        console.print(t)
+        if game.outcome is not None:
+            console.print(results_table(game.outcome, record.players))
+    status = "finished" if game.outcome else "unfinished"
+    console.print(f"[green]verified[/]: {len(record.moves)} moves, game {status}")
+
+
+@app.command()
+def demo(
+    rules: Annotated[str, typer.Option(help="ruleset text, e.g. 'fido set=18'")] = "fido set=12",
+    players: Annotated[int, typer.Option(help="number of players")] = 4,
+    seed: Annotated[int | None, typer.Option(help="seed for the deal and the moves")] = None,
+    save: Annotated[Path | None, typer.Option(help="write the game record here")] = None,
+) -> None:
+    """Watch a game of random players, move by move (until bots and `fido play` arrive)."""
+    try:
+        rs = Ruleset.from_text(rules)
+        rng = random.Random(seed)
+        game = Game.new(rs, players, rng=rng)
+    except FidoError as e:
+        raise _fail(str(e)) from None
+    names = [f"Player {i + 1}" for i in range(players)]
+    console.print(
+        f"[bold]{rs.text()}[/], {players} players; "
+        f"{names[game.opener]} opens with {game.opening_tile or 'any tile'}"
+    )
+    while not game.is_over:
+        move = rng.choice(game.legal_moves())
+        seat = game.turn
+        game.push(move)
+        turn = game.last_turn()
+        assert turn is not None
+        if isinstance(move, Placement):
+            scored = f"  [bold green]+{turn.points}[/]" if turn.points else ""
+            console.print(f"{names[seat]:>9}: {move.text():<10} sum {turn.ends_sum:>3}{scored}")
+        else:
+            console.print(f"{names[seat]:>9}: [dim]{move.text()}[/]")
+    assert game.outcome is not None
+    console.print(results_table(game.outcome, names))
+    if save is not None:
+        GameRecord.from_game(game, names, date=dt.date.today()).save(save)
+        console.print(f"record saved to {save}")
+
+
+@app.command(name="rules")
+def list_rules() -> None:
+    """List the rulesets with their players and hand sizes."""
+    t = RichTable(title="Rulesets (options: see docs/rules.md)")
+    for col in ("ruleset", "set", "players", "hand sizes", "scores"):
+        t.add_column(col)
+    for name in RULESETS:
+        rs = ruleset(name)
+        sizes = ", ".join(
+            f"{p}:{rs.hand_size(p)}" for p in range(rs.min_players, rs.max_players + 1)
+        )
+        t.add_row(
+            name,
+            f"double-{rs.max_pips}",
+            f"{rs.min_players}-{rs.max_players}",
+            sizes,
+            rs.scoring.value if rs.name != "fido" else f"S/{rs.divisor}",
+        )
+    console.print(t)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

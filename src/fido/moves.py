@@ -1,0 +1,167 @@
+"""Moves: placing a tile on a slot, drawing from the stock, passing.
+
+A placement names exactly where a tile goes: the placed tile it attaches to
+(its *anchor*, numbered from 0 in the order tiles were placed) and the
+direction from that tile (``n``, ``e``, ``s``, ``w``). The opening tile has no
+anchor. The text form needs no game state and round-trips:
+
+>>> m = Move.from_text("18-7@0n")
+>>> m, m.text()
+(Move.from_text('18-7@0n'), '18-7@0n')
+>>> Move.from_text("18-18").is_opening, Move.from_text("draw") is DRAW
+(True, True)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar, Final, NamedTuple
+
+from fido.errors import NotationError
+from fido.tiles import Tile
+
+__all__ = [
+    "DRAW",
+    "PASS",
+    "PORTS",
+    "Draw",
+    "Move",
+    "Pass",
+    "Placement",
+    "Turn",
+    "port_from_letter",
+]
+
+N: Final = 0
+E: Final = 1
+S: Final = 2
+W: Final = 3
+PORTS: Final = "nesw"
+
+_MOVE_RE: Final = re.compile(r"(\d{1,3})-(\d{1,3})(?:@(\d{1,4})([nesw]))?")
+
+
+def port_from_letter(letter: str) -> int:
+    """``'n'`` -> 0 ... ``'w'`` -> 3."""
+    i = PORTS.find(letter)
+    if i < 0 or len(letter) != 1:
+        raise NotationError(f"not a direction: {letter!r} (use one of n, e, s, w)")
+    return i
+
+
+class Placement(NamedTuple):
+    """Place ``tile`` at direction ``port`` of the ``anchor``-th placed tile.
+
+    The opening placement has ``anchor == port == -1``. The half that touches
+    is the one equal to the slot's value, so no orientation is needed.
+    """
+
+    tile: Tile
+    anchor: int = -1
+    port: int = -1
+
+    @property
+    def is_opening(self) -> bool:
+        return self.anchor < 0
+
+    @property
+    def slot(self) -> int:
+        """The slot code ``anchor * 4 + port`` (-1 for the opening)."""
+        return self.anchor * 4 + self.port if self.anchor >= 0 else -1
+
+    def text(self) -> str:
+        if self.anchor < 0:
+            return self.tile.text()
+        return f"{self.tile.text()}@{self.anchor}{PORTS[self.port]}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Move.from_text({self.text()!r})"
+
+
+class Draw:
+    """Take one tile from the stock (the singleton ``DRAW``)."""
+
+    __slots__ = ()
+    _instance: ClassVar[Draw | None] = None
+
+    def __new__(cls) -> Draw:
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __reduce__(self) -> tuple[type[Draw], tuple[()]]:
+        return (Draw, ())
+
+    def __repr__(self) -> str:
+        return "DRAW"
+
+    def text(self) -> str:
+        return "draw"
+
+    __str__ = text
+
+
+class Pass:
+    """Pass the turn (the singleton ``PASS``)."""
+
+    __slots__ = ()
+    _instance: ClassVar[Pass | None] = None
+
+    def __new__(cls) -> Pass:
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
+        return (Pass, ())
+
+    def __repr__(self) -> str:
+        return "PASS"
+
+    def text(self) -> str:
+        return "pass"
+
+    __str__ = text
+
+
+DRAW: Final = Draw()
+PASS: Final = Pass()
+
+
+class Move:
+    """Namespace for parsing any move; moves are ``Placement | Draw | Pass``."""
+
+    @staticmethod
+    def from_text(text: str) -> Placement | Draw | Pass:
+        """Parse the canonical text of a move (``18-7@0n``, ``18-18``, ``draw``, ``pass``)."""
+        s = text.strip().lower()
+        if s == "draw":
+            return DRAW
+        if s == "pass":
+            return PASS
+        m = _MOVE_RE.fullmatch(s)
+        if not m:
+            raise NotationError(
+                f"not a move: {text!r} (write tile@anchor+direction such as '18-7@0n', "
+                "the opening tile alone such as '18-18', 'draw' or 'pass')"
+            )
+        tile = Tile(int(m.group(1)), int(m.group(2)))
+        if m.group(3) is None:
+            return Placement(tile)
+        return Placement(tile, int(m.group(3)), PORTS.index(m.group(4)))
+
+
+class Turn(NamedTuple):
+    """One entry of the history. ``drawn`` is hidden from the other seats' views."""
+
+    seat: int
+    move: Placement | Draw | Pass
+    points: int
+    ends_sum: int
+    drawn: Tile | None = None
+
+
+AnyMove = Placement | Draw | Pass

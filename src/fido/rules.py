@@ -1,0 +1,408 @@
+"""Rulesets: the one place that says how a game is dealt, played and scored.
+
+A :class:`Ruleset` is a frozen, named, versioned value built by
+:func:`ruleset` and written as one line of text that round-trips:
+
+>>> r = ruleset("fido", set=18)
+>>> r.text(), r.divisor, r.hand_size(4)
+('fido set=18', 11, 38)
+>>> Ruleset.from_text("fido set=12 mother_theresa") == ruleset("fido", mother_theresa=True)
+True
+
+See ``docs/rules.md`` for every variant and option (it follows RULES.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
+from typing import Final
+
+from fido.errors import ConfigurationError, NotationError
+from fido.tiles import DominoSet
+
+__all__ = [
+    "FIDO_DIVISORS",
+    "RULESETS",
+    "EndScoring",
+    "Layout",
+    "Opener",
+    "Ruleset",
+    "Stuck",
+    "fido_hand_size",
+    "ruleset",
+]
+
+RULES_VERSION: Final = 1
+
+# fido-rules-de.txt "Spielvorbereitung"; double-21 per RULES.md's decision (2n/3 - 1).
+FIDO_DIVISORS: Final[dict[int, int]] = {6: 3, 9: 5, 12: 7, 15: 9, 18: 11, 21: 13}
+
+
+class Layout(StrEnum):
+    """How tiles form the table (RULES.md sections 2 and 4)."""
+
+    CROSS = "cross"  # FIDO: every double crosswise, two ends and a free side
+    INLINE = "inline"  # FIDO with soenke_hansen: doubles in line, no sides
+    LINE = "line"  # classic: two ends; a double at an end counts both halves
+    SPINNER = "spinner"  # sebastopol: the opening double has four arms
+
+
+class Stuck(StrEnum):
+    """What a player who cannot place does."""
+
+    DRAW_ONE = "draw_one"  # FIDO: draw one tile, turn ends; empty stock: pass
+    DRAW_UNTIL = "draw_until"  # muggins: draw until she can place; empty: pass
+    DRAW_FREE = "draw_free"  # draw game: may draw before placing; last two stay
+    PASS = "pass"  # straight, block, sebastopol
+
+
+class Opener(StrEnum):
+    HIGHEST_DOUBLE = "highest_double"
+    LOWEST_DOUBLE = "lowest_double"
+    FIRST_SEAT = "first_seat"  # draw game: seat 0 opens with any tile
+
+
+class EndScoring(StrEnum):
+    FIDO = "fido"  # points - pips left
+    STRAIGHT = "straight"  # 1 point, or (count_pips) the others' pips - the winner's
+    BLOCK = "block"  # the winner wins the opponents' pips
+    MUGGINS = "muggins"  # going out: opponents' pips / 5 rounded up
+    FIVES_AND_THREES = "fives_and_threes"  # going out: 1 more point
+
+
+class Scoring(StrEnum):
+    """Points during play from the sum S of the ends."""
+
+    NONE = "none"
+    DIVISOR = "divisor"  # S % d == 0: S // d (FIDO, and muggins with d = 5)
+    FIVES_AND_THREES = "fives_and_threes"  # S / 5 if S % 5 == 0, plus S / 3 if S % 3 == 0
+
+
+def fido_hand_size(tiles: int, players: int) -> int:
+    """FIDO's formula: floor(tiles / (players + 1)); reproduces fido-rules-de.txt's table."""
+    return tiles // (players + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """Everything that decides how a game runs. Build with :func:`ruleset`."""
+
+    name: str
+    max_pips: int
+    divisor: int
+    min_players: int
+    max_players: int
+    official_players: tuple[int, int]
+    layout: Layout
+    stuck: Stuck
+    opener: Opener
+    scoring: Scoring
+    end_scoring: EndScoring
+    team_play: bool  # with 4 players, seats 0+2 play against 1+3
+    clockwise: bool = True
+    mother_theresa: bool = False
+    count_pips: bool = False  # straight: score pips instead of 1 point
+    match_target: int | None = None
+    keep_in_stock: int = 0  # draw game: tiles that always stay in the pile
+    hand_table: tuple[tuple[int, int], ...] = ()  # (players, hand size); empty = FIDO formula
+    options: tuple[tuple[str, str], ...] = field(default=())
+    version: int = RULES_VERSION
+
+    @property
+    def dominoes(self) -> DominoSet:
+        return DominoSet(self.max_pips)
+
+    @property
+    def is_fido(self) -> bool:
+        return self.end_scoring is EndScoring.FIDO
+
+    def text(self) -> str:
+        """One line: the name and the options that differ from the defaults."""
+        parts = [self.name] + [k if v == "" else f"{k}={v}" for k, v in self.options]
+        return " ".join(parts)
+
+    __str__ = text
+
+    @classmethod
+    def from_text(cls, text: str) -> Ruleset:
+        return _parse_ruleset(text)
+
+    def check_players(self, players: int) -> None:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ConfigurationError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+
+    def is_official(self, players: int) -> bool:
+        lo, hi = self.official_players
+        return lo <= players <= hi
+
+    def hand_size(self, players: int) -> int:
+        self.check_players(players)
+        if not self.hand_table:
+            size = fido_hand_size(self.dominoes.count, players)
+        else:
+            size = dict(self.hand_table)[players]
+        if size < 1:
+            raise ConfigurationError(
+                f"double-{self.max_pips} has too few tiles for {players} players; "
+                "use a bigger set or fewer players"
+            )
+        return size
+
+    def teams(self, players: int) -> tuple[tuple[int, ...], ...] | None:
+        """Team seats, or None when everyone plays for herself."""
+        if self.team_play and players == 4:
+            return ((0, 2), (1, 3))
+        return None
+
+    def next_seat(self, seat: int, players: int) -> int:
+        return (seat + 1) % players if self.clockwise else (seat - 1) % players
+
+    def points(self, ends_sum: int) -> int:
+        """Points for making the sum of the ends ``ends_sum``."""
+        sc = self.scoring
+        if sc is Scoring.DIVISOR:
+            return ends_sum // self.divisor if ends_sum % self.divisor == 0 else 0
+        if sc is Scoring.FIVES_AND_THREES:
+            pts = ends_sum // 5 if ends_sum % 5 == 0 else 0
+            return pts + (ends_sum // 3 if ends_sum % 3 == 0 else 0)
+        return 0
+
+
+@lru_cache(maxsize=256)
+def _parse_ruleset(text: str) -> Ruleset:
+    """Cached: rulesets are immutable, and games are often created from text."""
+    words = text.split()
+    if not words:
+        raise NotationError("empty ruleset text (write e.g. 'fido set=12')")
+    opts: dict[str, object] = {}
+    for w in words[1:]:
+        key, eq, value = w.partition("=")
+        key = key.replace("-", "_")
+        if not eq:
+            opts[key] = True
+        elif value.isdigit():
+            opts[key] = int(value)
+        elif value.lower() in ("true", "false"):
+            opts[key] = value.lower() == "true"
+        else:
+            opts[key] = value
+    return ruleset(words[0], **opts)
+
+
+# ---------------------------------------------------------------- constructors
+
+
+def _flag(opts: dict[str, object], key: str, default: bool = False) -> bool:
+    v = opts.pop(key, default)
+    if not isinstance(v, bool):
+        raise ConfigurationError(f"option {key} is on or off (true/false), not {v!r}")
+    return v
+
+
+def _check_empty(name: str, opts: dict[str, object], known: list[str]) -> None:
+    if opts:
+        bad = ", ".join(sorted(opts))
+        allowed = ", ".join(known) if known else "none"
+        raise ConfigurationError(f"unknown option for {name}: {bad} (options: {allowed})")
+
+
+def _fido(opts: dict[str, object]) -> Ruleset:
+    n = opts.pop("set", 12)
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 99:
+        raise ConfigurationError(f"set must be a number such as 12 (double-12), not {n!r}")
+    div = opts.pop("divisor", FIDO_DIVISORS.get(n))
+    if div is None:
+        raise ConfigurationError(
+            f"double-{n} is not a FIDO set ({', '.join(map(str, FIDO_DIVISORS))}); "
+            "give a divisor too, e.g. divisor=5"
+        )
+    if not isinstance(div, int) or isinstance(div, bool) or div < 2:
+        raise ConfigurationError(f"the divisor must be a whole number of at least 2, not {div!r}")
+    direction = opts.pop("direction", "clockwise")
+    if direction not in ("clockwise", "counterclockwise"):
+        raise ConfigurationError(f"direction is clockwise or counterclockwise, not {direction!r}")
+    mt = _flag(opts, "mother_theresa")
+    sh = _flag(opts, "soenke_hansen")
+    _check_empty("fido", opts, ["set", "divisor", "direction", "mother_theresa", "soenke_hansen"])
+    options: list[tuple[str, str]] = [("set", str(n))]
+    if div != FIDO_DIVISORS.get(n):
+        options.append(("divisor", str(div)))
+    if direction != "clockwise":
+        options.append(("direction", str(direction)))
+    if mt:
+        options.append(("mother_theresa", ""))
+    if sh:
+        options.append(("soenke_hansen", ""))
+    return Ruleset(
+        name="fido",
+        max_pips=n,
+        divisor=div,
+        min_players=2,
+        max_players=9,
+        official_players=(3, 9),
+        layout=Layout.INLINE if sh else Layout.CROSS,
+        stuck=Stuck.DRAW_ONE,
+        opener=Opener.HIGHEST_DOUBLE,
+        scoring=Scoring.DIVISOR,
+        end_scoring=EndScoring.FIDO,
+        team_play=False,
+        clockwise=direction == "clockwise",
+        mother_theresa=mt,
+        options=tuple(options),
+    )
+
+
+def _classic(
+    name: str,
+    opts: dict[str, object],
+    *,
+    players: tuple[int, int],
+    hands: dict[int, int],
+    stuck: Stuck,
+    opener: Opener,
+    scoring: Scoring,
+    end: EndScoring,
+    teams: bool,
+    layout: Layout = Layout.LINE,
+    target: int | None = None,
+    keep: int = 0,
+    extra: tuple[str, ...] = (),
+) -> Ruleset:
+    n = opts.pop("set", 6)
+    if n != 6:
+        raise ConfigurationError(f"{name} is played with the double-six set, not double-{n}")
+    flags = {k: _flag(opts, k) for k in extra}
+    _check_empty(name, opts, ["set", *extra])
+    if flags.get("all_fives"):
+        scoring = Scoring.DIVISOR
+    return Ruleset(
+        name=name,
+        max_pips=6,
+        divisor=5,
+        min_players=players[0],
+        max_players=players[1],
+        official_players=players,
+        layout=layout,
+        stuck=stuck,
+        opener=opener,
+        scoring=scoring,
+        end_scoring=end,
+        team_play=teams,
+        count_pips=flags.get("count_pips", False),
+        match_target=target,
+        keep_in_stock=keep,
+        hand_table=tuple(sorted(hands.items())),
+        options=tuple((k, "") for k, on in flags.items() if on),
+    )
+
+
+BLOCK_HANDS: Final = {2: 7, 3: 5, 4: 5}
+
+
+def ruleset(name: str, **options: object) -> Ruleset:
+    """Build a named ruleset: fido, straight, block, draw, muggins, fives_and_threes, sebastopol.
+
+    FIDO options: ``set`` (6, 9, 12, 15, 18, 21 or any n with ``divisor``),
+    ``direction`` (clockwise, counterclockwise), ``mother_theresa``,
+    ``soenke_hansen``. Straight: ``count_pips``. Sebastopol: ``all_fives``.
+    """
+    opts = dict(options)
+    key = name.lower().replace("-", "_")
+    if key == "fido":
+        return _fido(opts)
+    if key == "straight":
+        return _classic(
+            "straight",
+            opts,
+            players=(2, 4),
+            hands={2: 8, 3: 6, 4: 5},
+            stuck=Stuck.PASS,
+            opener=Opener.HIGHEST_DOUBLE,
+            scoring=Scoring.NONE,
+            end=EndScoring.STRAIGHT,
+            teams=False,
+            target=100,
+            extra=("count_pips",),
+        )
+    if key == "block":
+        return _classic(
+            "block",
+            opts,
+            players=(2, 4),
+            hands=BLOCK_HANDS,
+            stuck=Stuck.PASS,
+            opener=Opener.HIGHEST_DOUBLE,
+            scoring=Scoring.NONE,
+            end=EndScoring.BLOCK,
+            teams=True,
+        )
+    if key == "draw":
+        return _classic(
+            "draw",
+            opts,
+            players=(2, 4),
+            hands={2: 7, 3: 5, 4: 6},
+            stuck=Stuck.DRAW_FREE,
+            opener=Opener.FIRST_SEAT,
+            scoring=Scoring.NONE,
+            end=EndScoring.BLOCK,
+            teams=True,
+            keep=2,
+        )
+    if key in ("muggins", "all_fives"):
+        return _classic(
+            "muggins",
+            opts,
+            players=(2, 4),
+            hands=BLOCK_HANDS,
+            stuck=Stuck.DRAW_UNTIL,
+            opener=Opener.HIGHEST_DOUBLE,
+            scoring=Scoring.DIVISOR,
+            end=EndScoring.MUGGINS,
+            teams=True,
+            target=61,
+        )
+    if key in ("fives_and_threes", "all_fives_and_threes"):
+        return _classic(
+            "fives_and_threes",
+            opts,
+            players=(2, 4),
+            hands={2: 7, 3: 7, 4: 7},
+            stuck=Stuck.DRAW_UNTIL,
+            opener=Opener.LOWEST_DOUBLE,
+            scoring=Scoring.FIVES_AND_THREES,
+            end=EndScoring.FIVES_AND_THREES,
+            teams=True,
+            target=31,
+        )
+    if key == "sebastopol":
+        return _classic(
+            "sebastopol",
+            opts,
+            players=(4, 4),
+            hands={4: 7},
+            stuck=Stuck.PASS,
+            opener=Opener.HIGHEST_DOUBLE,
+            scoring=Scoring.NONE,
+            end=EndScoring.BLOCK,
+            teams=True,
+            layout=Layout.SPINNER,
+            extra=("all_fives",),
+        )
+    raise ConfigurationError(f"unknown ruleset {name!r} (choose one of: {', '.join(RULESETS)})")
+
+
+RULESETS: Final = (
+    "fido",
+    "straight",
+    "block",
+    "draw",
+    "muggins",
+    "fives_and_threes",
+    "sebastopol",
+)

@@ -1,0 +1,259 @@
+"""The table: a tree of placed tiles and its open slots (RULES.md section 2).
+
+Every placed tile is numbered in the order it was placed (the opening tile is
+0). A *slot* is an open direction of a placed tile, coded ``anchor * 4 + port``
+with ports n=0, e=1, s=2, w=3. A slot has a value (the number a tile must show
+to attach), a kind (END counts in the sum of the ends, SIDE is a double's
+naked side and counts nothing) and a weight (what it adds to the sum).
+
+Geometry, used by notation and display: the opening tile lies with its ends
+west and east (a FIDO opening double also has sides north and south; the
+sebastopol spinner has four arms). A tile placed at direction p grows in
+direction p; a crosswise double placed at direction p has its two ends at the
+two directions perpendicular to p and its free side at p.
+
+The sum of the ends is kept incrementally; :meth:`Table.recount` computes it
+from scratch and the tests check the two agree.
+
+>>> t = Table.from_text("cross 18-18 18-12@0n")
+>>> t.ends_sum, sorted(t.open_slots().items())
+(48, [(1, (18, 'end')), (2, (18, 'side')), (3, (18, 'end')), (4, (12, 'end'))])
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from fido.errors import IllegalMoveError, NotationError
+from fido.moves import PORTS, Move, Placement
+from fido.rules import Layout
+from fido.tiles import Tile
+
+__all__ = ["END", "SIDE", "Table"]
+
+END: Final = 0
+SIDE: Final = 1
+KIND_NAMES: Final = ("end", "side")
+
+Slot = tuple[int, int, int]  # (value, kind, weight)
+
+
+class Table:
+    """The layout of placed tiles; mutable, cheap to copy."""
+
+    __slots__ = ("arms_taken", "ends_sum", "layout", "open", "placements", "spinner")
+
+    layout: Layout
+    placements: list[Placement]
+    open: dict[int, Slot]  # slot code -> (value, kind, weight), in the order opened
+    ends_sum: int
+    spinner: int  # line/spinner layouts: value of an opening double still counted whole, else -1
+    arms_taken: int
+
+    def __init__(self, layout: Layout = Layout.CROSS) -> None:
+        self.layout = Layout(layout)
+        self.placements = []
+        self.open = {}
+        self.ends_sum = 0
+        self.spinner = -1
+        self.arms_taken = 0
+
+    def copy(self) -> Table:
+        t = Table.__new__(Table)
+        t.layout = self.layout
+        t.placements = self.placements.copy()
+        t.open = self.open.copy()
+        t.ends_sum = self.ends_sum
+        t.spinner = self.spinner
+        t.arms_taken = self.arms_taken
+        return t
+
+    __copy__ = copy
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Table)
+            and self.layout == other.layout
+            and self.placements == other.placements
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.layout, tuple(self.placements)))
+
+    def __len__(self) -> int:
+        return len(self.placements)
+
+    def __repr__(self) -> str:
+        return f"Table.from_text({self.text()!r})"
+
+    # ------------------------------------------------------------ queries
+
+    def open_slots(self) -> dict[int, tuple[int, str]]:
+        """Slot code -> (value, 'end' or 'side'), in the order the slots were opened."""
+        return {code: (v, KIND_NAMES[k]) for code, (v, k, _w) in self.open.items()}
+
+    def slot_name(self, code: int) -> str:
+        return f"{code >> 2}{PORTS[code & 3]}"
+
+    def ends(self) -> list[int]:
+        """Values of the open ends (not sides), in slot order."""
+        return [v for v, k, _w in self.open.values() if k == END]
+
+    def sides(self) -> list[int]:
+        return [v for v, k, _w in self.open.values() if k == SIDE]
+
+    def tile_at(self, index: int) -> Tile:
+        return self.placements[index].tile
+
+    def delta(self, tile: Tile, code: int) -> int:
+        """How placing ``tile`` on slot ``code`` would change the sum (slot must fit)."""
+        value, _kind, weight = self.open[code]
+        d = -weight
+        if self.spinner >= 0 and code < 4 and self.arms_taken == 1:
+            d -= 2 * self.spinner
+        if tile.is_double:
+            layout = self.layout
+            if layout is Layout.CROSS:
+                return d + 2 * value
+            if layout is Layout.INLINE:
+                return d + value
+            return d + 2 * value
+        return d + (tile.low if tile.high == value else tile.high)
+
+    # ------------------------------------------------------------ changes
+
+    def place(self, tile: Tile, code: int = -1) -> int:
+        """Place a tile (``code`` -1 opens the table); return the new sum.
+
+        Only checks what the geometry needs (the slot exists and the values
+        match); the rules of who may play what live in :mod:`fido.game`.
+        """
+        layout = self.layout
+        placements = self.placements
+        slots = self.open
+        index = len(placements)
+        base = index * 4
+        if code < 0:
+            if placements:
+                raise IllegalMoveError("the table is already opened; say where the tile goes")
+            v = tile.high
+            if tile.is_double:
+                if layout is Layout.CROSS:
+                    slots[base] = (v, SIDE, 0)
+                    slots[base + 1] = (v, END, v)
+                    slots[base + 2] = (v, SIDE, 0)
+                    slots[base + 3] = (v, END, v)
+                elif layout is Layout.INLINE:
+                    slots[base + 1] = (v, END, v)
+                    slots[base + 3] = (v, END, v)
+                elif layout is Layout.LINE:
+                    slots[base + 1] = (v, END, 0)
+                    slots[base + 3] = (v, END, 0)
+                    self.spinner = v
+                else:
+                    for p in range(4):
+                        slots[base + p] = (v, END, 0)
+                    self.spinner = v
+                self.ends_sum = 2 * v
+            else:
+                if layout is not Layout.LINE:
+                    raise IllegalMoveError(f"the table must open with a double, not {tile}")
+                slots[base + 1] = (tile.low, END, tile.low)
+                slots[base + 3] = (tile.high, END, tile.high)
+                self.ends_sum = tile.pips
+            placements.append(Placement(tile, -1, -1))
+            return self.ends_sum
+        slot = slots.get(code)
+        if slot is None:
+            raise IllegalMoveError(f"there is no open slot {self.slot_name(code)}")
+        value, _kind, weight = slot
+        if tile.high != value and tile.low != value:
+            raise IllegalMoveError(
+                f"{tile} does not show {value}, the number of slot {self.slot_name(code)}"
+            )
+        del slots[code]
+        s = self.ends_sum - weight
+        if self.spinner >= 0 and code < 4:
+            self.arms_taken += 1
+            if self.arms_taken == 2:
+                s -= 2 * self.spinner
+                self.spinner = -1
+        port = code & 3
+        if tile.is_double:
+            if layout is Layout.CROSS:
+                back = (port + 2) & 3  # towards the tile it attaches to
+                for p in range(4):  # compass order n, e, s, w
+                    if p == port:
+                        slots[base + p] = (value, SIDE, 0)
+                    elif p != back:
+                        slots[base + p] = (value, END, value)
+                s += 2 * value
+            elif layout is Layout.INLINE:
+                slots[base + port] = (value, END, value)
+                s += value
+            else:
+                slots[base + port] = (value, END, 2 * value)
+                s += 2 * value
+        else:
+            other = tile.low if tile.high == value else tile.high
+            slots[base + port] = (other, END, other)
+            s += other
+        self.ends_sum = s
+        placements.append(Placement(tile, code >> 2, port))
+        return s
+
+    def recount(self) -> int:
+        """The sum of the ends computed from the open slots alone (a check)."""
+        s = sum(w for _v, _k, w in self.open.values())
+        if self.spinner >= 0:
+            s += 2 * self.spinner
+        return s
+
+    # ------------------------------------------------------------ notation
+
+    def text(self) -> str:
+        """One line: the layout name, then every placement in order."""
+        return " ".join([self.layout.value, *(p.text() for p in self.placements)])
+
+    __str__ = text
+
+    @classmethod
+    def from_text(cls, text: str) -> Table:
+        words = text.split()
+        if not words:
+            raise NotationError("empty table text (write e.g. 'cross 18-18 18-12@0n')")
+        try:
+            layout = Layout(words[0])
+        except ValueError:
+            raise NotationError(
+                f"unknown layout {words[0]!r} (one of: {', '.join(x.value for x in Layout)})"
+            ) from None
+        table = cls(layout)
+        for i, w in enumerate(words[1:]):
+            move = Move.from_text(w)
+            if not isinstance(move, Placement):
+                raise NotationError(f"a table holds placements only, not {w!r}")
+            if move.is_opening != (i == 0):
+                raise NotationError(f"{w!r}: only the first tile is written without an anchor")
+            if move.anchor >= i > 0:
+                raise NotationError(f"{w!r}: tile #{move.anchor} is not on the table yet")
+            if move.tile in (p.tile for p in table.placements):
+                raise NotationError(f"{w!r}: {move.tile} is on the table already")
+            try:
+                table.place(move.tile, move.slot)
+            except IllegalMoveError as e:
+                raise NotationError(f"{w!r}: {e}") from None
+        return table
+
+    def summary(self) -> str:
+        """A human line: sum, ends and free sides with their slot names."""
+        ends = " ".join(
+            f"{self.slot_name(c)}:{v}" for c, (v, k, _w) in self.open.items() if k == END
+        )
+        sides = " ".join(
+            f"{self.slot_name(c)}:{v}" for c, (v, k, _w) in self.open.items() if k == SIDE
+        )
+        out = f"sum {self.ends_sum} | ends {ends or '-'}"
+        if sides:
+            out += f" | sides {sides}"
+        return out

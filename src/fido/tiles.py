@@ -1,0 +1,213 @@
+"""Tiles and domino sets.
+
+A tile is an interned, immutable value: ``Tile(18, 12) is Tile(12, 18)``.
+Interning makes equality and hashing identity checks, which the move
+generator relies on for speed. Every tile has a global integer ``id`` that
+does not depend on the set (``high * (high + 1) // 2 + low``), so the tiles of
+double-n are exactly ids ``0 .. (n+1)(n+2)/2 - 1`` and a hand can be a bitmask.
+
+>>> t = Tile.from_text("12-18")
+>>> t, str(t), t.pips, t.difference, t.is_double
+(Tile(18, 12), '18-12', 30, 6, False)
+>>> DominoSet(6).count
+28
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import ClassVar, Final
+
+from fido.errors import NotationError
+
+__all__ = ["DominoSet", "Tile", "tile_id"]
+
+_TILE_RE: Final = re.compile(r"\s*(\d{1,3})\s*[-|:]\s*(\d{1,3})\s*")
+MAX_PIPS: Final = 99  # generous bound for custom sets; keeps masks sane
+
+
+def tile_id(a: int, b: int) -> int:
+    """The global id of the tile a-b (either order)."""
+    if a < b:
+        a, b = b, a
+    return a * (a + 1) // 2 + b
+
+
+class Tile:
+    """One domino; ``high >= low``. Create with ``Tile(a, b)`` in either order."""
+
+    __slots__ = ("bit", "difference", "high", "id", "is_double", "low", "pips")
+    _interned: ClassVar[dict[tuple[int, int], Tile]] = {}
+
+    high: int
+    low: int
+    id: int
+    bit: int
+    pips: int
+    difference: int
+    is_double: bool
+
+    def __new__(cls, a: int, b: int) -> Tile:
+        key = (a, b) if a >= b else (b, a)
+        tile = cls._interned.get(key)
+        if tile is not None:
+            return tile
+        if not (isinstance(a, int) and isinstance(b, int)) or isinstance(a, bool):
+            raise TypeError(f"tile halves must be integers, got {a!r} and {b!r}")
+        hi, lo = key
+        if lo < 0 or hi > MAX_PIPS:
+            raise ValueError(f"tile halves must be between 0 and {MAX_PIPS}, got {a} and {b}")
+        tile = object.__new__(cls)
+        put = object.__setattr__
+        put(tile, "high", hi)
+        put(tile, "low", lo)
+        put(tile, "id", tile_id(hi, lo))
+        put(tile, "bit", 1 << tile_id(hi, lo))
+        put(tile, "pips", hi + lo)
+        put(tile, "difference", hi - lo)
+        put(tile, "is_double", hi == lo)
+        cls._interned[key] = tile
+        return tile
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("tiles are immutable")
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
+        return (Tile, (self.high, self.low))
+
+    def __copy__(self) -> Tile:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Tile:
+        return self
+
+    def __repr__(self) -> str:
+        return f"Tile({self.high}, {self.low})"
+
+    def __str__(self) -> str:
+        return f"{self.high}-{self.low}"
+
+    def __lt__(self, other: Tile) -> bool:
+        return self.id < other.id
+
+    def __le__(self, other: Tile) -> bool:
+        return self.id <= other.id
+
+    def __gt__(self, other: Tile) -> bool:
+        return self.id > other.id
+
+    def __ge__(self, other: Tile) -> bool:
+        return self.id >= other.id
+
+    def text(self) -> str:
+        """Canonical text: the higher half first, ``"18-12"``."""
+        return f"{self.high}-{self.low}"
+
+    @classmethod
+    def from_text(cls, text: str) -> Tile:
+        """Parse ``"18-12"`` (also ``"12-18"``, ``"18|12"``, ``"18:12"``)."""
+        m = _TILE_RE.fullmatch(text)
+        if not m:
+            raise NotationError(f"not a tile: {text!r} (write it as two numbers, e.g. '18-12')")
+        a, b = int(m.group(1)), int(m.group(2))
+        if max(a, b) > MAX_PIPS:
+            raise NotationError(f"not a tile: {text!r} (halves go up to {MAX_PIPS})")
+        return cls(a, b)
+
+    def other(self, value: int) -> int:
+        """The half opposite the half showing ``value``."""
+        if value == self.high:
+            return self.low
+        if value == self.low:
+            return self.high
+        raise ValueError(f"{self} does not show {value}")
+
+    def __contains__(self, value: object) -> bool:
+        return value in (self.high, self.low)
+
+
+class DominoSet:
+    """The double-n set: every tile a-b with 0 <= b <= a <= n exactly once."""
+
+    __slots__ = ("count", "max_pips", "tiles", "value_masks")
+
+    max_pips: int
+    count: int
+    tiles: tuple[Tile, ...]
+    value_masks: tuple[int, ...]
+
+    _cache: ClassVar[dict[int, DominoSet]] = {}
+
+    def __new__(cls, max_pips: int) -> DominoSet:
+        cached = cls._cache.get(max_pips)
+        if cached is not None:
+            return cached
+        if not isinstance(max_pips, int) or not 1 <= max_pips <= MAX_PIPS:
+            raise ValueError(f"a set is double-1 .. double-{MAX_PIPS}, got double-{max_pips}")
+        self = object.__new__(cls)
+        tiles = tuple(Tile(a, b) for a in range(max_pips + 1) for b in range(a + 1))
+        assert all(t.id == i for i, t in enumerate(tiles))
+        masks = [0] * (max_pips + 1)
+        for t in tiles:
+            masks[t.high] |= t.bit
+            masks[t.low] |= t.bit
+        put = object.__setattr__
+        put(self, "max_pips", max_pips)
+        put(self, "tiles", tiles)
+        put(self, "count", len(tiles))
+        put(self, "value_masks", tuple(masks))
+        cls._cache[max_pips] = self
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("domino sets are immutable")
+
+    def __reduce__(self) -> tuple[type[DominoSet], tuple[int]]:
+        return (DominoSet, (self.max_pips,))
+
+    def __repr__(self) -> str:
+        return f"DominoSet({self.max_pips})"
+
+    def __iter__(self) -> Iterator[Tile]:
+        return iter(self.tiles)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __contains__(self, tile: object) -> bool:
+        return isinstance(tile, Tile) and tile.high <= self.max_pips
+
+    @property
+    def doubles(self) -> tuple[Tile, ...]:
+        """Doubles from 0-0 up."""
+        return tuple(Tile(v, v) for v in range(self.max_pips + 1))
+
+    @property
+    def full_mask(self) -> int:
+        return (1 << self.count) - 1
+
+    def mask_of(self, tiles: Iterator[Tile] | list[Tile] | tuple[Tile, ...]) -> int:
+        m = 0
+        for t in tiles:
+            m |= t.bit
+        return m
+
+    def tiles_of(self, mask: int) -> list[Tile]:
+        """The tiles of a bitmask, ascending."""
+        out: list[Tile] = []
+        tiles = self.tiles
+        while mask:
+            low = mask & -mask
+            out.append(tiles[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+    def pips_of(self, mask: int) -> int:
+        total = 0
+        tiles = self.tiles
+        while mask:
+            low = mask & -mask
+            total += tiles[low.bit_length() - 1].pips
+            mask ^= low
+        return total

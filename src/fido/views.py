@@ -1,0 +1,85 @@
+"""What one seat (or a spectator) may know: the only input a bot or client gets.
+
+A view holds copies, never a reference to the game: her own hand, the table,
+every seat's tile count and score, the stock count, the history with other
+seats' drawn tiles hidden, and her legal moves when she is to move. The
+stock's order, other hands and the seed are not in it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from fido.moves import Draw, Pass, Placement, Turn
+from fido.results import Outcome
+from fido.rules import Ruleset
+from fido.table import Table
+from fido.tiles import Tile
+
+if TYPE_CHECKING:
+    from fido.game import Game
+
+__all__ = ["SeatView", "make_view"]
+
+Move = Placement | Draw | Pass
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    rules: Ruleset
+    players: int
+    seat: int | None  # None: a spectator
+    hand: tuple[Tile, ...]
+    table: Table
+    hand_counts: tuple[int, ...]
+    stock_count: int
+    scores: tuple[int, ...]
+    to_move: int
+    opener: int
+    history: tuple[Turn, ...]
+    legal_moves: tuple[Move, ...]
+    outcome: Outcome | None
+
+    @property
+    def ends_sum(self) -> int:
+        return self.table.ends_sum
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.seat is not None and self.seat == self.to_move and self.outcome is None
+
+    def points_for(self, move: Move) -> int:
+        """What ``move`` would score now."""
+        if not isinstance(move, Placement):
+            return 0
+        if move.anchor < 0:
+            t = move.tile
+            return self.rules.points(2 * t.high if t.is_double else t.pips)
+        return self.rules.points(self.table.ends_sum + self.table.delta(move.tile, move.slot))
+
+    def played_tiles(self) -> list[Tile]:
+        return [p.tile for p in self.table.placements]
+
+
+def make_view(game: Game, seat: int | None) -> SeatView:
+    history = tuple(
+        t if t.drawn is None or t.seat == seat else Turn(t.seat, t.move, t.points, t.ends_sum, None)
+        for t in game.history()
+    )
+    mine = seat is not None and seat == game.turn and game.outcome is None
+    return SeatView(
+        rules=game.rules,
+        players=game.players,
+        seat=seat,
+        hand=tuple(game.hand(seat)) if seat is not None else (),
+        table=game.table.copy(),
+        hand_counts=tuple(game.hand_counts()),
+        stock_count=game.stock_count,
+        scores=tuple(game.scores),
+        to_move=game.turn,
+        opener=game.opener,
+        history=history,
+        legal_moves=tuple(game.legal_moves()) if mine else (),
+        outcome=game.outcome,
+    )
