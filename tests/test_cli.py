@@ -16,6 +16,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=60,
+        check=False,
         env={"COLUMNS": "120", "PATH": "/usr/bin:/bin"},
     )
 
