@@ -4,29 +4,38 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-dev
+# the engine modules mypyc compiles (setup.py); rebuilt whenever their source changes
+COMPILED_SRC = src/fido/table.py src/fido/game.py src/fido/results.py
+COMPILED     = src/fido/.compiled
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench pure-test clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-run: $(STAMP)
+$(COMPILED): $(STAMP) $(COMPILED_SRC)
+	$(BIN)/python setup.py --quiet build_ext --inplace
+	touch $@
+
+run: $(COMPILED)
 	$(BIN)/fido demo --save last-game.json
 
-test: $(STAMP)
+test: $(COMPILED)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/pytest
+	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/test_properties.py tests/test_golden.py tests/test_errors.py
 
 $(VENV)/.installed-bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $@
 
-bench: $(VENV)/.installed-bench
+bench: $(COMPILED) $(VENV)/.installed-bench
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build .mypy_cache .pytest_cache .ruff_cache .hypothesis $(COMPILED)
+	find src -name '*.so' -delete

@@ -26,7 +26,7 @@ def snapshot(g: Game) -> tuple[object, ...]:
 def refuse(g: Game, move: object, message: str, seat: int | None = None) -> None:
     before = snapshot(g)
     with pytest.raises(IllegalMoveError, match=message):
-        g.push(Move.from_text(move) if isinstance(move, str) else move, seat=seat)  # type: ignore[arg-type]
+        g.push(Move.from_text(move) if isinstance(move, str) else move, seat=seat)
     assert snapshot(g) == before
 
 

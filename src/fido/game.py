@@ -48,6 +48,8 @@ class Game:
     """A hand of dominoes in progress. Mutable; :meth:`copy` is cheap."""
 
     __slots__ = (
+        "_by_value",
+        "_divisor",
         "_log",
         "_outcome",
         "hands",
@@ -78,6 +80,10 @@ class Game:
     passes: int
     opener: int
     opening_tile: Tile | None
+    # per seat, per number v: a bitmask of the numbers w with v-w in hand (small ints,
+    # so move generation needs no big-integer arithmetic)
+    _by_value: list[list[int]]
+    _divisor: int  # the divisor when the sum scores S / d, else 0 (a hot-path shortcut)
     _log: tuple[object, ...] | None
     _outcome: Outcome | None
 
@@ -98,11 +104,6 @@ class Game:
         """
         rules = _as_rules(rules)
         size = rules.hand_size(players)
-        if size * players > rules.dominoes.count:
-            raise ConfigurationError(
-                f"{players} hands of {size} need {size * players} tiles; "
-                f"double-{rules.max_pips} has {rules.dominoes.count}"
-            )
         if rng is None:
             rng = random.Random(seed)
         tiles = list(rules.dominoes.tiles)
@@ -165,12 +166,14 @@ class Game:
     @classmethod
     def _setup(cls, rules: Ruleset, hands: list[int], stock: tuple[Tile, ...]) -> Game:
         """The trusted constructor: hands as bitmasks, already checked."""
-        g = cls.__new__(cls)
+        g = cls()
         g.rules = rules
         g.players = len(hands)
         g.set = rules.dominoes
         g.hands = hands
         g.initial_hands = tuple(hands)
+        g._by_value = [g._index(h) for h in hands]
+        g._divisor = rules.divisor if rules.scoring is Scoring.DIVISOR else 0
         g.stock = stock
         g.stock_pos = 0
         g.table = Table(rules.layout)
@@ -181,6 +184,13 @@ class Game:
         g.opener, g.opening_tile = g._find_opener()
         g.turn = g.opener
         return g
+
+    def _index(self, mask: int) -> list[int]:
+        by_value = [0] * (self.set.max_pips + 1)
+        for t in self.set.tiles_of(mask):
+            by_value[t.high] |= 1 << t.low
+            by_value[t.low] |= 1 << t.high
+        return by_value
 
     def _find_opener(self) -> tuple[int, Tile | None]:
         rule = self.rules.opener
@@ -197,11 +207,13 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (the history is shared structurally, so this is O(1)-ish)."""
-        g = Game.__new__(Game)
+        g = Game()
         g.rules = self.rules
         g.players = self.players
         g.set = self.set
         g.hands = self.hands.copy()
+        g._by_value = [h.copy() for h in self._by_value]
+        g._divisor = self._divisor
         g.initial_hands = self.initial_hands
         g.stock = self.stock
         g.stock_pos = self.stock_pos
@@ -215,7 +227,8 @@ class Game:
         g._outcome = self._outcome
         return g
 
-    __copy__ = copy
+    def __copy__(self) -> Game:
+        return self.copy()
 
     # ------------------------------------------------------------ queries
 
@@ -286,8 +299,8 @@ class Game:
             if self.opening_tile is not None:
                 return [Placement(self.opening_tile)]
             return [Placement(t) for t in self.set.tiles_of(hand)]
-        vmask = self.set.value_masks
-        tiles = self.set.tiles
+        by_value = self._by_value[seat]
+        pair_tiles = self.set.pair_tiles
         cache = _PLACEMENTS
         moves: list[Placement] = []
         append = moves.append
@@ -296,20 +309,22 @@ class Game:
         else:
             only_sides = only_arms = False
         for code, (v, kind, _w) in table.open.items():
-            m = hand & vmask[v]
+            m = by_value[v]
             if not m:
                 continue
             if only_sides and kind != SIDE:
                 continue
             if only_arms and code >= 4:
                 continue
+            row = pair_tiles[v]
             base = code << 13
             while m:
                 low = m & -m
-                tid = low.bit_length() - 1
-                mv = cache.get(base | tid)
+                tile = row[low.bit_length() - 1]
+                key = base | tile.id
+                mv = cache.get(key)
                 if mv is None:
-                    mv = cache[base | tid] = Placement(tiles[tid], code >> 2, code & 3)
+                    mv = cache[key] = Placement(tile, code >> 2, code & 3)
                 append(mv)
                 m ^= low
         if self.rules.mother_theresa and moves:
@@ -359,7 +374,7 @@ class Game:
 
     # ------------------------------------------------------------ making moves
 
-    def push(self, move: Move, *, seat: int | None = None) -> None:
+    def push(self, move: object, *, seat: int | None = None) -> None:
         """Make a move. An illegal one raises :class:`IllegalMoveError` and changes nothing.
 
         ``seat``, when given, must be the seat to move (servers pass it).
@@ -421,12 +436,13 @@ class Game:
                 )
             s = table.place(tile, code)
         self.hands[seat] ^= tile.bit
+        by_value = self._by_value[seat]
+        by_value[tile.high] ^= 1 << tile.low
+        if not tile.is_double:
+            by_value[tile.low] ^= 1 << tile.high
         rules = self.rules
-        if rules.scoring is Scoring.DIVISOR:
-            d = rules.divisor
-            pts = s // d if s % d == 0 else 0
-        else:
-            pts = rules.points(s)
+        d = self._divisor
+        pts = (s // d if s % d == 0 else 0) if d else rules.points(s)
         if pts:
             self.scores[seat] += pts
         self.passes = 0
@@ -482,6 +498,9 @@ class Game:
         tile = self.stock[self.stock_pos]
         self.stock_pos += 1
         self.hands[seat] |= tile.bit
+        by_value = self._by_value[seat]
+        by_value[tile.high] |= 1 << tile.low
+        by_value[tile.low] |= 1 << tile.high
         self.passes = 0
         self._log = ((seat, DRAW, 0, self.table.ends_sum, tile), self._log)
         if rules.stuck is Stuck.DRAW_ONE:

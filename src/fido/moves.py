@@ -101,7 +101,8 @@ class Draw:
     def text(self) -> str:
         return "draw"
 
-    __str__ = text
+    def __str__(self) -> str:
+        return self.text()
 
 
 class Pass:
@@ -124,7 +125,8 @@ class Pass:
     def text(self) -> str:
         return "pass"
 
-    __str__ = text
+    def __str__(self) -> str:
+        return self.text()
 
 
 DRAW: Final = Draw()

@@ -123,7 +123,8 @@ class Ruleset:
         parts = [self.name] + [k if v == "" else f"{k}={v}" for k, v in self.options]
         return " ".join(parts)
 
-    __str__ = text
+    def __str__(self) -> str:
+        return self.text()
 
     @classmethod
     def from_text(cls, text: str) -> Ruleset:
@@ -150,6 +151,12 @@ class Ruleset:
             raise ConfigurationError(
                 f"double-{self.max_pips} has too few tiles for {players} players; "
                 "use a bigger set or fewer players"
+            )
+        if size * players + self.keep_in_stock > self.dominoes.count:
+            kept = f" and {self.keep_in_stock} kept in the pile" if self.keep_in_stock else ""
+            raise ConfigurationError(
+                f"{players} hands of {size}{kept} need more than the {self.dominoes.count} "
+                f"tiles of double-{self.max_pips}; deal fewer tiles or seat fewer players"
             )
         return size
 
@@ -277,7 +284,16 @@ def _classic(
     if n != 6:
         raise ConfigurationError(f"{name} is played with the double-six set, not double-{n}")
     flags = {k: _flag(opts, k) for k in extra}
-    _check_empty(name, opts, ["set", *extra])
+    hand = opts.pop("hand", None)
+    _check_empty(name, opts, ["set", "hand", *extra])
+    options = [(k, "") for k, on in flags.items() if on]
+    if hand is not None:
+        # a house rule: the same hand size for every player count (e.g. the
+        # dominoes package's Block deals 7 to each of 4 players)
+        if not isinstance(hand, int) or isinstance(hand, bool) or hand < 1:
+            raise ConfigurationError(f"hand must be a number of tiles such as 7, not {hand!r}")
+        hands = dict.fromkeys(hands, hand)
+        options.append(("hand", str(hand)))
     if flags.get("all_fives"):
         scoring = Scoring.DIVISOR
     return Ruleset(
@@ -297,7 +313,7 @@ def _classic(
         match_target=target,
         keep_in_stock=keep,
         hand_table=tuple(sorted(hands.items())),
-        options=tuple((k, "") for k, on in flags.items() if on),
+        options=tuple(options),
     )
 
 
@@ -310,6 +326,8 @@ def ruleset(name: str, **options: object) -> Ruleset:
     FIDO options: ``set`` (6, 9, 12, 15, 18, 21 or any n with ``divisor``),
     ``direction`` (clockwise, counterclockwise), ``mother_theresa``,
     ``soenke_hansen``. Straight: ``count_pips``. Sebastopol: ``all_fives``.
+    Every classic game: ``hand`` (a house rule: this many tiles for any player
+    count, if the set has enough).
     """
     opts = dict(options)
     key = name.lower().replace("-", "_")

@@ -51,7 +51,7 @@ class Table:
     arms_taken: int
 
     def __init__(self, layout: Layout = Layout.CROSS) -> None:
-        self.layout = Layout(layout)
+        self.layout = layout
         self.placements = []
         self.open = {}
         self.ends_sum = 0
@@ -59,8 +59,7 @@ class Table:
         self.arms_taken = 0
 
     def copy(self) -> Table:
-        t = Table.__new__(Table)
-        t.layout = self.layout
+        t = Table(self.layout)
         t.placements = self.placements.copy()
         t.open = self.open.copy()
         t.ends_sum = self.ends_sum
@@ -68,7 +67,8 @@ class Table:
         t.arms_taken = self.arms_taken
         return t
 
-    __copy__ = copy
+    def __copy__(self) -> Table:
+        return self.copy()
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -215,7 +215,8 @@ class Table:
         """One line: the layout name, then every placement in order."""
         return " ".join([self.layout.value, *(p.text() for p in self.placements)])
 
-    __str__ = text
+    def __str__(self) -> str:
+        return self.text()
 
     @classmethod
     def from_text(cls, text: str) -> Table:

@@ -130,12 +130,13 @@ class Tile:
 class DominoSet:
     """The double-n set: every tile a-b with 0 <= b <= a <= n exactly once."""
 
-    __slots__ = ("count", "max_pips", "tiles", "value_masks")
+    __slots__ = ("count", "max_pips", "pair_tiles", "tiles", "value_masks")
 
     max_pips: int
     count: int
     tiles: tuple[Tile, ...]
     value_masks: tuple[int, ...]
+    pair_tiles: tuple[tuple[Tile, ...], ...]  # pair_tiles[a][b] is Tile(a, b)
 
     _cache: ClassVar[dict[int, DominoSet]] = {}
 
@@ -157,6 +158,11 @@ class DominoSet:
         put(self, "tiles", tiles)
         put(self, "count", len(tiles))
         put(self, "value_masks", tuple(masks))
+        put(
+            self,
+            "pair_tiles",
+            tuple(tuple(Tile(a, b) for b in range(max_pips + 1)) for a in range(max_pips + 1)),
+        )
         cls._cache[max_pips] = self
         return self
 

@@ -1,0 +1,42 @@
+"""Test-session set-up.
+
+* ``FIDO_FORCE_PURE=1`` makes imports prefer ``.py`` sources over compiled
+  extension modules, so the same suite also checks the pure-Python engine
+  (what ``FIDO_PURE=1 pip install .`` ships).
+* Doctests of modules that mypyc compiled run from their source
+  (tests/test_doctests.py); pytest cannot collect them from the extension.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from importlib.machinery import (
+    BYTECODE_SUFFIXES,
+    EXTENSION_SUFFIXES,
+    SOURCE_SUFFIXES,
+    ExtensionFileLoader,
+    FileFinder,
+    SourceFileLoader,
+    SourcelessFileLoader,
+)
+
+if os.environ.get("FIDO_FORCE_PURE"):
+    sys.path_hooks.insert(
+        0,
+        FileFinder.path_hook(
+            (SourceFileLoader, SOURCE_SUFFIXES),
+            (SourcelessFileLoader, BYTECODE_SUFFIXES),
+            (ExtensionFileLoader, EXTENSION_SUFFIXES),
+        ),
+    )
+    sys.path_importer_cache.clear()
+
+COMPILED_MODULES = ("table", "game", "results")
+
+collect_ignore = [
+    f"src/fido/{name}.py"
+    for name in COMPILED_MODULES
+    if not (importlib.import_module(f"fido.{name}").__file__ or "").endswith(".py")
+]
