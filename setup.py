@@ -10,7 +10,8 @@ import os
 
 from setuptools import setup
 
-COMPILED = ["src/fido/table.py", "src/fido/game.py", "src/fido/results.py"]
+# results.py stays Python: its frozen dataclasses must pickle, and it runs once a hand
+COMPILED = ["src/fido/table.py", "src/fido/game.py"]
 
 ext_modules = []
 if not os.environ.get("FIDO_PURE"):
