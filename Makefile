@@ -27,7 +27,7 @@ test: $(COMPILED)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/pytest
-	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/test_golden.py tests/test_errors.py tests/test_notation.py
+	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/test_golden.py tests/test_errors.py tests/test_notation.py tests/test_properties.py
 
 $(VENV)/.installed-bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
