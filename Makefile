@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-dev
 # the engine modules mypyc compiles (setup.py); rebuilt whenever their source changes
-COMPILED_SRC = src/fido/table.py src/fido/game.py
+COMPILED_SRC = src/fido/table.py src/fido/game.py src/fido/results.py
 COMPILED     = src/fido/.compiled
 
 .PHONY: run test lint bench pure-test clean
@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml setup.py
 
 $(COMPILED): $(STAMP) $(COMPILED_SRC)
 	$(BIN)/python setup.py --quiet build_ext --inplace
-	touch $@
+	touch src/*__mypyc*.so src/fido/*.so $@  # mypyc skips unchanged C (e.g. docstring edits)
 
 run: $(COMPILED)
 	$(BIN)/fido demo --save last-game.json

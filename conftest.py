@@ -33,7 +33,7 @@ if os.environ.get("FIDO_FORCE_PURE"):
     )
     sys.path_importer_cache.clear()
 
-COMPILED_MODULES = ("table", "game")
+COMPILED_MODULES = ("table", "game", "results")
 
 collect_ignore = [
     f"src/fido/{name}.py"

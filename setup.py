@@ -10,8 +10,8 @@ import os
 
 from setuptools import setup
 
-# results.py stays Python: its frozen dataclasses must pickle, and it runs once a hand
-COMPILED = ["src/fido/table.py", "src/fido/game.py"]
+# the modules every move or every hand runs through
+COMPILED = ["src/fido/table.py", "src/fido/game.py", "src/fido/results.py"]
 
 ext_modules = []
 if not os.environ.get("FIDO_PURE"):

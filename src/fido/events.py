@@ -9,7 +9,7 @@ scored.
 >>> g = Game.new("fido set=6", players=3, seed=1)
 >>> g.push(g.legal_moves()[0])
 >>> events_of(g.last_turn(), g.rules)
-[Scored(seat=1, points=4, ends_sum=12), Wiped(seat=1, tile=Tile(6, 6))]
+[Scored(seat=0, points=4, ends_sum=12), Wiped(seat=0, tile=Tile(6, 6))]
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 >>> g.legal_moves()
 [Move.from_text('6-6')]
 >>> g.push(g.legal_moves()[0]); g.ends_sum, g.scores
-(12, [0, 4, 0])
+(12, [4, 0, 0])
 
 Legal moves come in a fixed, documented order: placements first, by open slot
 in the order the slots were opened, and within a slot by ascending tile
@@ -25,8 +25,8 @@ from typing import Final
 from fido.errors import ConfigurationError, IllegalMoveError
 from fido.moves import DRAW, PASS, PORTS, Draw, Pass, Placement, Turn
 from fido.results import Outcome, Termination, score_hand
-from fido.rules import Layout, Opener, Ruleset, Scoring, Stuck
-from fido.table import END, SIDE, Table
+from fido.rules import Opener, Ruleset, Scoring, Stuck
+from fido.table import CROSS, END, INLINE, LINE, SIDE, SPINNER, Table
 from fido.tiles import DominoSet, Tile
 from fido.views import SeatView, make_view
 
@@ -34,14 +34,57 @@ __all__ = ["Game", "Turn"]
 
 Move = Placement | Draw | Pass
 
-# Interned placements, key (slot code << 13) | tile id (tile ids stay below 8192):
-# creating a NamedTuple per legal move would cost more than generating the moves.
-_PLACEMENTS: Final[dict[int, Placement]] = {}
+# Interned placements, _PLACEMENTS[slot code][tile id]: creating a NamedTuple per
+# legal move would cost more than generating the moves (lists index faster than dicts).
+_PLACEMENTS: Final[list[list[Placement | None]]] = []
+
+
+def _placement_row(code: int, count: int) -> list[Placement | None]:
+    rows = _PLACEMENTS
+    while len(rows) <= code:
+        rows.append([])
+    row = rows[code]
+    if len(row) < count:
+        row.extend([None] * (count - len(row)))
+    return row
+
+
 MAX_REDEALS: Final = 1000
+
+
+def _shuffle(tiles: list[Tile], rng: random.Random) -> None:
+    """Fisher-Yates with ``rng.random()``: the deal depends on the generator alone.
+
+    Three times faster than ``rng.shuffle`` once compiled; the bias of
+    ``int(random() * n)`` (53-bit floats, n < 300) is far below any test's reach.
+    """
+    rand = rng.random
+    for i in range(len(tiles) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        tiles[i], tiles[j] = tiles[j], tiles[i]
 
 
 def _as_rules(rules: Ruleset | str) -> Ruleset:
     return Ruleset.from_text(rules) if isinstance(rules, str) else rules
+
+
+# what a stuck player does, as small ints for the hot path
+PASS_ONLY: Final = 0
+DRAW_ONE: Final = 1
+DRAW_UNTIL: Final = 2
+DRAW_FREE: Final = 3
+_STUCK: Final[dict[Stuck, int]] = {
+    Stuck.PASS: PASS_ONLY,
+    Stuck.DRAW_ONE: DRAW_ONE,
+    Stuck.DRAW_UNTIL: DRAW_UNTIL,
+    Stuck.DRAW_FREE: DRAW_FREE,
+}
+
+
+def _divisor_of(rules: Ruleset) -> int:
+    if rules.scoring is Scoring.DIVISOR:
+        return rules.divisor
+    return 0 if rules.scoring is Scoring.NONE else -1
 
 
 class Game:
@@ -49,9 +92,13 @@ class Game:
 
     __slots__ = (
         "_by_value",
+        "_clockwise",
         "_divisor",
+        "_keep",
         "_log",
+        "_mother",
         "_outcome",
+        "_stuck",
         "hands",
         "initial_hands",
         "opener",
@@ -83,7 +130,13 @@ class Game:
     # per seat, per number v: a bitmask of the numbers w with v-w in hand (small ints,
     # so move generation needs no big-integer arithmetic)
     _by_value: list[list[int]]
-    _divisor: int  # the divisor when the sum scores S / d, else 0 (a hot-path shortcut)
+    # hot-path shortcuts: the divisor when the sum scores S / d, 0 when nothing scores
+    # during play, -1 to ask the rules (fives and threes); the direction of play
+    _divisor: int
+    _clockwise: bool
+    _stuck: int  # PASS_ONLY, DRAW_ONE, DRAW_UNTIL or DRAW_FREE
+    _mother: bool
+    _keep: int  # tiles that stay in the stock
     _log: tuple[object, ...] | None
     _outcome: Outcome | None
 
@@ -110,14 +163,17 @@ class Game:
         needs_double = rules.opener is not Opener.FIRST_SEAT
         dealt = size * players
         for _ in range(MAX_REDEALS):
-            rng.shuffle(tiles)
+            _shuffle(tiles, rng)
             hands = [0] * players
+            has_double = False
             for i in range(players):
                 m = 0
                 for t in tiles[i * size : (i + 1) * size]:
                     m |= t.bit
+                    if t.is_double:
+                        has_double = True
                 hands[i] = m
-            if not needs_double or any(t.is_double for t in tiles[:dealt]):
+            if has_double or not needs_double:
                 return cls._setup(rules, hands, tuple(tiles[dealt:]))
         raise ConfigurationError("no deal with a double in hand after many shuffles")
 
@@ -173,7 +229,11 @@ class Game:
         g.hands = hands
         g.initial_hands = tuple(hands)
         g._by_value = [g._index(h) for h in hands]
-        g._divisor = rules.divisor if rules.scoring is Scoring.DIVISOR else 0
+        g._divisor = _divisor_of(rules)
+        g._clockwise = rules.clockwise
+        g._stuck = _STUCK[rules.stuck]
+        g._mother = rules.mother_theresa
+        g._keep = rules.keep_in_stock
         g.stock = stock
         g.stock_pos = 0
         g.table = Table(rules.layout)
@@ -187,9 +247,13 @@ class Game:
 
     def _index(self, mask: int) -> list[int]:
         by_value = [0] * (self.set.max_pips + 1)
-        for t in self.set.tiles_of(mask):
+        tiles = self.set.tiles
+        while mask:
+            low = mask & -mask
+            t = tiles[low.bit_length() - 1]
             by_value[t.high] |= 1 << t.low
             by_value[t.low] |= 1 << t.high
+            mask ^= low
         return by_value
 
     def _find_opener(self) -> tuple[int, Tile | None]:
@@ -198,11 +262,13 @@ class Game:
             return 0, None
         values = range(self.set.max_pips + 1)
         order = reversed(values) if rule is Opener.HIGHEST_DOUBLE else values
+        pair_tiles = self.set.pair_tiles
         for v in order:
-            bit = Tile(v, v).bit
+            double = pair_tiles[v][v]
+            bit = double.bit
             for seat, hand in enumerate(self.hands):
                 if hand & bit:
-                    return seat, Tile(v, v)
+                    return seat, double
         raise ConfigurationError("no hand holds a double, so nobody can open: deal again")
 
     def copy(self) -> Game:
@@ -214,6 +280,10 @@ class Game:
         g.hands = self.hands.copy()
         g._by_value = [h.copy() for h in self._by_value]
         g._divisor = self._divisor
+        g._clockwise = self._clockwise
+        g._stuck = self._stuck
+        g._mother = self._mother
+        g._keep = self._keep
         g.initial_hands = self.initial_hands
         g.stock = self.stock
         g.stock_pos = self.stock_pos
@@ -285,11 +355,11 @@ class Game:
 
     def _slot_filter(self) -> tuple[bool, bool]:
         """(only sides: FIDO's second move, only arms: sebastopol's first four)."""
-        layout = self.table.layout
-        if layout is Layout.LINE or layout is Layout.INLINE:
+        shape = self.table.shape
+        if shape in (LINE, INLINE):
             return False, False
         n = len(self.table.placements)
-        return (layout is Layout.CROSS and n == 1, layout is Layout.SPINNER and n < 5)
+        return (shape == CROSS and n == 1, shape == SPINNER and n < 5)
 
     def _placements(self) -> list[Placement]:
         seat = self.turn
@@ -300,8 +370,11 @@ class Game:
                 return [Placement(self.opening_tile)]
             return [Placement(t) for t in self.set.tiles_of(hand)]
         by_value = self._by_value[seat]
-        pair_tiles = self.set.pair_tiles
-        cache = _PLACEMENTS
+        dominoes = self.set
+        pair_ids = dominoes.pair_ids
+        tiles = dominoes.tiles
+        count = dominoes.count
+        rows = _PLACEMENTS
         moves: list[Placement] = []
         append = moves.append
         if len(table.placements) < 5:
@@ -316,18 +389,19 @@ class Game:
                 continue
             if only_arms and code >= 4:
                 continue
-            row = pair_tiles[v]
-            base = code << 13
+            ids = pair_ids[v]
+            row = rows[code] if code < len(rows) else _placement_row(code, count)
+            if len(row) < count:
+                row = _placement_row(code, count)
             while m:
                 low = m & -m
-                tile = row[low.bit_length() - 1]
-                key = base | tile.id
-                mv = cache.get(key)
+                tid = ids[low.bit_length() - 1]
+                mv = row[tid]
                 if mv is None:
-                    mv = cache[key] = Placement(tile, code >> 2, code & 3)
+                    mv = row[tid] = Placement(tiles[tid], code >> 2, code & 3)
                 append(mv)
                 m ^= low
-        if self.rules.mother_theresa and moves:
+        if self._mother and moves:
             moves = self._mother_theresa(moves)
         return moves
 
@@ -339,9 +413,7 @@ class Game:
         return [m for m in moves if open_[m.slot][1] == END or self.points_for(m) > 0]
 
     def _can_draw(self) -> bool:
-        return self.rules.stuck is not Stuck.PASS and (
-            len(self.stock) - self.stock_pos > self.rules.keep_in_stock
-        )
+        return self._stuck != PASS_ONLY and len(self.stock) - self.stock_pos > self._keep
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the player to move, in the documented order."""
@@ -349,7 +421,7 @@ class Game:
             return []
         moves: list[Move] = self._placements()  # type: ignore[assignment]
         if moves:
-            if self.rules.stuck is Stuck.DRAW_FREE and self.table.placements and self._can_draw():
+            if self._stuck == DRAW_FREE and self.table.placements and self._can_draw():
                 moves.append(DRAW)
             return moves
         return [DRAW if self._can_draw() else PASS]
@@ -407,7 +479,7 @@ class Game:
                 )
             if self.opening_tile is not None and tile is not self.opening_tile:
                 raise IllegalMoveError(f"the game opens with {self._opening_text()}")
-            s = table.place(tile, -1)
+            s = table.place(tile, -1, move)
         else:
             code = anchor * 4 + port
             slot = table.open.get(code) if anchor >= 0 and 0 <= port <= 3 else None
@@ -429,30 +501,37 @@ class Game:
                     raise IllegalMoveError(
                         "the first four tiles after the opening double go on its empty arms"
                     )
-            if kind == SIDE and self.rules.mother_theresa and not self._mother_allows(move):
+            if kind == SIDE and self._mother and not self._mother_allows(move):
                 raise IllegalMoveError(
                     "Mother Theresa forbids this side: a free side takes only a scoring "
                     "tile while you can place elsewhere"
                 )
-            s = table.place(tile, code)
+            s = table.place(tile, code, move)
         self.hands[seat] ^= tile.bit
         by_value = self._by_value[seat]
         by_value[tile.high] ^= 1 << tile.low
         if not tile.is_double:
             by_value[tile.low] ^= 1 << tile.high
-        rules = self.rules
         d = self._divisor
-        pts = (s // d if s % d == 0 else 0) if d else rules.points(s)
+        if d > 0:
+            pts = s // d if s % d == 0 else 0
+        elif d == 0:
+            pts = 0
+        else:
+            pts = self.rules.points(s)
         if pts:
             self.scores[seat] += pts
         self.passes = 0
         self._log = ((seat, move, pts, s, None), self._log)
         if not self.hands[seat]:
             self._finish(Termination.DOMINO, seat)
-        elif rules.clockwise:
-            self.turn = seat + 1 if seat + 1 < self.players else 0
         else:
-            self.turn = seat - 1 if seat else self.players - 1
+            self.turn = self._next(seat)
+
+    def _next(self, seat: int) -> int:
+        if self._clockwise:
+            return seat + 1 if seat + 1 < self.players else 0
+        return seat - 1 if seat else self.players - 1
 
     def _explain_bad_slot(self, tile: Tile, anchor: int, port: int) -> None:
         table = self.table
@@ -490,7 +569,7 @@ class Game:
                     "the pile"
                 )
             raise IllegalMoveError("the stock is empty")
-        if rules.stuck is not Stuck.DRAW_FREE and self.can_place():
+        if self._stuck != DRAW_FREE and self.can_place():
             raise IllegalMoveError(
                 f"you can place a tile, so you must (e.g. {self._placements()[0].text()})"
             )
@@ -503,8 +582,8 @@ class Game:
         by_value[tile.low] |= 1 << tile.high
         self.passes = 0
         self._log = ((seat, DRAW, 0, self.table.ends_sum, tile), self._log)
-        if rules.stuck is Stuck.DRAW_ONE:
-            self.turn = rules.next_seat(seat, self.players)
+        if self._stuck == DRAW_ONE:
+            self.turn = self._next(seat)
 
     def _pass(self) -> None:
         if self.can_place():
@@ -519,7 +598,7 @@ class Game:
         if self.passes >= self.players:
             self._finish(Termination.BLOCKED, None)
         else:
-            self.turn = self.rules.next_seat(seat, self.players)
+            self.turn = self._next(seat)
 
     def _finish(self, termination: Termination, out_seat: int | None) -> None:
         pips = [self.set.pips_of(h) for h in self.hands]

@@ -7,8 +7,8 @@ hand scoring of every variant lives in :func:`score_hand`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from fido.rules import EndScoring, Ruleset
 
@@ -20,8 +20,7 @@ class Termination(StrEnum):
     BLOCKED = "blocked"  # nobody could move any more
 
 
-@dataclass(frozen=True, slots=True)
-class SeatResult:
+class SeatResult(NamedTuple):
     seat: int
     points: int  # scored during play
     bonus: int  # awarded at the end of the hand (classic games)
@@ -30,8 +29,7 @@ class SeatResult:
     place: int  # 1 = best; equal finals share a place
 
 
-@dataclass(frozen=True, slots=True)
-class TeamResult:
+class TeamResult(NamedTuple):
     seats: tuple[int, ...]
     points: int
     bonus: int
@@ -40,8 +38,7 @@ class TeamResult:
     place: int
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     termination: Termination
     out_seat: int | None  # who went out (DOMINO)
     seats: tuple[SeatResult, ...]

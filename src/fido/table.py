@@ -33,6 +33,17 @@ __all__ = ["END", "SIDE", "Table"]
 
 END: Final = 0
 SIDE: Final = 1
+# layouts as small ints: compiled code compares these without touching the enum
+CROSS: Final = 0
+INLINE: Final = 1
+LINE: Final = 2
+SPINNER: Final = 3
+SHAPES: Final[dict[Layout, int]] = {
+    Layout.CROSS: CROSS,
+    Layout.INLINE: INLINE,
+    Layout.LINE: LINE,
+    Layout.SPINNER: SPINNER,
+}
 KIND_NAMES: Final = ("end", "side")
 
 Slot = tuple[int, int, int]  # (value, kind, weight)
@@ -41,9 +52,10 @@ Slot = tuple[int, int, int]  # (value, kind, weight)
 class Table:
     """The layout of placed tiles; mutable, cheap to copy."""
 
-    __slots__ = ("arms_taken", "ends_sum", "layout", "open", "placements", "spinner")
+    __slots__ = ("arms_taken", "ends_sum", "layout", "open", "placements", "shape", "spinner")
 
     layout: Layout
+    shape: int  # the layout as CROSS, INLINE, LINE or SPINNER
     placements: list[Placement]
     open: dict[int, Slot]  # slot code -> (value, kind, weight), in the order opened
     ends_sum: int
@@ -52,6 +64,7 @@ class Table:
 
     def __init__(self, layout: Layout = Layout.CROSS) -> None:
         self.layout = layout
+        self.shape = SHAPES[layout]
         self.placements = []
         self.open = {}
         self.ends_sum = 0
@@ -59,7 +72,9 @@ class Table:
         self.arms_taken = 0
 
     def copy(self) -> Table:
-        t = Table(self.layout)
+        t = Table.__new__(Table)
+        t.layout = self.layout
+        t.shape = self.shape
         t.placements = self.placements.copy()
         t.open = self.open.copy()
         t.ends_sum = self.ends_sum
@@ -112,23 +127,19 @@ class Table:
         if self.spinner >= 0 and code < 4 and self.arms_taken == 1:
             d -= 2 * self.spinner
         if tile.is_double:
-            layout = self.layout
-            if layout is Layout.CROSS:
-                return d + 2 * value
-            if layout is Layout.INLINE:
-                return d + value
-            return d + 2 * value
+            return d + (value if self.shape == INLINE else 2 * value)
         return d + (tile.low if tile.high == value else tile.high)
 
     # ------------------------------------------------------------ changes
 
-    def place(self, tile: Tile, code: int = -1) -> int:
+    def place(self, tile: Tile, code: int = -1, move: Placement | None = None) -> int:
         """Place a tile (``code`` -1 opens the table); return the new sum.
 
         Only checks what the geometry needs (the slot exists and the values
         match); the rules of who may play what live in :mod:`fido.game`.
+        ``move``, when given, is this same placement, kept instead of a new one.
         """
-        layout = self.layout
+        shape = self.shape
         placements = self.placements
         slots = self.open
         index = len(placements)
@@ -138,15 +149,15 @@ class Table:
                 raise IllegalMoveError("the table is already opened; say where the tile goes")
             v = tile.high
             if tile.is_double:
-                if layout is Layout.CROSS:
+                if shape == CROSS:
                     slots[base] = (v, SIDE, 0)
                     slots[base + 1] = (v, END, v)
                     slots[base + 2] = (v, SIDE, 0)
                     slots[base + 3] = (v, END, v)
-                elif layout is Layout.INLINE:
+                elif shape == INLINE:
                     slots[base + 1] = (v, END, v)
                     slots[base + 3] = (v, END, v)
-                elif layout is Layout.LINE:
+                elif shape == LINE:
                     slots[base + 1] = (v, END, 0)
                     slots[base + 3] = (v, END, 0)
                     self.spinner = v
@@ -156,12 +167,12 @@ class Table:
                     self.spinner = v
                 self.ends_sum = 2 * v
             else:
-                if layout is not Layout.LINE:
+                if shape != LINE:
                     raise IllegalMoveError(f"the table must open with a double, not {tile}")
                 slots[base + 1] = (tile.low, END, tile.low)
                 slots[base + 3] = (tile.high, END, tile.high)
                 self.ends_sum = tile.pips
-            placements.append(Placement(tile, -1, -1))
+            placements.append(move if move is not None else Placement(tile, -1, -1))
             return self.ends_sum
         slot = slots.get(code)
         if slot is None:
@@ -180,7 +191,7 @@ class Table:
                 self.spinner = -1
         port = code & 3
         if tile.is_double:
-            if layout is Layout.CROSS:
+            if shape == CROSS:
                 back = (port + 2) & 3  # towards the tile it attaches to
                 for p in range(4):  # compass order n, e, s, w
                     if p == port:
@@ -188,7 +199,7 @@ class Table:
                     elif p != back:
                         slots[base + p] = (value, END, value)
                 s += 2 * value
-            elif layout is Layout.INLINE:
+            elif shape == INLINE:
                 slots[base + port] = (value, END, value)
                 s += value
             else:
@@ -199,7 +210,7 @@ class Table:
             slots[base + port] = (other, END, other)
             s += other
         self.ends_sum = s
-        placements.append(Placement(tile, code >> 2, port))
+        placements.append(move if move is not None else Placement(tile, code >> 2, port))
         return s
 
     def recount(self) -> int:

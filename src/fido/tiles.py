@@ -130,13 +130,14 @@ class Tile:
 class DominoSet:
     """The double-n set: every tile a-b with 0 <= b <= a <= n exactly once."""
 
-    __slots__ = ("count", "max_pips", "pair_tiles", "tiles", "value_masks")
+    __slots__ = ("count", "max_pips", "pair_ids", "pair_tiles", "tiles", "value_masks")
 
     max_pips: int
     count: int
     tiles: tuple[Tile, ...]
     value_masks: tuple[int, ...]
     pair_tiles: tuple[tuple[Tile, ...], ...]  # pair_tiles[a][b] is Tile(a, b)
+    pair_ids: tuple[tuple[int, ...], ...]  # pair_ids[a][b] is Tile(a, b).id (no attribute lookups)
 
     _cache: ClassVar[dict[int, DominoSet]] = {}
 
@@ -163,6 +164,7 @@ class DominoSet:
             "pair_tiles",
             tuple(tuple(Tile(a, b) for b in range(max_pips + 1)) for a in range(max_pips + 1)),
         )
+        put(self, "pair_ids", tuple(tuple(t.id for t in row) for row in self.pair_tiles))
         cls._cache[max_pips] = self
         return self
 
