@@ -132,7 +132,7 @@ def main() -> None:
         ("FIDO double-12, 4 players", "fido", fido_playouts("fido set=12", 4), 300),
         ("FIDO double-18, 6 players", "fido", fido_playouts("fido set=18", 6), 60),
     ]
-    console = Console()
+    console = Console(width=max(Console().width, 110))
     rates: dict[str, list[tuple[float, float, float]]] = {}
     missing: set[str] = set()
     for rep in range(args.reps):
