@@ -390,7 +390,7 @@ class Game:
             if only_arms and code >= 4:
                 continue
             ids = pair_ids[v]
-            row = rows[code] if code < len(rows) else _placement_row(code, count)
+            row = rows[code] if code < len(rows) else []
             if len(row) < count:
                 row = _placement_row(code, count)
             while m:
