@@ -26,7 +26,7 @@ from fido.errors import ConfigurationError, IllegalMoveError
 from fido.moves import DRAW, PASS, PORTS, Draw, Pass, Placement, Turn
 from fido.results import Outcome, Termination, score_hand
 from fido.rules import Opener, Ruleset, Scoring, Stuck
-from fido.table import CROSS, END, INLINE, LINE, SIDE, SPINNER, Table
+from fido.table import END, SIDE, Table
 from fido.tiles import DominoSet, Tile
 from fido.views import SeatView, make_view
 
@@ -220,8 +220,65 @@ class Game:
         return cls._setup(rules, [dominoes.mask_of(list(h)) for h in hands], tuple(stock))
 
     @classmethod
-    def _setup(cls, rules: Ruleset, hands: list[int], stock: tuple[Tile, ...]) -> Game:
-        """The trusted constructor: hands as bitmasks, already checked."""
+    def from_view(
+        cls,
+        view: SeatView,
+        hands: Sequence[Sequence[Tile]],
+        stock: Sequence[Tile] = (),
+    ) -> Game:
+        """The game a view shows, its hidden tiles filled in: one world a search samples.
+
+        ``hands`` gives every seat's tiles (the viewer's must be her own) and
+        ``stock`` the pile in drawing order; together with the table they must
+        be the whole set, each hand as large as the view says. The history is
+        the view's (other seats' drawn tiles stay unknown), and the deal the
+        game remembers is the hands as given.
+        """
+        rules = view.rules
+        dominoes = rules.dominoes
+        if len(hands) != view.players:
+            raise ConfigurationError(f"the view has {view.players} seats, not {len(hands)}")
+        if view.seat is not None and sorted(hands[view.seat]) != sorted(view.hand):
+            raise ConfigurationError(f"seat {view.seat}'s hand must be the one the view shows")
+        seen: set[Tile] = {p.tile for p in view.table.placements}
+        for who, tiles, want in [
+            *((f"seat {i}", h, view.hand_counts[i]) for i, h in enumerate(hands)),
+            ("the stock", stock, view.stock_count),
+        ]:
+            if len(tiles) != want:
+                raise ConfigurationError(f"{who} holds {want} tiles in the view, not {len(tiles)}")
+            for t in tiles:
+                if t not in dominoes or t in seen:
+                    raise ConfigurationError(f"{t} cannot be in {who}: not free in this game")
+                seen.add(t)
+        if len(seen) != dominoes.count:
+            raise ConfigurationError("hands, stock and table must make up the whole set")
+        masks = [dominoes.mask_of(list(h)) for h in hands]
+        g = cls._setup(rules, masks, tuple(stock), opened=bool(view.table.placements))
+        g.table = view.table.copy()
+        g.scores = list(view.scores)
+        g.turn = view.to_move
+        g.opener = view.opener
+        if view.table.placements:
+            g.opening_tile = view.table.placements[0].tile
+        log: tuple[object, ...] | None = None
+        passes = 0
+        for turn in view.history:
+            log = (tuple(turn), log)
+            passes = passes + 1 if turn.move is PASS else 0
+        g._log = log
+        g.passes = passes
+        g._outcome = view.outcome
+        return g
+
+    @classmethod
+    def _setup(
+        cls, rules: Ruleset, hands: list[int], stock: tuple[Tile, ...], opened: bool = False
+    ) -> Game:
+        """The trusted constructor: hands as bitmasks, already checked.
+
+        ``opened``: the table is laid already (from_view), so nobody is looked for to open.
+        """
         g = cls()
         g.rules = rules
         g.players = len(hands)
@@ -241,7 +298,10 @@ class Game:
         g.passes = 0
         g._log = None
         g._outcome = None
-        g.opener, g.opening_tile = g._find_opener()
+        if opened:
+            g.opener, g.opening_tile = 0, None
+        else:
+            g.opener, g.opening_tile = g._find_opener()
         g.turn = g.opener
         return g
 
@@ -353,14 +413,6 @@ class Game:
 
     # ------------------------------------------------------------ legal moves
 
-    def _slot_filter(self) -> tuple[bool, bool]:
-        """(only sides: FIDO's second move, only arms: sebastopol's first four)."""
-        shape = self.table.shape
-        if shape in (LINE, INLINE):
-            return False, False
-        n = len(self.table.placements)
-        return (shape == CROSS and n == 1, shape == SPINNER and n < 5)
-
     def _placements(self) -> list[Placement]:
         seat = self.turn
         hand = self.hands[seat]
@@ -378,7 +430,7 @@ class Game:
         moves: list[Placement] = []
         append = moves.append
         if len(table.placements) < 5:
-            only_sides, only_arms = self._slot_filter()
+            only_sides, only_arms = table.slot_filter()
         else:
             only_sides = only_arms = False
         for code, (v, kind, _w) in table.open.items():
@@ -434,15 +486,7 @@ class Game:
             return True
         hand = self.hands[self.turn]
         vmask = self.set.value_masks
-        only_sides, only_arms = self._slot_filter()
-        for code, (v, kind, _w) in self.table.open.items():
-            if (
-                hand & vmask[v]
-                and not (only_sides and kind != SIDE)
-                and not (only_arms and code >= 4)
-            ):
-                return True
-        return False
+        return any(hand & vmask[v] for _code, v in self.table.playable())
 
     # ------------------------------------------------------------ making moves
 
@@ -492,7 +536,7 @@ class Game:
                     f"{anchor}{PORTS[port]}"
                 )
             if n_placed < 5:
-                only_sides, only_arms = self._slot_filter()
+                only_sides, only_arms = table.slot_filter()
                 if only_sides and kind != SIDE:
                     raise IllegalMoveError(
                         "the second move must go on a side of the opening double (crosswise)"

@@ -117,6 +117,24 @@ class Table:
     def sides(self) -> list[int]:
         return [v for v, k, _w in self.open.values() if k == SIDE]
 
+    def slot_filter(self) -> tuple[bool, bool]:
+        """(only sides, only arms): FIDO's second move goes on a side of the opening
+        double; sebastopol's first four tiles go on the spinner's empty arms."""
+        shape = self.shape
+        if shape in (LINE, INLINE):
+            return False, False
+        n = len(self.placements)
+        return (shape == CROSS and n == 1, shape == SPINNER and n < 5)
+
+    def playable(self) -> list[tuple[int, int]]:
+        """(slot code, value) of every slot a tile may go on now, in slot order."""
+        only_sides, only_arms = self.slot_filter()
+        return [
+            (code, v)
+            for code, (v, kind, _w) in self.open.items()
+            if not (only_sides and kind != SIDE) and not (only_arms and code >= 4)
+        ]
+
     def tile_at(self, index: int) -> Tile:
         return self.placements[index].tile
 
