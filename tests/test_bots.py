@@ -91,7 +91,7 @@ def test_play_hand_is_reproducible_and_seeds_bots_apart_from_the_deal() -> None:
 
 
 def test_registry_errors_are_clear() -> None:
-    with pytest.raises(ConfigurationError, match="unknown bot 'wizard'.*random"):
+    with pytest.raises(ConfigurationError, match=r"unknown bot 'wizard'.*random"):
         make_bot("wizard")
     with pytest.raises(ConfigurationError, match="needs a value"):
         make_bot("random:fast")
