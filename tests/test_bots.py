@@ -73,9 +73,7 @@ def test_greedy_takes_the_most_points_now() -> None:
         best = max(view.points_for(m) for m in view.legal_moves)
         assert view.points_for(move) == best
         ties = [
-            m
-            for m in view.legal_moves
-            if isinstance(m, Placement) and view.points_for(m) == best
+            m for m in view.legal_moves if isinstance(m, Placement) and view.points_for(m) == best
         ]
         if ties:
             assert isinstance(move, Placement)

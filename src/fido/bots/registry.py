@@ -58,5 +58,5 @@ def make_bot(spec: str) -> Bot:
         kwargs[key.strip()] = _value(value.strip())
     try:
         return factory(**kwargs)
-    except TypeError as e:
+    except (TypeError, ValueError) as e:
         raise ConfigurationError(f"bot {name!r}: {e}") from None

@@ -1,0 +1,190 @@
+"""Deal the tiles a seat cannot see, consistently with everything she has seen.
+
+What a view tells about the hidden tiles:
+
+* which tiles are unseen (the set minus her hand and the table), how many
+  each other hand holds and how many lie in the stock;
+* *voids*: a player who drew because she was stuck, or passed, held no tile
+  showing a number she could have played on at that moment. Tiles she drew
+  later are exempt, and nobody knows which of her drawn tiles she still holds.
+
+The sampler gives each hidden hand one *slot* per tile. A slot that may hold a
+tile drawn at her j-th draw must avoid only the voids after that draw; the
+other slots (tiles held since the deal) avoid all her voids. A tile she played
+that showed one of her void numbers came from a draw after that void, so that
+draw is spent (the earliest possible one). Giving the slots her latest
+remaining draws is the loosest reading that the history allows, so every deal
+consistent with the view can be sampled and no deal violates a void by more
+tiles than she drew since. Tiles go to slots by a random greedy pass
+(most constrained slot first) repaired with augmenting paths when it gets
+stuck, so a consistent deal is always found when one exists.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from fido.errors import FidoError
+from fido.game import Game
+from fido.moves import DRAW, PASS, Placement
+from fido.rules import Stuck
+from fido.table import Table
+from fido.tiles import Tile
+from fido.views import SeatView
+
+__all__ = ["HiddenDeal", "SamplingError", "hidden_deal", "voids"]
+
+
+class SamplingError(FidoError):
+    """No deal of the hidden tiles agrees with the view (a corrupt history)."""
+
+
+def voids(view: SeatView) -> list[list[tuple[str, int]]]:
+    """Per seat, its events in order: ``("void", values mask)``, ``("draw", 0)`` and
+    ``("play", the tile's numbers as a mask)``.
+
+    A void's mask has bit v set for every number v the seat could not play.
+    Voluntary draws (the draw game) are draws but not voids.
+    """
+    rules = view.rules
+    table = Table(rules.layout)
+    events: list[list[tuple[str, int]]] = [[] for _ in range(view.players)]
+    forced_draw = rules.stuck is not Stuck.DRAW_FREE
+    for turn in view.history:
+        move = turn.move
+        if isinstance(move, Placement):
+            if table.placements:
+                tile = move.tile
+                events[turn.seat].append(("play", (1 << tile.high) | (1 << tile.low)))
+            table.place(move.tile, move.slot, move)
+            continue
+        if move is PASS or (move is DRAW and forced_draw):
+            mask = 0
+            for _code, v in table.playable():
+                mask |= 1 << v
+            if table.placements:
+                events[turn.seat].append(("void", mask))
+        if move is DRAW:
+            events[turn.seat].append(("draw", 0))
+    return events
+
+
+def _slot_masks(events: list[tuple[str, int]], count: int) -> list[int]:
+    """Forbidden-number masks of a hand's ``count`` slots (see the module text)."""
+    # suffix[i]: the voids from event i on
+    suffix = [0] * (len(events) + 1)
+    for i in range(len(events) - 1, -1, -1):
+        kind, mask = events[i]
+        suffix[i] = suffix[i + 1] | (mask if kind == "void" else 0)
+    draws = [i for i, (kind, _m) in enumerate(events) if kind == "draw"]
+    # A played tile that showed a void number must have come from a draw between
+    # that void and its play: give it the earliest such draw, so the latest draws
+    # stay free to be still in the hand.
+    used: set[int] = set()
+    for p, (kind, tile_mask) in enumerate(events):
+        if kind != "play":
+            continue
+        hit = [i for i in range(p) if events[i][0] == "void" and events[i][1] & tile_mask]
+        if hit:
+            d = next((d for d in draws if hit[-1] < d < p and d not in used), None)
+            if d is not None:
+                used.add(d)
+    free = [d for d in draws if d not in used]
+    latest = free[::-1][:count]  # her latest unexplained draws may still be in her hand
+    masks = [suffix[i + 1] for i in latest]
+    masks += [suffix[0]] * (count - len(masks))
+    return masks
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenDeal:
+    """The fixed part of sampling for one decision: tiles, slots and who may take what."""
+
+    view: SeatView
+    unseen: tuple[Tile, ...]
+    slot_seat: tuple[int, ...]  # seat of each slot, -1 for the stock
+    allowed: tuple[tuple[int, ...], ...]  # per slot: indexes into ``unseen``
+    constrained: tuple[int, ...]  # slots that some tile may not fill
+
+    def sample(self, rng: random.Random) -> Game:
+        """One world: the view's position with a random consistent deal of the unseen tiles."""
+        n = len(self.unseen)
+        owner = [-1] * n  # tile index -> slot
+        slot_tile = [-1] * n
+        # constrained slots first, the tightest first (ties in random order)
+        order = sorted(self.constrained, key=lambda s: (len(self.allowed[s]), rng.random()))
+        for s in order:
+            options = [t for t in self.allowed[s] if owner[t] < 0]
+            if options:
+                t = options[int(rng.random() * len(options))]
+                owner[t] = s
+                slot_tile[s] = t
+            elif not self._augment(s, owner, slot_tile, rng):
+                raise SamplingError("no deal of the unseen tiles agrees with the history")
+        free = [t for t in range(n) if owner[t] < 0]
+        rng.shuffle(free)
+        it = iter(free)
+        for s in range(n):
+            if slot_tile[s] < 0:
+                slot_tile[s] = next(it)
+        view = self.view
+        hands: list[list[Tile]] = [[] for _ in range(view.players)]
+        if view.seat is not None:
+            hands[view.seat] = list(view.hand)
+        stock: list[Tile] = []
+        unseen = self.unseen
+        for s, t in enumerate(slot_tile):
+            seat = self.slot_seat[s]
+            (stock if seat < 0 else hands[seat]).append(unseen[t])
+        rng.shuffle(stock)
+        return Game.from_view(view, hands, stock)
+
+    def _augment(
+        self, start: int, owner: list[int], slot_tile: list[int], rng: random.Random
+    ) -> bool:
+        """Find a tile for ``start`` by moving others along an augmenting path."""
+        seen: set[int] = set()
+
+        def visit(s: int) -> bool:
+            options = list(self.allowed[s])
+            rng.shuffle(options)
+            for t in options:
+                if t in seen:
+                    continue
+                seen.add(t)
+                if owner[t] < 0 or visit(owner[t]):
+                    owner[t] = s
+                    slot_tile[s] = t
+                    return True
+            return False
+
+        return visit(start)
+
+
+def hidden_deal(view: SeatView) -> HiddenDeal:
+    """Prepare sampling for ``view``'s seat (a spectator's view samples every hand)."""
+    rules = view.rules
+    seen = set(view.hand) | {p.tile for p in view.table.placements}
+    unseen = tuple(t for t in rules.dominoes.tiles if t not in seen)
+    events = voids(view)
+    slot_seat: list[int] = []
+    forbidden: list[int] = []
+    for seat in range(view.players):
+        if seat == view.seat:
+            continue
+        masks = _slot_masks(events[seat], view.hand_counts[seat])
+        slot_seat += [seat] * len(masks)
+        forbidden += masks
+    slot_seat += [-1] * view.stock_count
+    forbidden += [0] * view.stock_count
+    if len(slot_seat) != len(unseen):
+        raise SamplingError(f"{len(unseen)} unseen tiles for {len(slot_seat)} places")
+    tile_mask = [(1 << t.high) | (1 << t.low) for t in unseen]
+    everything = tuple(range(len(unseen)))
+    allowed = tuple(
+        everything if not f else tuple(i for i, m in enumerate(tile_mask) if not m & f)
+        for f in forbidden
+    )
+    constrained = tuple(s for s, a in enumerate(allowed) if len(a) < len(unseen))
+    return HiddenDeal(view, unseen, tuple(slot_seat), allowed, constrained)

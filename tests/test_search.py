@@ -1,0 +1,194 @@
+"""Sampling the hidden tiles and the search level."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+import pytest
+
+from fido import DRAW, PASS, ConfigurationError, Game, Placement, Tile
+from fido.bots import make_bot, play_hand
+from fido.bots.sampling import hidden_deal
+from fido.bots.search import SearchBot, margin
+from fido.results import Termination, score_hand
+from fido.rules import Stuck, ruleset
+from fido.views import make_view
+
+
+@dataclass
+class Voids:
+    """Recorded while the game is played: (seat, values she could not play, draws since)."""
+
+    events: list[tuple[int, set[int]]] = field(default_factory=list)
+    draws_after: list[int] = field(default_factory=list)
+
+
+def play_recording(text: str, players: int, seed: int, stop: int) -> tuple[Game, Voids]:
+    """A random game up to ``stop`` moves, recording every forced draw and pass."""
+    g = Game.new(text, players, seed=seed)
+    rng = random.Random(seed)
+    rec = Voids()
+    forced = g.rules.stuck is not Stuck.DRAW_FREE
+    for _ in range(stop):
+        if g.is_over:
+            break
+        move = rng.choice(g.legal_moves())
+        seat = g.turn
+        if move is DRAW:
+            for i, (s, _v) in enumerate(rec.events):
+                if s == seat:
+                    rec.draws_after[i] += 1
+        if move is PASS or (move is DRAW and forced):
+            rec.events.append((seat, {v for _c, v in g.table.playable()}))
+            rec.draws_after.append(1 if move is DRAW else 0)
+        g.push(move)
+    return g, rec
+
+
+def respects(rec: Voids, seat: int, hand: list[Tile]) -> bool:
+    """No more of ``hand`` shows a void number than the seat drew since (the reading)."""
+    for (s, values), drawn in zip(rec.events, rec.draws_after, strict=True):
+        if s == seat and sum(1 for t in hand if t.high in values or t.low in values) > drawn:
+            return False
+    return True
+
+
+CASES = [
+    ("muggins", 2),
+    ("muggins", 4),
+    ("fives_and_threes", 3),
+    ("fido set=6", 3),
+    ("fido set=9", 5),
+    ("block", 3),
+    ("draw", 2),
+    ("straight", 4),
+]
+
+
+@pytest.mark.parametrize(("text", "players"), CASES)
+def test_samples_agree_with_the_view_and_the_voids(text: str, players: int) -> None:
+    constrained = 0
+    for seed in range(12):
+        g, rec = play_recording(text, players, seed, stop=6 + 3 * seed)
+        if g.is_over:
+            continue
+        seat = g.turn
+        view = g.view(seat)
+        for s in range(players):  # the truth always satisfies the reading
+            assert respects(rec, s, g.hand(s))
+        deal = hidden_deal(view)
+        constrained += len(deal.constrained)
+        rng = random.Random(seed)
+        for _ in range(20):
+            world = deal.sample(rng)
+            assert make_view(world, seat) == view  # nothing visible differs
+            assert world.legal_moves() == g.legal_moves()
+            for s in range(players):
+                assert respects(rec, s, world.hand(s)), (text, seed, s)
+    if text.startswith(("muggins", "fives", "block", "straight")):
+        assert constrained > 0  # the cases do exercise voids
+
+
+def test_a_void_number_never_reaches_the_seat_that_showed_it() -> None:
+    # muggins 2p: seat 1 cannot follow 6-6 and draws until she can; she plays the
+    # 6 she drew, so seat 0 knows she holds no 6 (the draw is spent)
+    r = ruleset("muggins")
+    t = Tile
+    hands = [
+        [t(6, 6), t(6, 5), t(6, 4), t(6, 3), t(6, 2), t(6, 1), t(5, 5)],
+        [t(0, 0), t(1, 0), t(1, 1), t(2, 0), t(2, 1), t(2, 2), t(3, 0)],
+    ]
+    drawn = [t(3, 1), t(3, 2), t(3, 3), t(4, 0), t(6, 0)]
+    rest = [x for x in r.dominoes.tiles if x not in drawn and all(x not in h for h in hands)]
+    g = Game.from_deal(r, hands, drawn + rest)
+    g.push(Placement(t(6, 6)))
+    for _ in range(5):  # 3-1, 3-2, 3-3, 4-0: no 6; then 6-0
+        g.push(DRAW)
+    g.push(Placement(t(6, 0), 0, 1))  # the only 6 she ever held, just drawn
+    assert g.turn == 0
+    view = g.view(0)
+    rng = random.Random(0)
+    deal = hidden_deal(view)
+    for _ in range(50):
+        w = deal.sample(rng)
+        assert all(6 not in (x.high, x.low) for x in w.hand(1))
+
+
+def test_sampling_spreads_the_unseen_tiles() -> None:
+    g, _rec = play_recording("fido set=9", 4, seed=2, stop=10)
+    view = g.view(g.turn)
+    deal = hidden_deal(view)
+    assert not deal.constrained
+    rng = random.Random(1)
+    where: Counter[tuple[Tile, int]] = Counter()
+    for _ in range(400):
+        w = deal.sample(rng)
+        for s in range(g.players):
+            if s != g.turn:
+                for x in w.hand(s):
+                    where[x, s] += 1
+    # every unseen tile lands in every other hand sometimes
+    unseen = set(deal.unseen)
+    for x in unseen:
+        for s in range(g.players):
+            if s != g.turn:
+                assert where[x, s] > 0
+
+
+def test_search_plays_legal_moves_in_every_ruleset() -> None:
+    bot = SearchBot(sims=30, time=0)
+    for text, players in (*CASES, ("sebastopol", 4), ("fido set=12 mother_theresa", 4)):
+        g = play_hand(text, [bot] + [make_bot("greedy")] * (players - 1), seed=4)
+        assert g.is_over
+
+
+def test_search_is_reproducible_without_a_clock() -> None:
+    g, _ = play_recording("fido set=9", 4, seed=3, stop=12)
+    view = g.view(g.turn)
+    bot = SearchBot(sims=60, time=0)
+    picks = {bot.choose(view, random.Random(9)) for _ in range(3)}
+    assert len(picks) == 1
+
+
+def test_margin() -> None:
+    r = ruleset("fido", set=6)
+    o = score_hand(r, [10, 4, 1], [0, 5, 9], Termination.DOMINO, 0)
+    assert margin(o, 0) == 10 - ((4 - 5) + (1 - 9)) / 2
+    rb = ruleset("block")
+    ob = score_hand(rb, [0, 0, 0, 0], [0, 5, 3, 9], Termination.DOMINO, 0)
+    assert ob.teams is not None
+    assert margin(ob, 2) == -margin(ob, 1)
+
+
+def test_bad_options_are_refused_clearly() -> None:
+    with pytest.raises(ConfigurationError, match="sims"):
+        make_bot("search:sims=0")
+    with pytest.raises(ConfigurationError, match="probability"):
+        make_bot("search:greedy=2")
+
+
+@pytest.mark.parametrize("text", ["fido set=12", "muggins", "fives_and_threes", "block", "draw"])
+def test_playout_greedy_takes_the_most_points_then_the_heaviest_tile(text: str) -> None:
+    for seed in range(5):
+        g = Game.new(text, 3, seed=seed)
+        fast = g.copy()
+        outcome = fast.playout(random.Random(0), greedy=1.0)
+        while not g.is_over:
+            moves = g.legal_moves()
+            placements = [m for m in moves if isinstance(m, Placement)]
+            if len(moves) > 1 and placements:
+                move = max(placements, key=lambda m: (g.points_for(m), m.tile.pips))
+            else:
+                move = moves[0]
+            g.push(move)
+        assert g.history() == fast.history()
+        assert outcome == g.outcome
+
+
+def test_playout_random_ends_every_hand_legally() -> None:
+    for seed in range(20):
+        g = Game.new("fido set=9", 4, seed=seed)
+        out = g.copy().playout(random.Random(seed))
+        assert out.termination in (Termination.DOMINO, Termination.BLOCKED)
