@@ -23,6 +23,7 @@ from fido import (
     IllegalMoveError,
     Move,
     Placement,
+    Ruleset,
     Termination,
     Tile,
     ruleset,
@@ -933,3 +934,32 @@ def test_random_hands_keep_the_sum_and_the_points(name: str) -> None:
             assert out.out_seat is not None and g.hands[out.out_seat] == 0
         # at most one side gets an award
         assert sum(1 for x in out.seats if x.bonus) <= 1
+
+
+def test_opener_house_rule_lets_the_first_seat_open_with_any_tile() -> None:
+    r = Ruleset.from_text("block hand=7 opener=first_seat")
+    assert Ruleset.from_text(r.text()) == r
+    for seed in range(5):
+        g = Game.new(r, 4, seed=seed)
+        assert g.turn == 0
+        assert sorted(m.tile for m in g.legal_moves()) == g.hand(0)  # type: ignore[union-attr]
+        non_double = next((t for t in g.hand(0) if not t.is_double), None)
+        if non_double is not None:
+            g.push(Placement(non_double))
+            assert g.ends_sum == non_double.pips
+    low = Ruleset.from_text("muggins opener=lowest_double")
+    g = Game.new(low, 2, seed=3)
+    lowest = min(t for h in g.initial_hands for t in low.dominoes.tiles_of(h) if t.is_double)
+    assert g.legal_moves() == [Placement(lowest)]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("block opener=last", "opener is one of"),
+        ("sebastopol opener=first_seat", "needs a line"),
+    ],
+)
+def test_opener_house_rule_errors(text: str, message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        Ruleset.from_text(text)

@@ -285,8 +285,20 @@ def _classic(
         raise ConfigurationError(f"{name} is played with the double-six set, not double-{n}")
     flags = {k: _flag(opts, k) for k in extra}
     hand = opts.pop("hand", None)
-    _check_empty(name, opts, ["set", "hand", *extra])
+    open_with = opts.pop("opener", None)
+    _check_empty(name, opts, ["set", "hand", "opener", *extra])
     options = [(k, "") for k, on in flags.items() if on]
+    if open_with is not None:
+        # a house rule: who opens (the dominoes package and OpenSpiel let the
+        # first seat open with any tile)
+        choices = ", ".join(o.value for o in Opener)
+        if not isinstance(open_with, str) or open_with not in {o.value for o in Opener}:
+            raise ConfigurationError(f"opener is one of {choices}, not {open_with!r}")
+        if layout is not Layout.LINE and open_with == Opener.FIRST_SEAT.value:
+            raise ConfigurationError(f"{name} opens with a double; opener=first_seat needs a line")
+        if open_with != opener.value:
+            opener = Opener(open_with)
+            options.append(("opener", open_with))
     if hand is not None:
         # a house rule: the same hand size for every player count (e.g. the
         # dominoes package's Block deals 7 to each of 4 players)
@@ -327,7 +339,8 @@ def ruleset(name: str, **options: object) -> Ruleset:
     ``direction`` (clockwise, counterclockwise), ``mother_theresa``,
     ``soenke_hansen``. Straight: ``count_pips``. Sebastopol: ``all_fives``.
     Every classic game: ``hand`` (a house rule: this many tiles for any player
-    count, if the set has enough).
+    count, if the set has enough) and ``opener`` (a house rule: highest_double,
+    lowest_double, or first_seat: seat 0 opens with any tile).
     """
     opts = dict(options)
     key = name.lower().replace("-", "_")
