@@ -64,10 +64,12 @@ class SearchBot:
         self.greedy = greedy
         self.explore = explore
         self.name = f"search:sims={sims},time={time}"
+        self.last_simulations = 0  # of the latest decision, for benchmarks
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         moves = view.legal_moves
         if len(moves) == 1:
+            self.last_simulations = 0
             return moves[0]
         seat = view.seat
         assert seat is not None, "a spectator does not move"
@@ -98,5 +100,6 @@ class SearchBot:
             sq += value * value
             if done % 16 == 0 and _time.perf_counter() > deadline:
                 break
+        self.last_simulations = done
         best = max(range(n), key=lambda k: (totals[k] / visits[k]) if visits[k] else -math.inf)
         return moves[best]
