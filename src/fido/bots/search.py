@@ -1,11 +1,13 @@
 """The ``search`` level: Monte Carlo search over the worlds a seat cannot tell apart.
 
-Each simulation deals the hidden tiles anew, consistently with the view
-(:mod:`fido.bots.sampling`), picks a move at the root by UCB1 over the
-values seen so far, plays it in that world and rolls the hand out with a fast
-policy (:meth:`fido.game.Game.playout`: the best-scoring placement most of the
-time, else a random one). A rollout is worth the seat's margin: her final
-score (her team's, in team games) minus the mean of the others'. The move with
+Each round deals the hidden tiles anew, consistently with the view
+(:mod:`fido.bots.sampling`), and plays every candidate move in that same
+world, rolling the hand out with the same dice (:meth:`fido.game.Game.playout`:
+the best-scoring placement most of the time, else a random one), so the
+candidates are compared on equal luck. A rollout is worth the seat's margin:
+her final score (her team's, in team games) minus the mean of the others'.
+Sequential halving spends the budget: after each stage the worse half of the
+candidates is dropped, so the close calls get the most rollouts. The move with
 the best mean margin is played.
 
 Determinizing at the root only (perfect-information Monte Carlo with a fresh
@@ -42,17 +44,11 @@ def margin(outcome: Outcome, seat: int) -> float:
 
 
 class SearchBot:
-    """Determinized Monte Carlo search with UCB1 at the root."""
+    """Determinized Monte Carlo search: sequential halving over shared sampled worlds."""
 
     name = "search"
 
-    def __init__(
-        self,
-        sims: int = 2000,
-        time: float = 0.9,
-        greedy: float = 0.8,
-        explore: float = 0.7,
-    ) -> None:
+    def __init__(self, sims: int = 2000, time: float = 0.9, greedy: float = 0.8) -> None:
         if sims < 1:
             raise ValueError("sims must be at least 1")
         if time < 0:
@@ -62,44 +58,45 @@ class SearchBot:
         self.sims = sims
         self.time = time
         self.greedy = greedy
-        self.explore = explore
         self.name = f"search:sims={sims},time={time}"
         self.last_simulations = 0  # of the latest decision, for benchmarks
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         moves = view.legal_moves
+        self.last_simulations = 0
         if len(moves) == 1:
-            self.last_simulations = 0
             return moves[0]
         seat = view.seat
         assert seat is not None, "a spectator does not move"
         deadline = _time.perf_counter() + self.time if self.time else math.inf
         deal = hidden_deal(view)
         n = len(moves)
-        visits = [0] * n
         totals = [0.0] * n
-        sq = 0.0  # running sum of squares, for the scale of the values
+        visits = [0] * n
+        alive = list(range(n))
+        rounds = max(1, math.ceil(math.log2(n)))
+        budget = self.sims
         done = 0
-        for done in range(1, self.sims + 1):
-            if done <= n:
-                i = done - 1  # every move once first
-            else:
-                spread = math.sqrt(max(sq / (done - 1) - (sum(totals) / (done - 1)) ** 2, 1.0))
-                log_n = math.log(done)
-                i = max(
-                    range(n),
-                    key=lambda k: (
-                        totals[k] / visits[k] + self.explore * spread * math.sqrt(log_n / visits[k])
-                    ),
-                )
-            world = deal.sample(rng)
-            world.push(moves[i])
-            value = margin(world.playout(rng, self.greedy), seat)
-            visits[i] += 1
-            totals[i] += value
-            sq += value * value
-            if done % 16 == 0 and _time.perf_counter() > deadline:
+        out_of_time = False
+        for r in range(rounds):
+            # each candidate left gets an equal share of this round's budget, and
+            # all of them are played out in the same worlds with the same dice
+            worlds = max(1, (budget - done) // (len(alive) * (rounds - r)))
+            for _ in range(worlds):
+                world = deal.sample(rng)
+                dice = rng.getrandbits(64)
+                for i in alive:
+                    g = world.copy()
+                    g.push(moves[i])
+                    totals[i] += margin(g.playout(random.Random(dice), self.greedy), seat)
+                    visits[i] += 1
+                done += len(alive)
+                if _time.perf_counter() > deadline:
+                    out_of_time = True
+                    break
+            if out_of_time or len(alive) == 1:
                 break
+            alive.sort(key=lambda k: totals[k] / visits[k], reverse=True)
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
         self.last_simulations = done
-        best = max(range(n), key=lambda k: (totals[k] / visits[k]) if visits[k] else -math.inf)
-        return moves[best]
+        return moves[max(alive, key=lambda k: totals[k] / visits[k])]
