@@ -92,7 +92,8 @@ def main() -> None:
     ap.add_argument("--peer-sims", type=int, default=1000, help="ISMCTS simulations")
     ap.add_argument("--start-move", type=int, default=4, help="dominoes: alpha-beta from move")
     ap.add_argument("--sample-size", type=int, default=6, help="dominoes: sampled deals")
-    ap.add_argument("--out", type=Path, default=None, help="write every deal's figures (JSON)")
+    ap.add_argument("--out", type=Path, default=None, help="append every deal's figures (JSONL)")
+    ap.add_argument("--summarize", type=Path, default=None, help="only summarize a --out file")
     args = ap.parse_args()
     if args.ours is None:
         args.ours = (
@@ -103,11 +104,18 @@ def main() -> None:
     console = Console(width=110)
     rows: list[dict[str, object]] = []
     start = time.time()
-    with ProcessPoolExecutor(args.workers) as pool:
-        for i, row in enumerate(pool.map(play_deal, [(args, d) for d in range(args.deals)])):
-            rows.append(row)
-            if (i + 1) % 50 == 0:
-                console.print(f"{i + 1}/{args.deals} deals, {time.time() - start:.0f} s")
+    if args.summarize:
+        rows = [json.loads(line) for line in args.summarize.read_text().splitlines()]
+    else:
+        out = args.out.open("a") if args.out else None
+        with ProcessPoolExecutor(args.workers) as pool:
+            for i, row in enumerate(pool.map(play_deal, [(args, d) for d in range(args.deals)])):
+                rows.append(row)
+                if out:
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+                if (i + 1) % 50 == 0:
+                    console.print(f"{i + 1}/{args.deals} deals, {time.time() - start:.0f} s")
     per_deal = [statistics.mean(r["margins"]) for r in rows]  # type: ignore[arg-type]
     mean = statistics.mean(per_deal)
     half = 1.96 * statistics.stdev(per_deal) / len(per_deal) ** 0.5
@@ -131,8 +139,6 @@ def main() -> None:
         f"({len(ours)} decisions), peer {statistics.median(theirs):.4f} ({len(theirs)} decisions); "
         f"wall {time.time() - start:.0f} s"
     )
-    if args.out:
-        args.out.write_text(json.dumps(rows))
 
 
 if __name__ == "__main__":
