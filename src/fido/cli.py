@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 from pathlib import Path
 from typing import Annotated
@@ -130,6 +131,80 @@ def demo(
     if save is not None:
         GameRecord.from_game(game, names, date=dt.date.today()).save(save)
         console.print(f"record saved to {save}")
+
+
+@app.command()
+def simulate(  # noqa: PLR0917 (a Typer command: every option is a parameter)
+    rules: Annotated[str, typer.Option(help="ruleset text, e.g. 'fido set=12'")] = "fido set=12",
+    players: Annotated[int, typer.Option(help="number of seats")] = 4,
+    bots: Annotated[
+        str, typer.Option(help="bot specs, comma-separated with ';' between seats if options")
+    ] = "greedy,random",
+    deals: Annotated[int, typer.Option(help="deals; each is played in every rotation")] = 100,
+    seed: Annotated[int, typer.Option(help="seed of the deals and the bots")] = 0,
+    workers: Annotated[
+        int | None, typer.Option(help="local processes (default: all cores)")
+    ] = None,
+    ray: Annotated[
+        str | None, typer.Option(help="Ray cluster address ('local' starts one here)")
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="write the figures as JSON")
+    ] = None,
+    csv_out: Annotated[Path | None, typer.Option("--csv", help="write the figures as CSV")] = None,
+    records: Annotated[Path | None, typer.Option(help="save every hand's record here")] = None,
+) -> None:
+    """Bots against bots: duplicate deals, 95% confidence intervals per bot.
+
+    ``--bots`` lists one spec per seat, cycled when shorter than ``--players``:
+    ``greedy,random`` at 4 seats is greedy, random, greedy, random. Specs with
+    options use ';' between seats: ``search:sims=200,time=0;expert``.
+    """
+    from rich.progress import Progress  # noqa: PLC0415 (only this command needs it)
+
+    from fido.tournament import run_tournament, save_records  # noqa: PLC0415
+
+    specs = [b.strip() for b in (bots.split(";") if ";" in bots else bots.split(","))]
+    if not all(specs):
+        raise _fail(f"empty bot name in --bots {bots!r}")
+    seating = [specs[i % len(specs)] for i in range(players)]
+    try:
+        with Progress(console=err, transient=True) as bar:
+            task = bar.add_task("deals", total=deals)
+            result = run_tournament(
+                rules,
+                seating,
+                deals=deals,
+                seed=seed,
+                workers=workers,
+                ray_address=ray,
+                keep_records=records is not None,
+                progress=lambda done: bar.update(task, completed=done),
+            )
+    except FidoError as e:
+        raise _fail(str(e)) from None
+    t = RichTable(
+        title=f"{result.rules}, {players} seats, {deals} deals x {players} rotations, seed {seed}"
+    )
+    for col in ("bot", "hands", "final", "margin", "win rate", "place"):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for s in result.stats():
+        t.add_row(
+            s.bot,
+            str(s.hands),
+            f"{s.final.mean:.1f} ± {s.final.half_width:.1f}",
+            str(s.margin),
+            f"{100 * s.win_rate.mean:.1f}% ± {100 * s.win_rate.half_width:.1f}",
+            f"{s.place.mean:.2f} ± {s.place.half_width:.2f}",
+        )
+    console.print(t)
+    console.print("± : 95% confidence interval over deals; margin: score minus the others' mean")
+    if json_out:
+        json_out.write_text(json.dumps(result.to_json(), indent=2))
+    if csv_out:
+        result.write_csv(csv_out)
+    if records:
+        console.print(f"{save_records(result, records)} records saved in {records}")
 
 
 @app.command(name="rules")
