@@ -42,6 +42,7 @@ def test_same_seed_same_results_on_one_or_two_workers() -> None:
 
 def test_a_local_ray_instance_gives_the_same_results() -> None:
     import ray  # noqa: PLC0415 (the dev extra installs it; slow to import)
+
     bots = ["greedy", "random", "random"]
     local = run_tournament("fido set=6", bots, deals=6, seed=2, workers=1)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
@@ -72,9 +73,9 @@ def test_estimate_math() -> None:
 
 
 def test_compare_uses_deals_as_units() -> None:
-    hand = lambda deal, rot, bots, scores: HandResult(  # noqa: E731
-        deal, rot, bots, scores, scores, (1, 2)
-    )
+    def hand(deal: int, rot: int, bots: tuple[str, str], scores: tuple[int, int]) -> HandResult:
+        return HandResult(deal, rot, bots, scores, scores, (1, 2))
+
     res = TournamentResult(
         "fido set=6",
         2,
