@@ -87,13 +87,16 @@ def main() -> None:
     ap.add_argument("peer", choices=["openspiel", "dominoes"])
     ap.add_argument("--deals", type=int, default=1000, help="deals (two hands each)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0, help="first deal (to split a run)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--ours", default=None, help="our bot (default: search, time per peer)")
     ap.add_argument("--peer-sims", type=int, default=1000, help="ISMCTS simulations")
     ap.add_argument("--start-move", type=int, default=4, help="dominoes: alpha-beta from move")
     ap.add_argument("--sample-size", type=int, default=6, help="dominoes: sampled deals")
     ap.add_argument("--out", type=Path, default=None, help="append every deal's figures (JSONL)")
-    ap.add_argument("--summarize", type=Path, default=None, help="only summarize a --out file")
+    ap.add_argument(
+        "--summarize", type=Path, default=None, help="only summarize a --out file (runs appended)"
+    )
     args = ap.parse_args()
     if args.ours is None:
         args.ours = (
@@ -106,10 +109,12 @@ def main() -> None:
     start = time.time()
     if args.summarize:
         rows = [json.loads(line) for line in args.summarize.read_text().splitlines()]
+        rows = list({r["deal"]: r for r in rows}.values())  # a deal counts once
     else:
         out = args.out.open("a") if args.out else None
+        jobs = [(args, args.first + d) for d in range(args.deals)]
         with ProcessPoolExecutor(args.workers) as pool:
-            for i, row in enumerate(pool.map(play_deal, [(args, d) for d in range(args.deals)])):
+            for i, row in enumerate(pool.map(play_deal, jobs)):
                 rows.append(row)
                 if out:
                     out.write(json.dumps(row) + "\n")
