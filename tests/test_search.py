@@ -193,3 +193,27 @@ def test_playout_random_ends_every_hand_legally() -> None:
         g = Game.new("fido set=9", 4, seed=seed)
         out = g.copy().playout(random.Random(seed))
         assert out.termination in (Termination.DOMINO, Termination.BLOCKED)
+
+
+def test_search_keeps_the_experts_choice_unless_the_rollouts_are_sure() -> None:
+    from fido.bots.expert import ExpertBot, Position, expert_score  # noqa: PLC0415
+
+    checked = 0
+    for seed in range(12):
+        g, _ = play_recording("fido set=9", 4, seed=seed, stop=10 + seed)
+        if g.is_over or len(g.legal_moves()) < 2:
+            continue
+        view = g.view(g.turn)
+        pos = Position.of(view)
+        scores = [expert_score(pos, m) for m in view.legal_moves]
+        if scores.count(max(scores)) > 1:
+            continue
+        expert = ExpertBot().choose(view, random.Random(0))
+        # too few worlds to be sure of anything: the expert's move
+        assert SearchBot(sims=6, time=0).choose(view, random.Random(1)) == expert
+        # without the prior, search decides on rollouts alone
+        assert SearchBot(sims=6, time=0, prior="none").choose(view, random.Random(1)) in (
+            view.legal_moves
+        )
+        checked += 1
+    assert checked >= 5

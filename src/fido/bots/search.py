@@ -6,9 +6,12 @@ world, rolling the hand out with the same dice (:meth:`fido.game.Game.playout`:
 the best-scoring placement most of the time, else a random one), so the
 candidates are compared on equal luck. A rollout is worth the seat's margin:
 her final score (her team's, in team games) minus the mean of the others'.
-Sequential halving spends the budget: after each stage the worse half of the
-candidates is dropped, so the close calls get the most rollouts. The move with
-the best mean margin is played.
+The candidates are the ``expert`` level's best few moves, and its first choice
+stands unless the rollouts find a better one beyond their noise (paired over
+shared worlds, one-sided 95 %): rollouts with a fast policy miss what the
+expert knows about doubles and jokers. Sequential halving spends the budget:
+after each stage the worse half of the candidates is dropped, so the close
+calls get the most rollouts.
 
 Determinizing at the root only (perfect-information Monte Carlo with a fresh
 world per simulation) is the classic strong approach for domino games: the
@@ -23,9 +26,11 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time as _time
 
 from fido.bots.base import Move
+from fido.bots.expert import Position, expert_score
 from fido.bots.sampling import hidden_deal
 from fido.results import Outcome
 from fido.views import SeatView
@@ -48,7 +53,14 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, sims: int = 2000, time: float = 0.9, greedy: float = 0.8) -> None:
+    def __init__(
+        self,
+        sims: int = 2000,
+        time: float = 0.9,
+        greedy: float = 0.8,
+        prior: str = "expert",
+        width: int = 4,
+    ) -> None:
         if sims < 1:
             raise ValueError("sims must be at least 1")
         if time < 0:
@@ -57,7 +69,13 @@ class SearchBot:
             raise ValueError("greedy is a probability, 0 to 1")
         self.sims = sims
         self.time = time
+        if prior not in ("expert", "none"):
+            raise ValueError("prior is expert or none")
+        if width < 2:
+            raise ValueError("width must be at least 2 candidate moves")
         self.greedy = greedy
+        self.prior = prior
+        self.width = width
         self.name = f"search:sims={sims},time={time}"
         self.last_simulations = 0  # of the latest decision, for benchmarks
 
@@ -71,12 +89,21 @@ class SearchBot:
         deadline = _time.perf_counter() + self.time if self.time else math.inf
         deal = hidden_deal(view)
         n = len(moves)
-        totals = [0.0] * n
-        visits = [0] * n
-        alive = list(range(n))
-        rounds = max(1, math.ceil(math.log2(n)))
+        # the prior: the expert's order of the moves; search looks at its best few
+        # and overrides its first choice only when the rollouts say so with confidence
+        order = list(range(n))
+        if self.prior == "expert":
+            pos = Position.of(view)
+            scores = [expert_score(pos, m) for m in moves]
+            order.sort(key=lambda k: -scores[k])
+            order = order[: self.width]
+        top = order[0]
+        values: list[dict[int, float]] = [{} for _ in range(n)]  # per move: world -> value
+        alive = order
+        rounds = max(1, math.ceil(math.log2(len(alive))))
         budget = self.sims
         done = 0
+        world_id = 0
         out_of_time = False
         for r in range(rounds):
             # each candidate left gets an equal share of this round's budget, and
@@ -85,18 +112,35 @@ class SearchBot:
             for _ in range(worlds):
                 world = deal.sample(rng)
                 dice = rng.getrandbits(64)
+                world_id += 1
                 for i in alive:
                     g = world.copy()
                     g.push(moves[i])
-                    totals[i] += margin(g.playout(random.Random(dice), self.greedy), seat)
-                    visits[i] += 1
+                    outcome = g.playout(random.Random(dice), self.greedy)
+                    values[i][world_id] = margin(outcome, seat)
                 done += len(alive)
                 if _time.perf_counter() > deadline:
                     out_of_time = True
                     break
             if out_of_time or len(alive) == 1:
                 break
-            alive.sort(key=lambda k: totals[k] / visits[k], reverse=True)
+            alive = sorted(alive, key=lambda k: _mean(values[k]), reverse=True)
             alive = alive[: max(1, (len(alive) + 1) // 2)]
         self.last_simulations = done
-        return moves[max(alive, key=lambda k: totals[k] / visits[k])]
+        best = max(alive, key=lambda k: _mean(values[k]))
+        if best == top or not self._confident(values[best], values[top]):
+            return moves[top]
+        return moves[best]
+
+    @staticmethod
+    def _confident(better: dict[int, float], base: dict[int, float]) -> bool:
+        """Paired over the worlds both were played in: better by more than noise (5 %)."""
+        diffs = [better[w] - base[w] for w in better.keys() & base.keys()]
+        if len(diffs) < 8:
+            return False
+        sd = statistics.stdev(diffs)
+        return bool(statistics.fmean(diffs) > 1.645 * sd / len(diffs) ** 0.5)
+
+
+def _mean(values: dict[int, float]) -> float:
+    return statistics.fmean(values.values()) if values else -math.inf
