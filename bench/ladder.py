@@ -22,8 +22,6 @@ from rich.table import Table
 
 from fido.tournament import compare, run_tournament
 
-GAMES = (("fido set=12", 4), ("fido set=6", 3))
-
 
 def main() -> None:
     ap = argparse.ArgumentParser(
@@ -34,12 +32,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--steps", default="random<greedy,greedy<expert,expert<search")
+    ap.add_argument(
+        "--games", default="12:4,6:3", help="FIDO games as set:players (default both)"
+    )
     args = ap.parse_args()
     console = Console(width=120)
     table = Table(title=f"Strength ladder, duplicate deals (seed {args.seed})")
     for col in ("game", "step", "deals", "hands", "A - B per hand", "95% CI", "holds", "wall"):
         table.add_column(col, justify="left" if col in ("game", "step") else "right")
-    for rules, players in GAMES:
+    games = [(f"fido set={g.split(':')[0]}", int(g.split(":")[1])) for g in args.games.split(",")]
+    for rules, players in games:
         for step in args.steps.split(","):
             weak, strong = (args.search if b == "search" else b for b in step.split("<"))
             seats = [strong, weak, strong, weak] if players == 4 else [strong, weak, weak]

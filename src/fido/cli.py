@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from fido.errors import FidoError
@@ -29,7 +30,7 @@ err = Console(stderr=True)
 
 
 def _fail(message: str) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}")
+    err.print(f"[bold red]error:[/] {escape(message)}")  # a message may hold [brackets]
     return typer.Exit(code=1)
 
 
