@@ -32,20 +32,14 @@ import time as _time
 from fido.bots.base import Move
 from fido.bots.expert import Position, expert_score
 from fido.bots.sampling import hidden_deal
-from fido.results import Outcome
+from fido.bots.solver import SolveBudgetExceeded, margin, solve
+from fido.game import Game
 from fido.views import SeatView
 
-__all__ = ["SearchBot", "margin"]
+__all__ = ["NODES_PER_SIM", "SearchBot", "margin"]
 
-
-def margin(outcome: Outcome, seat: int) -> float:
-    """The seat's final minus the mean of the others' (teams: own team minus the others)."""
-    if outcome.teams is not None:
-        own = next(t for t in outcome.teams if seat in t.seats)
-        others = [t.final for t in outcome.teams if t is not own]
-        return own.final - sum(others) / len(others)
-    finals = [r.final for r in outcome.seats]
-    return finals[seat] - (sum(finals) - finals[seat]) / (len(finals) - 1)
+# A solved position costs about a quarter of a rollout (copy, push, moves).
+NODES_PER_SIM = 4
 
 
 class SearchBot:
@@ -57,9 +51,12 @@ class SearchBot:
         self,
         sims: int = 2000,
         time: float = 0.9,
+        *,
         greedy: float = 0.8,
         prior: str = "expert",
         width: int = 4,
+        solve: int = 0,
+        nodes: int = 3000,
     ) -> None:
         if sims < 1:
             raise ValueError("sims must be at least 1")
@@ -73,9 +70,15 @@ class SearchBot:
             raise ValueError("prior is expert or none")
         if width < 2:
             raise ValueError("width must be at least 2 candidate moves")
+        if solve < 0:
+            raise ValueError("solve is 0 (never) or a number of tiles left in hands")
+        if nodes < 1:
+            raise ValueError("nodes must be at least 1")
         self.greedy = greedy
         self.prior = prior
         self.width = width
+        self.solve = solve
+        self.nodes = nodes
         self.name = f"search:sims={sims},time={time}"
         self.last_simulations = 0  # of the latest decision, for benchmarks
 
@@ -88,6 +91,7 @@ class SearchBot:
         assert seat is not None, "a spectator does not move"
         deadline = _time.perf_counter() + self.time if self.time else math.inf
         deal = hidden_deal(view)
+        solve_at = self.solve
         n = len(moves)
         # the prior: the expert's order of the moves; search looks at its best few
         # and overrides its first choice only when the rollouts say so with confidence
@@ -116,9 +120,8 @@ class SearchBot:
                 for i in alive:
                     g = world.copy()
                     g.push(moves[i])
-                    outcome = g.playout(random.Random(dice), self.greedy)
-                    values[i][world_id] = margin(outcome, seat)
-                done += len(alive)
+                    values[i][world_id], cost = self._evaluate(g, seat, dice, solve_at)
+                    done += cost
                 if _time.perf_counter() > deadline:
                     out_of_time = True
                     break
@@ -131,6 +134,22 @@ class SearchBot:
         if best == top or not self._confident(values[best], values[top]):
             return moves[top]
         return moves[best]
+
+    def _evaluate(self, g: Game, seat: int, dice: int, solve_at: int) -> tuple[float, int]:
+        """The world's value after a candidate, and what it cost in simulations.
+
+        Small enough (``solve_at`` tiles or fewer in hands): played perfectly,
+        charged a simulation per ``NODES_PER_SIM`` positions searched; else, or
+        when the tree outgrows ``nodes``, rolled out (one simulation).
+        """
+        if solve_at and not g.is_over and sum(g.hand_counts()) <= solve_at:
+            try:
+                value, nodes = solve(g, seat, self.nodes)
+            except SolveBudgetExceeded:
+                pass
+            else:
+                return value, 1 + nodes // NODES_PER_SIM
+        return margin(g.playout(random.Random(dice), self.greedy), seat), 1
 
     @staticmethod
     def _confident(better: dict[int, float], base: dict[int, float]) -> bool:
