@@ -217,3 +217,25 @@ def test_search_keeps_the_experts_choice_unless_the_rollouts_are_sure() -> None:
         )
         checked += 1
     assert checked >= 5
+
+
+def test_the_opening_double_was_the_highest_dealt() -> None:
+    # 6-6 sleeps in the stock, so 5-5 opens: nobody held 6-6 at the deal, and a
+    # hidden hand can hold it only after a draw
+    r = ruleset("fido", set=6)
+    tiles = list(r.dominoes.tiles)
+    six = Tile(6, 6)
+    rest = [t for t in tiles if t not in (six, Tile(5, 5))]
+    size = r.hand_size(3)
+    hands = [[Tile(5, 5), *rest[: size - 1]], rest[size - 1 : 2 * size - 1]]
+    hands.append(rest[2 * size - 1 : 3 * size - 1])
+    stock = [six, *rest[3 * size - 1 :]]
+    g = Game.from_deal(r, hands, stock)
+    assert g.legal_moves() == [Placement(Tile(5, 5))]
+    g.push(Placement(Tile(5, 5)))
+    view = g.view(1)
+    deal = hidden_deal(view)
+    rng = random.Random(3)
+    for _ in range(200):
+        world = deal.sample(rng)
+        assert six not in world.hand(0) and six not in world.hand(2)

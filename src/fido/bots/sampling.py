@@ -7,6 +7,10 @@ What a view tells about the hidden tiles:
 * *voids*: a player who drew because she was stuck, or passed, held no tile
   showing a number she could have played on at that moment. Tiles she drew
   later are exempt, and nobody knows which of her drawn tiles she still holds.
+* *the opening*: where the holder of the highest (lowest) double opens, the
+  opening double was the highest (lowest) dealt, so every double above
+  (below) it lay in the stock at the deal and reaches a hand only by a draw;
+  a player who placed one spent a draw on it.
 
 The sampler gives each hidden hand one *slot* per tile. A slot that may hold a
 tile drawn at her j-th draw must avoid only the voids after that draw; the
@@ -28,12 +32,27 @@ from dataclasses import dataclass
 from fido.errors import FidoError
 from fido.game import Game
 from fido.moves import DRAW, PASS, Placement
-from fido.rules import Stuck
+from fido.rules import Opener, Stuck
 from fido.table import Table
 from fido.tiles import Tile
 from fido.views import SeatView
 
-__all__ = ["HiddenDeal", "SamplingError", "hidden_deal", "voids"]
+__all__ = ["HiddenDeal", "SamplingError", "dealt_to_stock", "hidden_deal", "voids"]
+
+
+def dealt_to_stock(view: SeatView) -> frozenset[Tile]:
+    """The doubles the opening shows were in the stock at the deal (see above)."""
+    rules = view.rules
+    if rules.opener is Opener.FIRST_SEAT or not view.table.placements:
+        return frozenset()
+    first = view.table.placements[0].tile
+    if first.high != first.low:
+        return frozenset()
+    doubles = rules.dominoes.pair_tiles
+    top = rules.dominoes.max_pips
+    if rules.opener is Opener.HIGHEST_DOUBLE:
+        return frozenset(doubles[v][v] for v in range(first.high + 1, top + 1))
+    return frozenset(doubles[v][v] for v in range(first.high))
 
 
 class SamplingError(FidoError):
@@ -45,9 +64,12 @@ def voids(view: SeatView) -> list[list[tuple[str, int]]]:
     ``("play", the tile's numbers as a mask)``.
 
     A void's mask has bit v set for every number v the seat could not play.
-    Voluntary draws (the draw game) are draws but not voids.
+    Voluntary draws (the draw game) are draws but not voids. A placed double
+    that was in the stock at the deal (:func:`dealt_to_stock`) adds
+    ``("late", 0)``: it came from one of her earlier draws.
     """
     rules = view.rules
+    late = dealt_to_stock(view)
     table = Table(rules.layout)
     events: list[list[tuple[str, int]]] = [[] for _ in range(view.players)]
     forced_draw = rules.stuck is not Stuck.DRAW_FREE
@@ -57,6 +79,8 @@ def voids(view: SeatView) -> list[list[tuple[str, int]]]:
             if table.placements:
                 tile = move.tile
                 events[turn.seat].append(("play", (1 << tile.high) | (1 << tile.low)))
+                if tile in late:
+                    events[turn.seat].append(("late", 0))
             table.place(move.tile, move.slot, move)
             continue
         if move is PASS or (move is DRAW and forced_draw):
@@ -70,8 +94,9 @@ def voids(view: SeatView) -> list[list[tuple[str, int]]]:
     return events
 
 
-def _slot_masks(events: list[tuple[str, int]], count: int) -> list[int]:
-    """Forbidden-number masks of a hand's ``count`` slots (see the module text)."""
+def _slot_masks(events: list[tuple[str, int]], count: int) -> list[tuple[int, bool]]:
+    """Per slot of a hand's ``count``: its forbidden-number mask, and whether it
+    holds a tile from the deal (rather than from one of her draws)."""
     # suffix[i]: the voids from event i on
     suffix = [0] * (len(events) + 1)
     for i in range(len(events) - 1, -1, -1):
@@ -83,6 +108,11 @@ def _slot_masks(events: list[tuple[str, int]], count: int) -> list[int]:
     # stay free to be still in the hand.
     used: set[int] = set()
     for p, (kind, tile_mask) in enumerate(events):
+        if kind == "late":
+            d = next((d for d in draws if d < p and d not in used), None)
+            if d is not None:
+                used.add(d)
+            continue
         if kind != "play":
             continue
         hit = [i for i in range(p) if events[i][0] == "void" and events[i][1] & tile_mask]
@@ -92,8 +122,8 @@ def _slot_masks(events: list[tuple[str, int]], count: int) -> list[int]:
                 used.add(d)
     free = [d for d in draws if d not in used]
     latest = free[::-1][:count]  # her latest unexplained draws may still be in her hand
-    masks = [suffix[i + 1] for i in latest]
-    masks += [suffix[0]] * (count - len(masks))
+    masks = [(suffix[i + 1], False) for i in latest]
+    masks += [(suffix[0], True)] * (count - len(masks))
     return masks
 
 
@@ -168,8 +198,9 @@ def hidden_deal(view: SeatView) -> HiddenDeal:
     seen = set(view.hand) | {p.tile for p in view.table.placements}
     unseen = tuple(t for t in rules.dominoes.tiles if t not in seen)
     events = voids(view)
+    in_stock = dealt_to_stock(view)
     slot_seat: list[int] = []
-    forbidden: list[int] = []
+    forbidden: list[tuple[int, bool]] = []
     for seat in range(view.players):
         if seat == view.seat:
             continue
@@ -177,14 +208,17 @@ def hidden_deal(view: SeatView) -> HiddenDeal:
         slot_seat += [seat] * len(masks)
         forbidden += masks
     slot_seat += [-1] * view.stock_count
-    forbidden += [0] * view.stock_count
+    forbidden += [(0, False)] * view.stock_count
     if len(slot_seat) != len(unseen):
         raise SamplingError(f"{len(unseen)} unseen tiles for {len(slot_seat)} places")
     tile_mask = [(1 << t.high) | (1 << t.low) for t in unseen]
+    late = [t in in_stock for t in unseen]
     everything = tuple(range(len(unseen)))
     allowed = tuple(
-        everything if not f else tuple(i for i, m in enumerate(tile_mask) if not m & f)
-        for f in forbidden
+        everything
+        if not f and not (dealt and in_stock)
+        else tuple(i for i, m in enumerate(tile_mask) if not m & f and not (dealt and late[i]))
+        for f, dealt in forbidden
     )
     constrained = tuple(s for s, a in enumerate(allowed) if len(a) < len(unseen))
     return HiddenDeal(view, unseen, tuple(slot_seat), allowed, constrained)

@@ -1,0 +1,1 @@
+"""Adapters to research frameworks: OpenSpiel games and PettingZoo environments."""

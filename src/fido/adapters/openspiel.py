@@ -1,0 +1,300 @@
+"""Every fido ruleset as an OpenSpiel game, so OpenSpiel's algorithms play FIDO.
+
+    import pyspiel
+    import fido.adapters.openspiel  # registers "python_fido"
+    game = pyspiel.load_game("python_fido", {"rules": "fido set=12", "players": 4})
+
+The game is the fido engine itself behind OpenSpiel's Python-game interface:
+
+* Chance deals the hands one tile at a time (each unseen tile equally
+  likely), seat 0's hand first; after a player's draw action, chance picks
+  the drawn tile from the stock. So the shuffle is never fixed in advance and
+  the game is a true imperfect-information game with explicit chance.
+* Actions are :mod:`fido.adapters.encoding`'s: a tile and the rank of its
+  open slot, the opening, draw, pass.
+* A player observes her own hand and everything public (the table, tile
+  counts, stock count, scores, the moves, draws and passes); other hands and
+  the stock are never in her observation or information state.
+* Returns are the finals of the hand (points minus pips, with the bonuses
+  of the classic games); in team games each player gets her team's final.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from fido.adapters.encoding import ActionSpace, action_space
+from fido.bots.sampling import hidden_deal
+from fido.game import Game
+from fido.moves import DRAW, Draw, Placement
+from fido.tiles import Tile
+from fido.views import SeatView
+
+__all__ = ["GAME_NAME", "FidoGame", "FidoObserver", "FidoState"]
+
+GAME_NAME = "python_fido"
+_DEFAULTS: dict[str, Any] = {"rules": "fido set=12", "players": 4}
+_ROW = 5  # a history row: seat, tile, anchor, port (or draw/pass), own drawn tile
+
+_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="fido: FIDO dominoes and the classic domino games",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=9,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    provides_factored_observation_string=False,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def _bounds(space: ActionSpace) -> tuple[float, float, int]:
+    """Loose but safe utility bounds and the longest possible game."""
+    rules, players = space.rules, space.players
+    n = rules.dominoes.max_pips
+    pips = sum(t.pips for t in rules.dominoes.tiles)
+    # no sum of ends exceeds every open slot showing a double n (2n each)
+    best_move = space.slots * 2 * n
+    most = space.tiles * best_move + pips * players
+    dealt = rules.hand_size(players) * players
+    stock = space.tiles - dealt
+    # deal, then each turn places, draws (with its chance node) or passes; a
+    # round of passes with nothing changing ends the hand
+    longest = dealt + space.tiles + 2 * stock + players * (space.tiles + stock + 1)
+    return -float(most), float(most), longest
+
+
+class FidoGame(pyspiel.Game):  # type: ignore[misc]
+    """A fido ruleset and player count as an OpenSpiel game."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**_DEFAULTS, **(params or {})}
+        self.space = action_space(str(params["rules"]), int(params["players"]))
+        low, high, longest = _bounds(self.space)
+        self.history_rows = longest
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.space.size,
+            max_chance_outcomes=self.space.tiles,
+            num_players=self.space.players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=None,
+            max_game_length=longest,
+        )
+        super().__init__(_TYPE, info, params)
+
+    def new_initial_state(self) -> FidoState:
+        return FidoState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> FidoObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return FidoObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+
+class FidoState(pyspiel.State):  # type: ignore[misc]
+    """A hand in progress: the deal so far, then the fido game itself."""
+
+    def __init__(self, game: FidoGame) -> None:
+        super().__init__(game)
+        self.space = game.space
+        self.hands: list[list[Tile]] = [[] for _ in range(self.space.players)]
+        self.undealt: list[Tile] = list(self.space.rules.dominoes.tiles)  # then: the stock
+        self.draws: list[Tile | None] = []  # the tile of every draw so far (None: not known)
+        self.game: Game | None = None
+        self.drawing = False  # a draw was chosen; chance picks the tile
+
+    # -------------------------------------------------------------- OpenSpiel
+
+    def current_player(self) -> int:
+        if self.game is None or self.drawing:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.game.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.game.turn
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.game is not None and player == self.game.turn
+        table = self.game.table
+        return sorted(self.space.action_of(table, m) for m in self.game.legal_moves())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        p = 1.0 / len(self.undealt)
+        return sorted((t.id, p) for t in self.undealt)
+
+    def _apply_action(self, action: int) -> None:
+        if self.is_chance_node():
+            tile = self.space.rules.dominoes.tiles[action]
+            self.undealt.remove(tile)
+            if self.game is None:
+                size = self.space.rules.hand_size(self.space.players)
+                next(h for h in self.hands if len(h) < size).append(tile)
+                if len(self.hands[-1]) == size:
+                    self.game = Game.from_deal(self.space.rules, self.hands, self.undealt)
+                return
+            # the same position with the chosen tile on top of the stock
+            g = self.game
+            hands = [g.hand(s) for s in range(self.space.players)]
+            self.game = Game.from_view(g.spectator_view(), hands, [tile, *self.undealt])
+            self.game.push(DRAW)
+            self.draws.append(tile)
+            self.drawing = False
+            return
+        assert self.game is not None
+        move = self.space.move_of(self.game.table, self.game.legal_moves(), action)
+        if isinstance(move, Draw):
+            self.drawing = True
+        else:
+            self.game.push(move)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FidoState:
+        """A state ``player_id`` cannot tell from this one, hidden tiles dealt anew.
+
+        The hidden hands and the stock are sampled consistently with her view
+        (:mod:`fido.bots.sampling`: what the opening, passes and draws
+        revealed), so ISMCTS and other algorithms that resample information
+        states run on fido. Other seats' draws stay unknown in the new state.
+        """
+        if self.game is None or self.is_terminal() or self.drawing:
+            return self.clone()  # type: ignore[no-any-return]
+        rng = random.Random(int(probability_sampler() * 2**53))
+        world = hidden_deal(self.game.view(player_id)).sample(rng)
+        state: FidoState = self.get_game().new_initial_state()
+        state.game = world
+        placed = {p.tile for p in world.table.placements}
+        held = {t for s in range(self.space.players) for t in world.hand(s)}
+        state.undealt = [t for t in self.space.rules.dominoes.tiles if t not in placed | held]
+        state.draws = self.own_draws(player_id)
+        return state
+
+    def own_draws(self, player: int) -> list[Tile | None]:
+        """Per draw so far, the tile if ``player`` drew it (what she saw), else None."""
+        assert self.game is not None
+        drawers = [t.seat for t in self.game.history() if isinstance(t.move, Draw)]
+        return [d if s == player else None for s, d in zip(drawers, self.draws, strict=True)]
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            tile = self.space.rules.dominoes.tiles[action]
+            return f"{'draw' if self.game is not None else 'deal'} {tile.text()}"
+        if self.game is not None and not self.game.is_over:
+            try:
+                move = self.space.move_of(self.game.table, self.game.legal_moves(), action)
+            except ValueError:
+                return self.space.describe(action)
+            return move.text()
+        return self.space.describe(action)
+
+    def is_terminal(self) -> bool:
+        return self.game is not None and self.game.is_over
+
+    def returns(self) -> list[float]:
+        players = self.space.players
+        if self.game is None or self.game.outcome is None:
+            return [0.0] * players
+        outcome = self.game.outcome
+        if outcome.teams is not None:
+            by_seat = {s: float(t.final) for t in outcome.teams for s in t.seats}
+            return [by_seat[s] for s in range(players)]
+        return [float(r.final) for r in outcome.seats]
+
+    def __str__(self) -> str:
+        if self.game is None:
+            dealt = " | ".join(" ".join(t.text() for t in h) for h in self.hands)
+            return f"dealing: {dealt}"
+        hands = " | ".join(
+            " ".join(t.text() for t in self.game.hand(s)) for s in range(self.space.players)
+        )
+        return f"{self.game.table.summary()} || hands {hands} || stock {len(self.undealt)}"
+
+    def view(self, player: int) -> SeatView | None:
+        """What ``player`` sees (``None`` while the hands are still being dealt)."""
+        return None if self.game is None else self.game.view(player)
+
+
+class FidoObserver:
+    """OpenSpiel's observer interface over a seat's view (tensor and string)."""
+
+    def __init__(self, game: FidoGame, iig_obs_type: Any) -> None:
+        self.space = game.space
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.public = bool(iig_obs_type.public_info)
+        self.recall = bool(iig_obs_type.perfect_recall)
+        size = self.space.observation_size
+        self.rows = game.history_rows if self.recall else 0
+        self.tensor = np.zeros(size + _ROW * self.rows, np.float32)
+        self.dict = {
+            "view": self.tensor[:size],
+            "history": self.tensor[size:].reshape(self.rows, _ROW),
+        }
+
+    def set_from(self, state: FidoState, player: int) -> None:
+        self.tensor.fill(0.0)
+        view = state.view(player)
+        if view is None:  # the deal: her tiles so far
+            if self.private:
+                for t in state.hands[player]:
+                    self.tensor[t.id] = 1.0
+            return
+        obs = self.space.observe(view)
+        if not self.private:
+            obs[: self.space.tiles] = [0.0] * self.space.tiles
+        if not self.public:
+            obs[self.space.tiles :] = [0.0] * (len(obs) - self.space.tiles)
+        self.dict["view"][:] = obs
+        if self.recall and self.public:
+            rows = self.dict["history"]
+            drawn = iter(state.own_draws(player))
+            for i, turn in enumerate(view.history):
+                m = turn.move
+                rows[i, 0] = turn.seat + 1
+                if isinstance(m, Placement):
+                    rows[i, 1] = m.tile.id + 1
+                    rows[i, 2] = m.anchor + 2  # the opening's -1 is 1
+                    rows[i, 3] = m.port + 2
+                else:
+                    rows[i, 3] = -1.0 if isinstance(m, Draw) else -2.0
+                if isinstance(m, Draw):
+                    tile = next(drawn)
+                    if tile is not None and self.private:
+                        rows[i, 4] = tile.id + 1
+
+    def string_from(self, state: FidoState, player: int) -> str:
+        view = state.view(player)
+        if view is None:
+            mine = " ".join(t.text() for t in state.hands[player]) if self.private else "?"
+            return f"p{player} dealing: {mine}"
+        parts = [f"p{player}"]
+        if self.private:
+            parts.append("hand " + " ".join(t.text() for t in sorted(view.hand)))
+        if self.public:
+            parts.append(
+                f"to move {view.to_move} | {view.table.summary()} | counts "
+                f"{' '.join(map(str, view.hand_counts))} | stock {view.stock_count} | scores "
+                f"{' '.join(map(str, view.scores))}"
+            )
+            if self.recall:
+                drawn = iter(state.own_draws(player))
+                turns = []
+                for t in view.history:
+                    tile = next(drawn) if isinstance(t.move, Draw) else None
+                    extra = f"+{tile.text()}" if tile is not None and self.private else ""
+                    turns.append(f"{t.seat}:{t.move.text()}{extra}")
+                parts.append("history " + " ".join(turns))
+        return " | ".join(parts)
+
+
+pyspiel.register_game(_TYPE, FidoGame)
