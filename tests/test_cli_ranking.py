@@ -113,11 +113,11 @@ def test_json_import_and_reviews(db: str, tmp_path: Path) -> None:
          "lines": [{"player": 1, "points": 3, "pips": 1}, {"player": 2, "points": 5, "pips": 0}]},
     ]
     f = tmp_path / "r.json"
+    f.write_text(json.dumps(results[:1]))
+    assert fido(db, "results", "import", str(f))[0] == 0  # game 1
     f.write_text(json.dumps(results))
     code, out = fido(db, "results", "import", str(f))
     assert code == 1 and "result 2" in out and "colour" in out
-    f.write_text(json.dumps(results[:1]))
-    assert fido(db, "results", "import", str(f))[0] == 0
     code, out = fido(db, "results", "dispute", "1", "--player", "2", "--note", "5 pips")
     assert code == 0 and "disputed" in out
     code, out = fido(db, "results", "confirm", "1", "--player", "3")
