@@ -15,6 +15,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 from sqlalchemy import select
@@ -92,29 +93,39 @@ def load_month(s: Session, month: str, params: Params | None = None) -> MonthDat
         GameRow.played_on >= first_day,
         GameRow.played_on <= last_day,
     )
-    rows = s.execute(
-        select(LineRow.game_id, LineRow.player_id, LineRow.final, GameRow.played_on)
-        .join(GameRow, GameRow.id == LineRow.game_id)
-        .where(*where)
-        .order_by(LineRow.game_id, LineRow.seat)
+    games = s.execute(
+        select(GameRow.id, GameRow.played_on).where(*where).order_by(GameRow.id)
     ).all()
     excluded = _excluded(s, cutoff)
-    rows = [r for r in rows if r[0] not in excluded]
-    if not rows:
+    games = [g for g in games if g[0] not in excluded]
+    if not games:
         z = np.zeros(0, dtype=np.int64)
         return MonthData(month, last_day, z, z, z, z, z, z)
-    gid = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-    pid = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
-    fin = np.fromiter((r[2] for r in rows), dtype=np.int64, count=len(rows))
-    game_ids, line_game = np.unique(gid, return_inverse=True)
-    first_line = np.searchsorted(gid, game_ids)
+    game_ids = np.fromiter((g[0] for g in games), dtype=np.int64, count=len(games))
     ordinal = last_day.toordinal()
     age = np.fromiter(
-        (ordinal - rows[i][3].toordinal() for i in first_line),
-        dtype=np.int64,
-        count=game_ids.size,
+        (ordinal - g[1].toordinal() for g in games), dtype=np.int64, count=len(games)
     )
-    player_ids, line_player = np.unique(pid, return_inverse=True)
+    # the lines, millions of rows: plain integers straight from the driver, no
+    # parameters (game ids are filtered here), the same SQL on every backend
+    table = LineRow.__tablename__
+    cur = s.connection().connection.cursor()
+    try:
+        cur.execute(
+            f"SELECT game_id, player_id, final FROM {table} "
+            f"WHERE game_id >= {int(game_ids[0])} AND game_id <= {int(game_ids[-1])} "
+            "ORDER BY game_id, seat"
+        )
+        rows = cur.fetchall()
+    finally:
+        cur.close()
+    flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=3 * len(rows))
+    del rows
+    lines = flat.reshape(-1, 3)
+    lines = lines[np.isin(lines[:, 0], game_ids)]
+    line_game = np.searchsorted(game_ids, lines[:, 0])
+    player_ids, line_player = np.unique(lines[:, 1], return_inverse=True)
+    fin = np.ascontiguousarray(lines[:, 2])
     return MonthData(month, last_day, game_ids, age, line_game, line_player, fin, player_ids)
 
 
