@@ -26,7 +26,7 @@ run: $(COMPILED)
 test: $(COMPILED)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/python tests/with_postgres.py $(BIN)/pytest  # + a throwaway PostgreSQL if installed
 	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/test_golden.py tests/test_errors.py tests/test_notation.py tests/test_properties.py
 
 $(VENV)/.installed-bench: $(STAMP)

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
+from fido.cli_ranking import players_app, ranking_app, results_app
 from fido.errors import FidoError
 from fido.game import Game
 from fido.moves import Placement
@@ -27,6 +28,9 @@ app = typer.Typer(
 )
 console = Console()
 err = Console(stderr=True)
+app.add_typer(players_app, name="players")
+app.add_typer(results_app, name="results")
+app.add_typer(ranking_app, name="ranking")
 
 
 def _fail(message: str) -> typer.Exit:

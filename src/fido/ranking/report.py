@@ -1,0 +1,140 @@
+"""A player's report: her FLADUB explained game by game, and her history as a plot."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fido.ranking.results import ResultError, find_player
+from fido.ranking.snapshot import Entry, compute_month, published
+from fido.store import EntryRow, GameRow, LineRow, Player, SnapshotRow
+
+__all__ = ["GameLine", "Opponent", "Report", "player_report", "plot_report"]
+
+
+@dataclass(frozen=True)
+class Opponent:
+    number: int
+    name: str
+    final: int
+    strength: float
+    result: float  # +400, 0, -400: the pair result against her
+
+
+@dataclass(frozen=True)
+class GameLine:
+    game_id: int
+    played_on: dt.date
+    event: str
+    final: int
+    opponents: tuple[Opponent, ...]
+    weight: float
+    performance: float
+    contribution: float
+
+
+@dataclass(frozen=True)
+class Report:
+    month: str
+    number: int
+    name: str
+    entry: Entry | None  # None: not ranked this month
+    published: bool
+    games: tuple[GameLine, ...]  # newest first
+    history: tuple[tuple[str, int, float], ...]  # (month, position, FLADUB), published months
+
+    @property
+    def total(self) -> float:
+        """The sum of the contributions: her FLADUB."""
+        return math.fsum(g.contribution for g in self.games)
+
+
+def player_report(s: Session, month: str, number: int) -> Report:
+    """Player ``number``'s ranking in ``month`` with every counted game explained."""
+    player = find_player(s, number)
+    ranking, data, result = compute_month(s, month)
+    stored = published(s, month)
+    if stored is not None and stored.digest != ranking.digest:
+        raise ResultError(f"recomputing {month} does not give the published ranking back")
+    entry = ranking.entry(number)
+    lines: list[GameLine] = []
+    index = np.searchsorted(data.player_ids, player.id)
+    if entry is not None and index < data.player_ids.size:
+        mine = np.flatnonzero((data.line_player == index) & (result.weight > 0))
+        wanted = [int(data.game_ids[data.line_game[i]]) for i in mine]
+        games = {g.id: g for g in s.scalars(select(GameRow).where(GameRow.id.in_(wanted)))}
+        names = {pid: name for pid, name in s.execute(select(Player.id, Player.name))}
+        numbers = {pid: n for pid, n in s.execute(select(Player.id, Player.number))}
+        for i in mine:
+            game = games[int(data.game_ids[data.line_game[i]])]
+            own = int(data.line_final[i])
+            opponents = []
+            for ln in s.scalars(select(LineRow).where(LineRow.game_id == game.id)):
+                if ln.player_id == player.id:
+                    continue
+                j = int(np.searchsorted(data.player_ids, ln.player_id))
+                opponents.append(
+                    Opponent(
+                        numbers[ln.player_id],
+                        names[ln.player_id],
+                        ln.final,
+                        float(result.strength[j]),
+                        ranking.params.scale * float(np.sign(own - ln.final)),
+                    )
+                )
+            lines.append(
+                GameLine(
+                    game.id,
+                    game.played_on,
+                    game.event,
+                    own,
+                    tuple(opponents),
+                    float(result.weight[i]),
+                    float(result.performance[i]),
+                    float(result.contribution[i]),
+                )
+            )
+    lines.sort(key=lambda g: (g.played_on, g.game_id), reverse=True)
+    history = tuple(
+        (m, pos, float(f))
+        for m, pos, f in s.execute(
+            select(SnapshotRow.month, EntryRow.position, EntryRow.fladub)
+            .join(EntryRow, EntryRow.snapshot_id == SnapshotRow.id)
+            .where(EntryRow.player_id == player.id)
+            .order_by(SnapshotRow.month)
+        )
+    )
+    return Report(month, number, player.name, entry, stored is not None, tuple(lines), history)
+
+
+def plot_report(report: Report, path: str | Path) -> Path:
+    """Her FLADUB over the published months and this month's contributions (PNG or SVG)."""
+    import matplotlib  # noqa: PLC0415 (only reports need it; slow to import)
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    path = Path(path)
+    if path.suffix.lower() not in (".png", ".svg"):
+        raise ResultError(f"a plot is written as .png or .svg, not {path.name!r}")
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), constrained_layout=True)
+    months = [m for m, _, _ in report.history]
+    top.plot(months, [f for _, _, f in report.history], marker="o")
+    top.set_title(f"{report.name} (player {report.number}): FLADUB by month")
+    top.set_ylabel("FLADUB")
+    top.tick_params(axis="x", rotation=45)
+    games = sorted(report.games, key=lambda g: g.played_on)
+    bottom.bar(
+        [g.played_on for g in games], [g.contribution for g in games], width=2.0, color="tab:green"
+    )
+    bottom.set_title(f"{report.month}: each counted game's contribution (sum {report.total:.2f})")
+    bottom.set_ylabel("contribution")
+    fig.savefig(path)
+    plt.close(fig)
+    return path

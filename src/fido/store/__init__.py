@@ -1,0 +1,102 @@
+"""Storage of players, results and rankings: SQLAlchemy 2, migrated by Alembic.
+
+:func:`open_store` takes a database URL (default: ``FIDO_DB`` or
+``sqlite:///fido.db`` in the current directory), brings the schema up to date
+with the migrations shipped in this package, and returns a :class:`Store`
+whose :meth:`Store.session` gives transactions::
+
+    store = open_store("sqlite:///:memory:")
+    with store.session() as s:   # commits at the end, rolls back on an error
+        ...
+
+PostgreSQL works the same (``postgresql+psycopg://user@host/db``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+from fido.store.models import (
+    Base,
+    EntryRow,
+    GameRow,
+    LineRow,
+    Player,
+    ReviewRow,
+    SnapshotRow,
+)
+
+__all__ = [
+    "DEFAULT_URL",
+    "Base",
+    "EntryRow",
+    "GameRow",
+    "LineRow",
+    "Player",
+    "ReviewRow",
+    "SnapshotRow",
+    "Store",
+    "database_url",
+    "open_store",
+]
+
+DEFAULT_URL = "sqlite:///fido.db"
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def database_url(url: str | None = None) -> str:
+    """The URL to use: ``url``, else ``$FIDO_DB``, else ``sqlite:///fido.db``."""
+    return url or os.environ.get("FIDO_DB") or DEFAULT_URL
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+@dataclass
+class Store:
+    engine: Engine
+    sessions: sessionmaker[Session]
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """One transaction: committed when the block ends, rolled back on any error."""
+        with self.sessions.begin() as s:
+            yield s
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+
+
+def open_store(url: str | None = None) -> Store:
+    """Connect, run the migrations up to the newest, and return the store."""
+    url = database_url(url)
+    kwargs: dict[str, Any] = {}
+    if url.startswith("sqlite") and (":memory:" in url or url in ("sqlite://", "sqlite:///")):
+        kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
+    engine = create_engine(url, **kwargs)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    migrate(engine)
+    return Store(engine, sessionmaker(engine, expire_on_commit=False))

@@ -1,0 +1,140 @@
+"""The store's tables as SQLAlchemy 2 typed models.
+
+* :class:`Player`: a registered player with her federation number.
+* :class:`GameRow`: one submitted FIDO game (date, event, set, divisor, when
+  it was received, the optional game record) and :class:`LineRow`, one line
+  of its score sheet per player (points, pips left, final).
+* :class:`ReviewRow`: a fellow player's confirmation or dispute, or the
+  federation's settlement of a dispute; the result's status at any moment is
+  a function of these rows (see :mod:`fido.ranking.results`).
+* :class:`SnapshotRow` and :class:`EntryRow`: a published monthly ranking,
+  never changed once written.
+
+The schema is created and upgraded by the Alembic migrations in
+``fido/store/migrations`` (run by :func:`fido.store.open_store`), never by
+``create_all``; ``tests/test_store.py`` checks the two agree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import (
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+__all__ = ["Base", "EntryRow", "GameRow", "LineRow", "Player", "ReviewRow", "SnapshotRow"]
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, unique=True)  # the federation's player number
+    name: Mapped[str] = mapped_column(String(200))
+    country: Mapped[str | None] = mapped_column(String(3), nullable=True)
+    registered_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True)  # idempotency key
+    played_on: Mapped[dt.date] = mapped_column(Date, index=True)
+    event: Mapped[str] = mapped_column(String(200))
+    set: Mapped[int] = mapped_column(Integer)
+    divisor: Mapped[int] = mapped_column(Integer)
+    source: Mapped[str] = mapped_column(String(20))  # api, sheet, import, online
+    received_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    submitted_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    record: Mapped[str | None] = mapped_column(Text, nullable=True)  # the game record JSON
+
+    lines: Mapped[list[LineRow]] = relationship(
+        back_populates="game", order_by="LineRow.seat", cascade="all, delete-orphan"
+    )
+    reviews: Mapped[list[ReviewRow]] = relationship(
+        back_populates="game", order_by="ReviewRow.id", cascade="all, delete-orphan"
+    )
+
+
+class LineRow(Base):
+    __tablename__ = "game_lines"
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id"),
+        UniqueConstraint("game_id", "seat"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)  # the line's place on the sheet, from 0
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    points: Mapped[int] = mapped_column(Integer)
+    pips: Mapped[int] = mapped_column(Integer)
+    final: Mapped[int] = mapped_column(Integer)
+
+    game: Mapped[GameRow] = relationship(back_populates="lines")
+    player: Mapped[Player] = relationship()
+
+
+class ReviewRow(Base):
+    __tablename__ = "game_reviews"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    verdict: Mapped[str] = mapped_column(String(10))  # confirm, dispute, accept, reject
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    note: Mapped[str] = mapped_column(Text, default="")
+
+    game: Mapped[GameRow] = relationship(back_populates="reviews")
+
+
+class SnapshotRow(Base):
+    __tablename__ = "ranking_snapshots"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    month: Mapped[str] = mapped_column(String(7), unique=True)  # YYYY-MM
+    cutoff: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    computed_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    params: Mapped[str] = mapped_column(Text)  # the formula's parameters, JSON
+    games: Mapped[int] = mapped_column(Integer)  # games that counted
+    digest: Mapped[str] = mapped_column(String(64))  # sha256 of the entries, bit for bit
+
+    entries: Mapped[list[EntryRow]] = relationship(
+        back_populates="snapshot", order_by="EntryRow.position"
+    )
+
+
+class EntryRow(Base):
+    __tablename__ = "ranking_entries"
+    __table_args__ = (
+        UniqueConstraint("snapshot_id", "player_id"),
+        Index("ix_ranking_entries_player", "player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    snapshot_id: Mapped[int] = mapped_column(ForeignKey("ranking_snapshots.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    position: Mapped[int] = mapped_column(Integer)
+    fladub: Mapped[float] = mapped_column(Float(precision=53))
+    strength: Mapped[float] = mapped_column(Float(precision=53))
+    games: Mapped[int] = mapped_column(Integer)
+    provisional: Mapped[int] = mapped_column(Integer)  # 0 or 1
+    previous_position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    previous_fladub: Mapped[float | None] = mapped_column(Float(precision=53), nullable=True)
+
+    snapshot: Mapped[SnapshotRow] = relationship(back_populates="entries")
