@@ -21,7 +21,7 @@ $(COMPILED): $(STAMP) $(COMPILED_SRC)
 	touch src/*__mypyc*.so src/fido/*.so $@  # mypyc skips unchanged C (e.g. docstring edits)
 
 run: $(COMPILED)
-	$(BIN)/fido demo --save last-game.json
+	$(BIN)/fido play --save last-game.json
 
 test: $(COMPILED)
 	$(BIN)/ruff check src tests bench

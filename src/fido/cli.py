@@ -18,8 +18,8 @@ from fido.errors import FidoError
 from fido.game import Game
 from fido.moves import Placement
 from fido.record import GameRecord
-from fido.results import Outcome
 from fido.rules import RULESETS, Ruleset, ruleset
+from fido.terminal.screen import results_table
 
 app = typer.Typer(
     add_completion=False,
@@ -38,33 +38,13 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(code=1)
 
 
-def results_table(outcome: Outcome, players: tuple[str, ...] | list[str]) -> RichTable:
-    t = RichTable(title=f"Result ({outcome.termination.value})")
-    for col in ("place", "player", "points", "bonus", "pips left", "final"):
-        t.add_column(col, justify="left" if col == "player" else "right")
-    for r in sorted(outcome.seats, key=lambda r: (r.place, r.seat)):
-        t.add_row(
-            str(r.place), players[r.seat], str(r.points), str(r.bonus), str(r.pips), str(r.final)
-        )
-    if outcome.teams:
-        for team in outcome.teams:
-            names = " + ".join(players[s] for s in team.seats)
-            t.add_row(
-                f"team {team.place}",
-                names,
-                str(team.points),
-                str(team.bonus),
-                str(team.pips),
-                str(team.final),
-                style="bold",
-            )
-    return t
-
-
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only verify")] = False,
+    step: Annotated[
+        bool, typer.Option("--step", help="step through it: n next, p back, a number, q")
+    ] = False,
 ) -> None:
     """Replay a game record, print its sums and scores, and verify it."""
     try:
@@ -86,6 +66,11 @@ def replay(
         record.check_results(game)
     except FidoError as e:
         raise _fail(f"record refused: {e}") from None
+    if step:
+        from fido.terminal.replay import step_through  # noqa: PLC0415 (interactive only)
+
+        step_through(record, console)
+        return
     if not quiet:
         t = RichTable(title=f"{file.name}: {record.ruleset.text()}")
         for col in ("#", "player", "move", "sum", "points", "scores"):
@@ -102,13 +87,52 @@ def replay(
 
 
 @app.command()
+def play(  # noqa: PLR0917 (a Typer command: every option is a parameter)
+    rules: Annotated[
+        str, typer.Option(help="ruleset text with its options, e.g. 'fido set=18 mother_theresa'")
+    ] = "fido set=12",
+    players: Annotated[int, typer.Option(help="players at the table, you included")] = 4,
+    bots: Annotated[
+        str, typer.Option(help="bot level for every other seat, or one per seat: 'expert,search'")
+    ] = "expert",
+    seat: Annotated[int, typer.Option(help="your seat, 0 .. players - 1")] = 0,
+    name: Annotated[str, typer.Option(help="your name in the record")] = "You",
+    seed: Annotated[
+        int | None, typer.Option(help="seed of the deal (for replaying a deal)")
+    ] = None,
+    delay: Annotated[float, typer.Option(help="seconds between bot moves")] = 0.6,
+    hint: Annotated[str, typer.Option(help="the bot the hint key asks")] = "search:time=0.5",
+    save: Annotated[
+        Path | None, typer.Option(help="game record file (default: dated name)")
+    ] = None,
+) -> None:
+    """Play a hand at the terminal against bots (default: FIDO double-12, three experts)."""
+    from fido.terminal.session import Session  # noqa: PLC0415 (keeps `fido rules` fast)
+
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(levels) == 1:
+        levels *= players - 1
+    if len(levels) != players - 1:
+        raise _fail(f"--bots names {len(levels)} levels for {players - 1} bot seats")
+    if delay < 0:
+        raise _fail("--delay is seconds, 0 or more")
+    try:
+        rs = Ruleset.from_text(rules)
+        rs.check_players(players)
+        session = Session(rs, levels, seat, name, seed, delay, save, hint)
+    except (FidoError, ValueError) as e:
+        raise _fail(str(e)) from None
+    session.run()
+
+
+@app.command()
 def demo(
     rules: Annotated[str, typer.Option(help="ruleset text, e.g. 'fido set=18'")] = "fido set=12",
     players: Annotated[int, typer.Option(help="number of players")] = 4,
     seed: Annotated[int | None, typer.Option(help="seed for the deal and the moves")] = None,
     save: Annotated[Path | None, typer.Option(help="write the game record here")] = None,
 ) -> None:
-    """Watch a game of random players, move by move (until bots and `fido play` arrive)."""
+    """Watch a game of random players, move by move."""
     try:
         rs = Ruleset.from_text(rules)
         rng = random.Random(seed)

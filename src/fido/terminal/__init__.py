@@ -1,0 +1,1 @@
+"""Playing at the terminal: the screen (pure lines of a seat view) and the game loop."""

@@ -1,0 +1,162 @@
+"""The terminal game end to end: the real `fido play` / `fido replay --step` in an 80x24 pty."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from fido import Game
+from fido.record import GameRecord
+from fido.terminal.screen import arm_lines, screen
+
+FIDO = str(Path(sys.executable).with_name("fido"))
+PROMPT = r"Your move \(key or notation"
+RULES = "fido set=6"
+
+
+def spawn(*args: str, log: io.StringIO | None = None) -> pexpect.spawn:
+    child = pexpect.spawn(
+        FIDO, list(args), dimensions=(24, 80), encoding="utf-8", timeout=60, env={"TERM": "dumb"}
+    )
+    if log is not None:
+        child.logfile_read = log
+    return child
+
+
+def play_args(save: Path, seed: int = 5) -> list[str]:
+    return [
+        "play", "--rules", RULES, "--players", "3", "--seed", str(seed), "--delay", "0",
+        "--hint", "expert", "--save", str(save),
+    ]  # fmt: skip
+
+
+def test_a_whole_game_to_the_end_and_nothing_hidden_on_screen(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    log = io.StringIO()
+    child = spawn(*play_args(save), log=log)
+    moves = 0
+    while child.expect([PROMPT, "game record saved to"]) == 0:
+        child.sendline("1")
+        moves += 1
+    child.expect(pexpect.EOF)
+    assert moves > 0
+    out = log.getvalue()
+    assert "Result (" in out and "final" in out
+    record = GameRecord.load(save)  # verifies every move
+    game = [g for _i, _turn, g in record.steps()][-1]
+    assert game.outcome is not None
+    record.check_results(game)
+    # tiles the others never played were never on her screen
+    before_result = out[: out.index("Result (")]
+    for seat in (1, 2):
+        for tile in game.hand(seat):
+            assert not re.search(rf"(?<![0-9]){tile.text()}(?![0-9])", before_result), tile
+
+
+def test_illegal_input_gets_a_message_and_a_new_prompt(tmp_path: Path) -> None:
+    child = spawn(*play_args(tmp_path / "g.json"))
+    child.expect(PROMPT)
+    child.sendline("zz")
+    child.expect("not a move")
+    child.expect(PROMPT)
+    child.sendline("0-0@99e")
+    child.expect("not legal now")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect("Leave the game")
+    child.sendline("q")
+    child.expect("left without saving")
+    child.expect(pexpect.EOF)
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_the_hint_shows_scoring_moves_and_the_bots_choice(tmp_path: Path) -> None:
+    child = spawn(*play_args(tmp_path / "g.json"))
+    child.expect(PROMPT)
+    child.sendline("h")
+    child.expect(r"hint: (scoring now: .*|nothing scores now); expert plays \S+")
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("Leave the game")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_ctrl_c_asks_and_saves_the_game(tmp_path: Path) -> None:
+    save = tmp_path / "left.json"
+    child = spawn(*play_args(save, seed=8))
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("Leave the game")
+    child.sendline("c")  # go on
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("Leave the game")
+    child.sendline("s")
+    child.expect("game saved to")
+    child.expect(pexpect.EOF)
+    record = GameRecord.load(save)
+    assert len(record.moves) >= 1
+    steps = list(record.steps())
+    assert not steps[-1][2].is_over  # an unfinished game, replayable
+
+
+def test_replay_steps_forwards_and_backwards(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    child = spawn(*play_args(save, seed=11))
+    while child.expect([PROMPT, "game record saved to"]) == 0:
+        child.sendline("1")
+    child.expect(pexpect.EOF)
+    record = GameRecord.load(save)
+    sums = [turn.ends_sum for _i, turn, _g in record.steps()]
+    n = len(sums)
+    child = spawn("replay", str(save), "--step")
+    child.expect(rf"\[0/{n}\] the deal")
+    child.sendline("n")
+    child.expect(rf"\[1/{n}\] move 1")
+    child.sendline("n")  # the header (with the sum) comes before the step's label
+    child.expect(rf"sum of the ends {sums[1]} [^\n]*\r\n\[2/{n}\] move 2")
+    child.sendline("p")
+    child.expect(rf"sum of the ends {sums[0]} [^\n]*\r\n\[1/{n}\] move 1")
+    child.sendline(str(n))
+    child.expect(rf"\[{n}/{n}\]")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_bad_options_are_refused(tmp_path: Path) -> None:
+    child = spawn("play", "--rules", "fido set=6", "--players", "12")
+    child.expect("error")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    child = spawn("play", "--bots", "expert,greedy", "--players", "4")
+    child.expect("2 levels for 3 bot seats")
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(("text", "players"), [("fido set=18", 6), ("sebastopol", 4)])
+def test_every_open_slot_is_drawn_and_the_screen_fits_80x24(text: str, players: int) -> None:
+    for seed in range(6):
+        rng = random.Random(seed)
+        g = Game.new(text, players, rng=rng)
+        for _ in range(rng.randrange(5, 60)):
+            if g.is_over:
+                break
+            g.push(rng.choice(g.legal_moves()))
+        lines = arm_lines(g.table, limit=99)
+        names = {g.table.slot_name(code) for code in g.table.open}
+        drawn = {line.split()[1 if line.startswith(" ·") else 0].lstrip("·") for line in lines}
+        assert names <= drawn | {"(empty:"}
+        view = g.view(g.turn)
+        shown = screen(view, [f"P{s}" for s in range(players)], ["x"] * 9, "a message")
+        assert len(shown) <= 23
+        assert all(len(line) <= 80 for line in shown)
