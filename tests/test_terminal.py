@@ -160,3 +160,15 @@ def test_every_open_slot_is_drawn_and_the_screen_fits_80x24(text: str, players: 
         shown = screen(view, [f"P{s}" for s in range(players)], ["x"] * 9, "a message")
         assert len(shown) <= 23
         assert all(len(line) <= 80 for line in shown)
+        on_screen = "\n".join(shown)
+        assert all(t.text() in on_screen for t in view.hand)  # the whole hand is on screen
+
+
+def test_a_38_tile_hand_fits_the_screen() -> None:
+    g = Game.new("fido set=18", 4, seed=2)  # double-18, 4 players: 38 tiles each
+    view = g.view(0)
+    shown = screen(view, ["a", "b", "c", "d"], ["x"] * 9, "a message")
+    text = "\n".join(shown)
+    assert len(view.hand) == 38
+    assert all(t.text() in text for t in view.hand)
+    assert len(shown) <= 23 and all(len(line) <= 80 for line in shown)

@@ -77,7 +77,7 @@ def hand_lines(view: SeatView) -> list[str]:
         text = "  ".join(parts)
     else:
         text = " ".join(t.text() for t in sorted(hand, key=lambda t: -t.pips))
-    return _wrap(f"Hand ({len(hand)}, {sum(t.pips for t in hand)} pips): {text}", 2)
+    return _wrap(f"Hand ({len(hand)}, {sum(t.pips for t in hand)} pips): {text}", 5)
 
 
 def seat_lines(view: SeatView, names: Sequence[str]) -> list[str]:
@@ -132,14 +132,15 @@ def screen(
     view: SeatView, names: Sequence[str], log: Sequence[str], message: str = ""
 ) -> list[str]:
     """The whole screen for her turn, at most 23 lines (the prompt is the 24th)."""
-    lines = [header(view), *seat_lines(view, names), "Table:", *arm_lines(view.table)]
-    lines += [f"  {entry}" for entry in log[-4:]]
-    lines += hand_lines(view)
+    top = [header(view), *seat_lines(view, names), "Table:", *arm_lines(view.table)]
+    bottom = hand_lines(view)
     if view.outcome is None and view.is_my_turn:
-        lines += move_lines(view)
+        bottom += move_lines(view)
     if message:
-        lines.append(_fit(message))
-    return lines[:23]
+        bottom.append(_fit(message))
+    room = max(0, min(3, 23 - len(top) - len(bottom)))  # the log gives way to a big hand
+    recent = [f"  {entry}" for entry in log[len(log) - room :]] if room else []
+    return [*top, *recent, *bottom][:23]
 
 
 def results_table(outcome: Outcome, players: Sequence[str]) -> RichTable:

@@ -180,6 +180,8 @@ class Session:
         return f"hint: scoring now: {now}; {self.hint_bot.split(':')[0]} plays {best.text()}"
 
     def _show(self, view: SeatView) -> None:
+        if self.console.is_terminal:
+            self.console.clear()  # a fresh 80x24 screen each time, not a scrolling log
         for line in screen(view, self.names, self.log, self.message):
             self.console.print(escape(line))
 
