@@ -6,10 +6,14 @@
 
 The game is the fido engine itself behind OpenSpiel's Python-game interface:
 
-* Chance deals the hands one tile at a time (each unseen tile equally
-  likely), seat 0's hand first; after a player's draw action, chance picks
-  the drawn tile from the stock. So the shuffle is never fixed in advance and
-  the game is a true imperfect-information game with explicit chance.
+* Chance deals the hands one tile at a time, seat 0's hand first; after a
+  player's draw action, chance picks the drawn tile from the stock (each
+  tile equally likely). So the shuffle is never fixed in advance and the
+  game is a true imperfect-information game with explicit chance. Where the
+  opener needs a double, :meth:`fido.Game.new` deals again until some hand
+  holds one; the chance deal gives exactly that distribution by weighting
+  each tile with the chance that the rest of the deal still brings a double
+  (so no deal ever needs to be thrown away).
 * Actions are :mod:`fido.adapters.encoding`'s: a tile and the rank of its
   open slot, the opening, draw, pass.
 * A player observes her own hand and everything public (the table, tile
@@ -17,6 +21,10 @@ The game is the fido engine itself behind OpenSpiel's Python-game interface:
   the stock are never in her observation or information state.
 * Returns are the finals of the hand (points minus pips, with the bonuses
   of the classic games); in team games each player gets her team's final.
+* States clone in O(1) (:meth:`fido.Game.copy`); a draw rebuilds the game
+  from its public view with the chosen tile on top of the stock.
+  :meth:`FidoState.resample_from_infostate` (for ISMCTS) returns a world
+  with the same view for that player but no OpenSpiel action history.
 """
 
 from __future__ import annotations
