@@ -111,7 +111,16 @@ def test_an_action_that_names_no_legal_move_is_refused() -> None:
 
 @pytest.mark.parametrize(("text", "players"), SIM_GAMES)
 def test_openspiel_random_simulation(text: str, players: int) -> None:
-    pyspiel.random_sim_test(load(text, players), num_sims=1, serialize=False, verbose=False)
+    # serialize=True: OpenSpiel also rebuilds the game from its string and states from theirs
+    pyspiel.random_sim_test(load(text, players), num_sims=1, serialize=True, verbose=False)
+
+
+def test_the_game_string_loads_the_same_game() -> None:
+    game = load("fido set=15 mother_theresa", 3)
+    assert str(game) == "python_fido(players=3,rules=fido set:15 mother_theresa)"
+    again = pyspiel.load_game(str(game))
+    assert again.space == game.space and str(again) == str(game)
+    assert pyspiel.load_game(fos.GAME_NAME).space == action_space("fido set=12", 4)
 
 
 @settings(max_examples=15, deadline=None)

@@ -3,6 +3,7 @@
     import pyspiel
     import fido.adapters.openspiel  # registers "python_fido"
     game = pyspiel.load_game("python_fido", {"rules": "fido set=12", "players": 4})
+    pyspiel.load_game("python_fido(rules=fido set:12,players=4)")  # the same game
 
 The game is the fido engine itself behind OpenSpiel's Python-game interface:
 
@@ -92,7 +93,10 @@ class FidoGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
-        self.space = action_space(str(params["rules"]), int(params["players"]))
+        # OpenSpiel's game strings, name(key=value,...), cannot hold "=" in a
+        # value: the game keeps its rules as "fido set:12" and reads both forms
+        self.space = action_space(str(params["rules"]).replace(":", "="), int(params["players"]))
+        params = {**params, "rules": self.space.rules.text().replace("=", ":")}
         low, high, longest = _bounds(self.space)
         self.history_rows = longest
         info = pyspiel.GameInfo(
