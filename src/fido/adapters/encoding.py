@@ -15,14 +15,27 @@ With ``K`` that bound and ``T`` the tiles of the set::
     pass:                                  T * (K + 1) + 1
 
 A legal move has exactly one action (a tile and a slot are one placement)
-and two legal moves never share one; :func:`move_of` inverts
-:func:`action_of` in the position they were taken from. The tests check
-both over random games of every ruleset.
+and two legal moves never share one; :meth:`ActionSpace.move_of` inverts
+:meth:`ActionSpace.action_of` in the position they were taken from. The
+tests check both over random games of every ruleset.
 
-Observations (:func:`observe`) are flat float vectors of one seat's view:
-her hand, the tiles on the table, the values showing on the open slots,
-every hand's tile count, the stock count, the scores and whose turn it is.
-Nothing else: a view holds only what the seat may see.
+Observations (:meth:`ActionSpace.observe`) are flat float vectors of one
+seat's view, in this order (``N`` the numbers 0..max pips, ``P`` the seats)::
+
+    hand          T   1 for each tile in her hand
+    table         T   1 for each tile on the table
+    ends          N   how many playable slots show each number
+    slots   K*(N+2)   per slot rank r, as the actions count them: its number
+                      one-hot, 1 if it is a double's side, 1 if playable now
+    counts        P   every seat's tile count
+    scores        P   every seat's score so far
+    stock         1   tiles in the stock
+    to move       P   one-hot (all zero once the hand is over)
+    me            P   one-hot: whose view this is
+
+So an agent can read what "tile on slot #r" means from its own input. Nothing
+else is in it: a view holds only what the seat may see (other hands, the
+stock's order and other seats' drawn tiles are not in a view at all).
 """
 
 from __future__ import annotations
@@ -47,6 +60,9 @@ class ActionSpace(NamedTuple):
     players: int
     slots: int  # K: most open slots a table of this set can have
     tiles: int  # T
+
+    def __deepcopy__(self, memo: object) -> ActionSpace:
+        return self  # immutable: OpenSpiel clones states by deep copy
 
     @property
     def size(self) -> int:
@@ -96,28 +112,38 @@ class ActionSpace(NamedTuple):
 
     @property
     def observation_size(self) -> int:
-        n = self.rules.dominoes.max_pips + 1
-        # hand, table, open slots per value, hand counts, stock, scores, to move
-        return 2 * self.tiles + n + 3 * self.players + 1
+        t, n, k, p = self.tiles, self.rules.dominoes.max_pips + 1, self.slots, self.players
+        return 2 * t + n + k * (n + 2) + 4 * p + 1
 
     def observe(self, view: SeatView) -> list[float]:
         """The seat's view as a flat vector (see the module docstring)."""
-        t = self.tiles
-        n = self.rules.dominoes.max_pips + 1
+        t, n, p = self.tiles, self.rules.dominoes.max_pips + 1, self.players
         out = [0.0] * self.observation_size
         for tile in view.hand:
             out[tile.id] = 1.0
-        for p in view.table.placements:
-            out[t + p.tile.id] = 1.0
-        for _code, v in view.table.playable():
+        table = view.table
+        for placed in table.placements:
+            out[t + placed.tile.id] = 1.0
+        playable = {code for code, _v in table.playable()}
+        for _code, v in table.playable():
             out[2 * t + v] += 1.0
         base = 2 * t + n
-        for s in range(self.players):
+        row = n + 2
+        for rank, (code, (v, kind)) in enumerate(sorted(table.open_slots().items())):
+            at = base + rank * row
+            out[at + v] = 1.0
+            out[at + n] = 1.0 if kind == "side" else 0.0
+            out[at + n + 1] = 1.0 if code in playable else 0.0
+        base += self.slots * row
+        for s in range(p):
             out[base + s] = float(view.hand_counts[s])
-            out[base + self.players + s] = float(view.scores[s])
-        out[base + 2 * self.players] = float(view.stock_count)
+            out[base + p + s] = float(view.scores[s])
+        out[base + 2 * p] = float(view.stock_count)
+        base += 2 * p + 1
         if view.outcome is None:
-            out[base + 2 * self.players + 1 + view.to_move] = 1.0
+            out[base + view.to_move] = 1.0
+        if view.seat is not None:
+            out[base + p + view.seat] = 1.0
         return out
 
 

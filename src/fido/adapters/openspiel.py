@@ -3,13 +3,18 @@
     import pyspiel
     import fido.adapters.openspiel  # registers "python_fido"
     game = pyspiel.load_game("python_fido", {"rules": "fido set=12", "players": 4})
+    pyspiel.load_game("python_fido(rules=fido set:12,players=4)")  # the same game
 
 The game is the fido engine itself behind OpenSpiel's Python-game interface:
 
-* Chance deals the hands one tile at a time (each unseen tile equally
-  likely), seat 0's hand first; after a player's draw action, chance picks
-  the drawn tile from the stock. So the shuffle is never fixed in advance and
-  the game is a true imperfect-information game with explicit chance.
+* Chance deals the hands one tile at a time, seat 0's hand first; after a
+  player's draw action, chance picks the drawn tile from the stock (each
+  tile equally likely). So the shuffle is never fixed in advance and the
+  game is a true imperfect-information game with explicit chance. Where the
+  opener needs a double, :meth:`fido.Game.new` deals again until some hand
+  holds one; the chance deal gives exactly that distribution by weighting
+  each tile with the chance that the rest of the deal still brings a double
+  (so no deal ever needs to be thrown away).
 * Actions are :mod:`fido.adapters.encoding`'s: a tile and the rank of its
   open slot, the opening, draw, pass.
 * A player observes her own hand and everything public (the table, tile
@@ -17,11 +22,18 @@ The game is the fido engine itself behind OpenSpiel's Python-game interface:
   the stock are never in her observation or information state.
 * Returns are the finals of the hand (points minus pips, with the bonuses
   of the classic games); in team games each player gets her team's final.
+* States clone in O(1) (:meth:`fido.Game.copy`); a draw rebuilds the game
+  from its public view with the chosen tile on top of the stock.
+  :meth:`FidoState.resample_from_infostate` (for ISMCTS) returns a world
+  with the same view for that player but no OpenSpiel action history.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -31,6 +43,7 @@ from fido.adapters.encoding import ActionSpace, action_space
 from fido.bots.sampling import hidden_deal
 from fido.game import Game
 from fido.moves import DRAW, Draw, Placement
+from fido.rules import Opener
 from fido.tiles import Tile
 from fido.views import SeatView
 
@@ -80,7 +93,10 @@ class FidoGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
-        self.space = action_space(str(params["rules"]), int(params["players"]))
+        # OpenSpiel's game strings, name(key=value,...), cannot hold "=" in a
+        # value: the game keeps its rules as "fido set:12" and reads both forms
+        self.space = action_space(str(params["rules"]).replace(":", "="), int(params["players"]))
+        params = {**params, "rules": self.space.rules.text().replace("=", ":")}
         low, high, longest = _bounds(self.space)
         self.history_rows = longest
         info = pyspiel.GameInfo(
@@ -105,60 +121,104 @@ class FidoGame(pyspiel.Game):  # type: ignore[misc]
         return FidoObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
 
+@dataclass(slots=True)
+class _Now:
+    """Everything of a state that changes; cloned cheaply (OpenSpiel deep-copies states)."""
+
+    hands: list[list[Tile]]  # the deal so far
+    undealt: list[Tile]  # then: the stock, in no order (chance picks each draw)
+    draws: list[Tile | None] = field(default_factory=list)  # every draw's tile (None: unknown)
+    game: Game | None = None
+    drawing: bool = False  # a draw was chosen; chance picks the tile
+
+    def __deepcopy__(self, memo: object) -> _Now:
+        game = None if self.game is None else self.game.copy()
+        return _Now(
+            [h.copy() for h in self.hands],
+            self.undealt.copy(),
+            self.draws.copy(),
+            game,
+            self.drawing,
+        )
+
+
 class FidoState(pyspiel.State):  # type: ignore[misc]
     """A hand in progress: the deal so far, then the fido game itself."""
 
     def __init__(self, game: FidoGame) -> None:
         super().__init__(game)
         self.space = game.space
-        self.hands: list[list[Tile]] = [[] for _ in range(self.space.players)]
-        self.undealt: list[Tile] = list(self.space.rules.dominoes.tiles)  # then: the stock
-        self.draws: list[Tile | None] = []  # the tile of every draw so far (None: not known)
-        self.game: Game | None = None
-        self.drawing = False  # a draw was chosen; chance picks the tile
+        self.now = _Now(
+            [[] for _ in range(self.space.players)], list(self.space.rules.dominoes.tiles)
+        )
+
+    @property
+    def game(self) -> Game | None:
+        """The fido game once the hands are dealt (``None`` during the deal)."""
+        return self.now.game
 
     # -------------------------------------------------------------- OpenSpiel
 
     def current_player(self) -> int:
-        if self.game is None or self.drawing:
+        if self.now.game is None or self.now.drawing:
             return int(pyspiel.PlayerId.CHANCE)
-        if self.game.is_over:
+        if self.now.game.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
-        return self.game.turn
+        return self.now.game.turn
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.game is not None and player == self.game.turn
-        table = self.game.table
-        return sorted(self.space.action_of(table, m) for m in self.game.legal_moves())
+        assert self.now.game is not None and player == self.now.game.turn
+        table = self.now.game.table
+        return sorted(self.space.action_of(table, m) for m in self.now.game.legal_moves())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        p = 1.0 / len(self.undealt)
-        return sorted((t.id, p) for t in self.undealt)
+        undealt = self.now.undealt
+        if self.now.game is None and self.needs_double():
+            # as Game.new deals again until a hand holds a double, deal
+            # conditioned on that: tile t with weight P(some double | t)
+            left = self.space.rules.hand_size(self.space.players) * self.space.players
+            left -= sum(len(h) for h in self.now.hands)  # tiles still to deal, this one too
+            doubles = sum(t.is_double for t in undealt)
+            rest = len(undealt) - 1
+            other = 1 - Fraction(comb(rest - doubles, left - 1), comb(rest, left - 1))
+            total = doubles + (len(undealt) - doubles) * other
+            weights = [(t.id, 1 / total if t.is_double else other / total) for t in undealt]
+            return sorted((a, float(w)) for a, w in weights if w > 0)
+        p = 1.0 / len(undealt)
+        return sorted((t.id, p) for t in undealt)
+
+    def needs_double(self) -> bool:
+        """Whether the deal so far leaves the hands still to hold a double."""
+        if self.space.rules.opener is Opener.FIRST_SEAT:
+            return False
+        return not any(t.is_double for h in self.now.hands for t in h)
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
             tile = self.space.rules.dominoes.tiles[action]
-            self.undealt.remove(tile)
-            if self.game is None:
+            self.now.undealt.remove(tile)
+            if self.now.game is None:
                 size = self.space.rules.hand_size(self.space.players)
-                next(h for h in self.hands if len(h) < size).append(tile)
-                if len(self.hands[-1]) == size:
-                    self.game = Game.from_deal(self.space.rules, self.hands, self.undealt)
+                next(h for h in self.now.hands if len(h) < size).append(tile)
+                if len(self.now.hands[-1]) == size:
+                    self.now.game = Game.from_deal(
+                        self.space.rules, self.now.hands, self.now.undealt
+                    )
                 return
             # the same position with the chosen tile on top of the stock
-            g = self.game
+            g = self.now.game
             hands = [g.hand(s) for s in range(self.space.players)]
-            self.game = Game.from_view(g.spectator_view(), hands, [tile, *self.undealt])
-            self.game.push(DRAW)
-            self.draws.append(tile)
-            self.drawing = False
+            self.now.game = Game.from_view(g.spectator_view(), hands, [tile, *self.now.undealt])
+            self.now.game.push(DRAW)
+            self.now.draws.append(tile)
+            self.now.drawing = False
             return
-        assert self.game is not None
-        move = self.space.move_of(self.game.table, self.game.legal_moves(), action)
+        assert self.now.game is not None
+        move = self.space.move_of(self.now.game.table, self.now.game.legal_moves(), action)
         if isinstance(move, Draw):
-            self.drawing = True
+            self.now.drawing = True
         else:
-            self.game.push(move)
+            self.now.game.push(move)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FidoState:
         """A state ``player_id`` cannot tell from this one, hidden tiles dealt anew.
@@ -168,61 +228,62 @@ class FidoState(pyspiel.State):  # type: ignore[misc]
         revealed), so ISMCTS and other algorithms that resample information
         states run on fido. Other seats' draws stay unknown in the new state.
         """
-        if self.game is None or self.is_terminal() or self.drawing:
+        if self.now.game is None or self.is_terminal() or self.now.drawing:
             return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(int(probability_sampler() * 2**53))
-        world = hidden_deal(self.game.view(player_id)).sample(rng)
+        world = hidden_deal(self.now.game.view(player_id)).sample(rng)
         state: FidoState = self.get_game().new_initial_state()
-        state.game = world
+        state.now.game = world
+        state.now.hands = [world.hand(s) for s in range(self.space.players)]
         placed = {p.tile for p in world.table.placements}
         held = {t for s in range(self.space.players) for t in world.hand(s)}
-        state.undealt = [t for t in self.space.rules.dominoes.tiles if t not in placed | held]
-        state.draws = self.own_draws(player_id)
+        state.now.undealt = [t for t in self.space.rules.dominoes.tiles if t not in placed | held]
+        state.now.draws = self.own_draws(player_id)
         return state
 
     def own_draws(self, player: int) -> list[Tile | None]:
         """Per draw so far, the tile if ``player`` drew it (what she saw), else None."""
-        assert self.game is not None
-        drawers = [t.seat for t in self.game.history() if isinstance(t.move, Draw)]
-        return [d if s == player else None for s, d in zip(drawers, self.draws, strict=True)]
+        assert self.now.game is not None
+        drawers = [t.seat for t in self.now.game.history() if isinstance(t.move, Draw)]
+        return [d if s == player else None for s, d in zip(drawers, self.now.draws, strict=True)]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             tile = self.space.rules.dominoes.tiles[action]
-            return f"{'draw' if self.game is not None else 'deal'} {tile.text()}"
-        if self.game is not None and not self.game.is_over:
+            return f"{'draw' if self.now.game is not None else 'deal'} {tile.text()}"
+        if self.now.game is not None and not self.now.game.is_over:
             try:
-                move = self.space.move_of(self.game.table, self.game.legal_moves(), action)
+                move = self.space.move_of(self.now.game.table, self.now.game.legal_moves(), action)
             except ValueError:
                 return self.space.describe(action)
             return move.text()
         return self.space.describe(action)
 
     def is_terminal(self) -> bool:
-        return self.game is not None and self.game.is_over
+        return self.now.game is not None and self.now.game.is_over
 
     def returns(self) -> list[float]:
         players = self.space.players
-        if self.game is None or self.game.outcome is None:
+        if self.now.game is None or self.now.game.outcome is None:
             return [0.0] * players
-        outcome = self.game.outcome
+        outcome = self.now.game.outcome
         if outcome.teams is not None:
             by_seat = {s: float(t.final) for t in outcome.teams for s in t.seats}
             return [by_seat[s] for s in range(players)]
         return [float(r.final) for r in outcome.seats]
 
     def __str__(self) -> str:
-        if self.game is None:
-            dealt = " | ".join(" ".join(t.text() for t in h) for h in self.hands)
+        if self.now.game is None:
+            dealt = " | ".join(" ".join(t.text() for t in h) for h in self.now.hands)
             return f"dealing: {dealt}"
         hands = " | ".join(
-            " ".join(t.text() for t in self.game.hand(s)) for s in range(self.space.players)
+            " ".join(t.text() for t in self.now.game.hand(s)) for s in range(self.space.players)
         )
-        return f"{self.game.table.summary()} || hands {hands} || stock {len(self.undealt)}"
+        return f"{self.now.game.table.summary()} || hands {hands} || stock {len(self.now.undealt)}"
 
     def view(self, player: int) -> SeatView | None:
         """What ``player`` sees (``None`` while the hands are still being dealt)."""
-        return None if self.game is None else self.game.view(player)
+        return None if self.now.game is None else self.now.game.view(player)
 
 
 class FidoObserver:
@@ -246,7 +307,7 @@ class FidoObserver:
         view = state.view(player)
         if view is None:  # the deal: her tiles so far
             if self.private:
-                for t in state.hands[player]:
+                for t in state.now.hands[player]:
                     self.tensor[t.id] = 1.0
             return
         obs = self.space.observe(view)
@@ -275,7 +336,7 @@ class FidoObserver:
     def string_from(self, state: FidoState, player: int) -> str:
         view = state.view(player)
         if view is None:
-            mine = " ".join(t.text() for t in state.hands[player]) if self.private else "?"
+            mine = " ".join(t.text() for t in state.now.hands[player]) if self.private else "?"
             return f"p{player} dealing: {mine}"
         parts = [f"p{player}"]
         if self.private:

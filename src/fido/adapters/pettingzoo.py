@@ -38,9 +38,9 @@ from fido.game import Game
 __all__ = ["FidoEnv", "env", "raw_env"]
 
 
-def env(**kwargs: Any) -> AECEnv:
+def env(rules: str = "fido set=12", players: int = 4, render_mode: str | None = None) -> AECEnv:
     """The environment with PettingZoo's standard checks (order, action bounds)."""
-    e: AECEnv = FidoEnv(**kwargs)
+    e: AECEnv = FidoEnv(rules, players, render_mode)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
 
