@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -20,9 +21,21 @@ PROMPT = r"Your move \(key or notation"
 RULES = "fido set=6"
 
 
+def _ctrl_c_on() -> None:
+    # a shell's background job ignores SIGINT and a child inherits that: the
+    # player's Ctrl-C must reach fido however the test run was started
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str, log: io.StringIO | None = None) -> pexpect.spawn:
     child = pexpect.spawn(
-        FIDO, list(args), dimensions=(24, 80), encoding="utf-8", timeout=60, env={"TERM": "dumb"}
+        FIDO,
+        list(args),
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=60,
+        env={"TERM": "dumb"},
+        preexec_fn=_ctrl_c_on,
     )
     if log is not None:
         child.logfile_read = log

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from fido.bots.base import Move
-from fido.moves import Draw, Pass, Placement
+from fido.bots.sampling import voids
+from fido.moves import Placement
 from fido.rules import Layout, Scoring, Stuck
 from fido.sorting import difference_class, is_joker, tap_ins
 from fido.table import SIDE, Table
@@ -146,33 +147,34 @@ class Position:
 def read_voids(view: SeatView) -> tuple[dict[int, float], ...]:
     """Per seat, the numbers she showed she lacks (drew or passed with them open).
 
-    A pass, or a muggins draw (she draws until she can place), is sure; a FIDO
-    draw is soft (:data:`SOFT_VOID`): the tile she drew may show the number. A
-    draw in the draw game says nothing (she may draw at will). A number she
-    places later was drawn, so it is forgotten.
+    Read off :func:`fido.bots.sampling.voids`, the sampler's events. A pass,
+    or a muggins draw (she draws until she can place), is sure; a FIDO draw is
+    soft (:data:`SOFT_VOID`): the tile she drew may show the number. A draw in
+    the draw game says nothing (she may draw at will). A number she places
+    later was drawn, so it is forgotten.
     """
-    rules = view.rules
-    voids: list[dict[int, float]] = [{} for _ in range(view.players)]
-    table = Table(rules.layout)
-    for turn in view.history:
-        move = turn.move
-        if isinstance(move, Placement):
-            table.place(move.tile, move.slot, move)
-            seen = voids[turn.seat]
-            seen.pop(move.tile.high, None)
-            seen.pop(move.tile.low, None)
-            continue
-        if isinstance(move, Draw) and rules.stuck is Stuck.DRAW_FREE:
-            continue
-        sure = isinstance(move, Pass) or rules.stuck is Stuck.DRAW_UNTIL
-        seen = voids[turn.seat]
-        if not sure:
-            # each further FIDO draw brings a tile that may show an older void number
-            for v in seen:
-                seen[v] = max(seen[v], SOFT_VOID)
-        for _code, v in table.playable():
-            seen[v] = 0.0 if sure else min(seen.get(v, 1.0), SOFT_VOID)
-    return tuple(voids)
+    until = view.rules.stuck is Stuck.DRAW_UNTIL
+    out: list[dict[int, float]] = []
+    for events in voids(view):
+        seen: dict[int, float] = {}
+        for i, (kind, mask) in enumerate(events):
+            if kind == "play":
+                for v in _numbers(mask):
+                    seen.pop(v, None)
+            elif kind == "void":
+                sure = until or i + 1 == len(events) or events[i + 1][0] != "draw"
+                if not sure:
+                    # each further FIDO draw brings a tile that may show an older void number
+                    for v, held in seen.items():
+                        seen[v] = max(held, SOFT_VOID)
+                for v in _numbers(mask):
+                    seen[v] = 0.0 if sure else min(seen.get(v, 1.0), SOFT_VOID)
+        out.append(seen)
+    return tuple(out)
+
+
+def _numbers(mask: int) -> list[int]:
+    return [v for v in range(mask.bit_length()) if mask >> v & 1]
 
 
 def _after(pos: Position, move: Placement) -> Table:
