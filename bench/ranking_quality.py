@@ -1,6 +1,6 @@
 """How good is FLADUB? Simulated leagues where the truth is known.
 
-    .venv/bin/python bench/ranking_quality.py [--seeds 3] [--bot-games 1500]
+    .venv/bin/python bench/ranking_quality.py [--seeds 3] [--bot-games 1560] [--bot-seeds 1]
 
 Each league runs 13 months. The ratings are computed from months 1-12 (as the
 ranking at the end of month 12 would be) and judged two ways:
@@ -59,6 +59,7 @@ class League:
     days: list[int]  # per game: days since START
     seats: list[list[int]]  # per game: players
     finals: list[list[int]]  # per game: finals
+    sets: list[int]  # per game: the set (FLADUB measures margins per set)
 
     def month_of(self, g: int) -> int:
         d = START + dt.timedelta(days=self.days[g])
@@ -80,7 +81,7 @@ def synthetic(name: str, rng: np.random.Generator, clubs: int, games_per_month: 
     truth = level[club] + rng.normal(0, 0.6, players)
     favourite = rng.choice(SETS, clubs) if clubs > 1 else np.array([12])
     activity = rng.lognormal(0, 0.5, players)
-    league = League(name, truth, [], [], [])
+    league = League(name, truth, [], [], [], [])
     for m in range(1, MONTHS + 1):
         lo, hi = month_days(m)
         for _ in range(games_per_month):
@@ -98,6 +99,7 @@ def synthetic(name: str, rng: np.random.Generator, clubs: int, games_per_month: 
             league.days.append(int(rng.integers(lo, hi + 1)))
             league.seats.append([int(s) for s in seats])
             league.finals.append([int(f) for f in finals])
+            league.sets.append(set_)
     return league
 
 
@@ -106,7 +108,7 @@ def bots_league(rng: np.random.Generator, games: int) -> League:
     per = 6
     made = {spec: make_bot(spec) for spec in levels}
     truth = np.repeat(np.arange(len(levels), dtype=float), per)
-    league = League("bots", truth, [], [], [])
+    league = League("bots", truth, [], [], [], [])
     per_month = games // MONTHS
     for m in range(1, MONTHS + 1):
         lo, hi = month_days(m)
@@ -121,6 +123,7 @@ def bots_league(rng: np.random.Generator, games: int) -> League:
             league.days.append(int(rng.integers(lo, hi + 1)))
             league.seats.append([int(s) for s in seats])
             league.finals.append([r.final for r in game.outcome.seats])
+            league.sets.append(9)
     return league
 
 
@@ -203,12 +206,24 @@ def evaluate(league: League) -> dict[str, tuple[float, float, float]]:
         lg += [k] * len(league.seats[g])
         lp += league.seats[g]
         lf += league.finals[g]
-    params = Params()
-    f = compute(np.array(age), np.array(lg), np.array(lp), np.array(lf), n, params=params)
-    r = f.strength
-    acc, ll = score(lambda a, b: float(win_probability(r[a], r[b], params)), pairs)
-    out["FLADUB"] = (kendall_tau_b(f.fladub[seen], truth), acc, ll)
-    out["FLADUB strength R"] = (kendall_tau_b(r[seen], truth), acc, ll)
+    group = np.unique([league.sets[g] for g in train], return_inverse=True)[1]
+    for label, params in (
+        ("FLADUB", Params()),
+        ("FLADUB version 1 (win/draw/loss pairs)", Params(margin_cap=0.0)),
+    ):
+        f = compute(
+            np.array(age),
+            np.array(lg),
+            np.array(lp),
+            np.array(lf),
+            n,
+            params=params,
+            game_group=group,
+        )
+        r = f.strength
+        acc, ll = score(lambda a, b: float(win_probability(r[a], r[b], params)), pairs)  # noqa: B023
+        out[label] = (kendall_tau_b(f.fladub[seen], truth), acc, ll)
+        out[f"{label}: strength R"] = (kendall_tau_b(r[seen], truth), acc, ll)
     return out
 
 
@@ -218,6 +233,7 @@ def main() -> None:
     )
     ap.add_argument("--seeds", type=int, default=3, help="synthetic leagues per kind")
     ap.add_argument("--bot-games", type=int, default=1560, help="games in the bot league")
+    ap.add_argument("--bot-seeds", type=int, default=1, help="bot leagues")
     args = ap.parse_args()
     console = Console(width=120)
     table = Table(title="Ranking quality: months 1-12 rate, month 13 is predicted")
@@ -226,7 +242,7 @@ def main() -> None:
     kinds: list[tuple[str, Callable[[np.random.Generator], League], int]] = [
         ("clubs", lambda rng: synthetic("clubs", rng, 20, 500), args.seeds),
         ("open", lambda rng: synthetic("open", rng, 1, 500), args.seeds),
-        ("bots", lambda rng: bots_league(rng, args.bot_games), 1),
+        ("bots", lambda rng: bots_league(rng, args.bot_games), args.bot_seeds),
     ]
     for kind, make, seeds in kinds:
         t = time.perf_counter()

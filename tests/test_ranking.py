@@ -6,6 +6,7 @@ The store-backed tests run on SQLite and, with ``FIDO_TEST_POSTGRES_URL``, Postg
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 from typing import Any
 
@@ -13,35 +14,94 @@ import numpy as np
 import pytest
 
 from fido.ranking import ResultError, dispute, register_player, settle, submit
-from fido.ranking.fladub import Params, compute, weights, win_probability
-from fido.ranking.snapshot import compute_month, month_bounds, publish, published, verify
+from fido.ranking.fladub import Params, compute, pair_result, weights, win_probability
+from fido.ranking.snapshot import (
+    compute_month,
+    month_bounds,
+    publish,
+    published,
+    stored_params,
+    verify,
+)
 from fido.store import Store
 
 DEC1 = dt.datetime(2026, 12, 1, 0, 0, tzinfo=dt.UTC)
 
 
+EXAMPLE = (
+    np.array([0, 183]),
+    np.array([0, 0, 0, 1, 1]),
+    np.array([0, 1, 2, 0, 1]),
+    np.array([27, 12, 3, 10, 20]),
+    3,
+)
+
+
 def test_the_worked_example_of_docs_ranking_md() -> None:
     # A=0, B=1, C=2. Game 1 on the month's last day: A 27, B 12, C 3.
-    # Game 2, 183 days earlier: A 10, B 20.
-    f = compute(
-        np.array([0, 183]),
-        np.array([0, 0, 0, 1, 1]),
-        np.array([0, 1, 2, 0, 1]),
-        np.array([27, 12, 3, 10, 20]),
-        3,
-    )
+    # Game 2, 183 days earlier: A 10, B 20. One set, so one G.
+    f = compute(*EXAMPLE)
     assert np.round(f.weight, 4).tolist() == [1, 1, 1, 0.4986, 0.4986]
-    assert np.round(f.strength, 2).tolist() == [1557.26, 1557.02, 1385.71]
-    assert np.round(f.performance, 2).tolist() == [1871.37, 1471.49, 1157.14, 1157.02, 1957.26]
-    assert np.round(f.fladub, 2).tolist() == [408.05, 407.91, 192.86]
+    # G: the mean gap over the eight ordered pairs, (15+15+24+24+9+9+10+10)/8
+    assert f.gap.tolist() == [14.5, 14.5]
+    assert np.round(f.strength, 2).tolist() == [1603.45, 1526.60, 1369.95]
+    assert np.round(f.performance, 2).tolist() == [1986.21, 1403.94, 1109.85, 1250.74, 1879.31]
+    assert np.round(f.contribution, 2).tolist() == [331.03, 233.99, 184.98, 103.94, 156.18]
+    assert np.round(f.fladub, 2).tolist() == [434.98, 390.17, 184.98]
     assert f.games.tolist() == [2, 2, 1] and f.provisional.all()
-    # C's strength: two lost pairs of weight 1/2 and K = 2 draws against 1500
+    # C's strength: her pairs of weight 1/2, lost by 24 and 9 (in units of G),
+    # and K = 2 draws against 1500
     r = f.strength
-    assert math.isclose(r[2], (0.5 * (r[0] - 400) + 0.5 * (r[1] - 400) + 2 * 1500) / 3)
+    m_ac, m_bc = 400 * 24 / 14.5, 400 * 9 / 14.5
+    assert math.isclose(r[2], (0.5 * (r[0] - m_ac) + 0.5 * (r[1] - m_bc) + 2 * 1500) / 3)
     # every FLADUB is the sum of its games' contributions
     players = np.array([0, 1, 2, 0, 1])
     for p in range(3):
         assert math.isclose(f.fladub[p], f.contribution[players == p].sum())
+
+
+def test_version_1_pairs_count_only_who_finished_ahead() -> None:
+    f = compute(*EXAMPLE, params=Params(margin_cap=0.0))
+    assert np.round(f.strength, 2).tolist() == [1557.26, 1557.02, 1385.71]
+    assert np.round(f.performance, 2).tolist() == [1871.37, 1471.49, 1157.14, 1157.02, 1957.26]
+    assert np.round(f.fladub, 2).tolist() == [408.05, 407.91, 192.86]
+    assert f.gap.tolist() == [0, 0]
+
+
+def test_margins_are_capped_and_measured_per_set() -> None:
+    assert pair_result(np.array([-100.0, -5.0, 0.0, 5.0, 100.0]), 10.0, Params()).tolist() == [
+        -1200,
+        -200,
+        0,
+        200,
+        1200,
+    ]
+    assert pair_result(3.0, 0.0, Params()).tolist() == 0  # every game level: no margin to read
+    # a double-18 game with ten times the margins does not change G of the double-6 games
+    ages, lg, lp, lf, n = EXAMPLE
+    big = compute(
+        np.append(ages, 0),
+        np.append(lg, [2, 2]),
+        np.append(lp, [0, 2]),
+        np.append(lf, [300, 50]),
+        n,
+        game_group=np.array([0, 0, 1]),
+    )
+    assert big.gap.tolist() == [14.5, 14.5, 250.0]
+    one = compute(
+        np.append(ages, 0),
+        np.append(lg, [2, 2]),
+        np.append(lp, [0, 2]),
+        np.append(lf, [300, 50]),
+        n,
+    )
+    assert one.gap[0] > 14.5  # without groups the big margins would shrink everyone's
+
+
+def test_snapshots_from_before_margin_pairs_keep_their_formula() -> None:
+    old = json.dumps({k: v for k, v in Params().to_dict().items() if k != "margin_cap"})
+    assert stored_params(old).margin_cap == 0.0
+    assert stored_params(json.dumps(Params().to_dict())) == Params()
 
 
 def test_weights_age_to_nothing_in_a_year() -> None:

@@ -9,8 +9,11 @@ month's cutoff, per line (one player in one game) its game, player and final
    on it weighs nothing and is left out. A result sent late has the weight of
    the day it was played.
 2. **Pair results.** In a game of ``n`` players each player meets each of the
-   ``n - 1`` others: ``m = +400`` for a better final, ``0`` for the same final,
-   ``-400`` for a worse one.
+   ``n - 1`` others: ``m = 400 * clip((f_i - f_j) / G, -3, 3)``, her margin
+   over the other in units of ``G``, the mean gap between two finals in the
+   window's games on the same set and divisor (so a margin on double-18 and
+   one on double-6 weigh alike). With ``margin_cap = 0`` (the version-1
+   formula) ``m`` is only +400, 0 or -400 for a better, equal or worse final.
 3. **Strength.** The strengths ``R`` solve, for every player ``i``,
    ``R_i = (sum of v * (R_j + m_ij) + K * 1500) / (sum of v + K)`` over her
    pairs, with pair weight ``v = w / (n - 1)`` and ``K = 2`` virtual draws
@@ -39,7 +42,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Fladub", "Params", "compute", "win_probability"]
+__all__ = ["Fladub", "Params", "compute", "pair_result", "win_probability"]
 
 FloatArray = npt.NDArray[Any]  # float64 throughout
 IntArray = npt.NDArray[Any]  # int64 throughout
@@ -49,6 +52,7 @@ IntArray = npt.NDArray[Any]  # int64 throughout
 class Params:
     window_days: int = 365  # a game this old or older counts for nothing
     scale: float = 400.0  # a won pair is worth the opponent's strength + scale
+    margin_cap: float = 3.0  # pair result: scale * clip(margin / gap, +-cap); 0: win/draw/loss
     base: float = 1500.0  # the strength of the virtual opponent (and of a newcomer)
     prior_games: float = 2.0  # K: virtual draws against `base`
     min_weight: float = 6.0  # the divisor is at least this: fewer weighted games shrink FLADUB
@@ -67,6 +71,7 @@ class Fladub:
     Per player (index 0..P-1): ``fladub``, ``strength``, ``games`` (counted),
     ``weight_sum`` (their weights), ``provisional``. Per line: ``weight`` (its
     game's), ``performance``, ``contribution`` (0 where the game does not count).
+    Per game: ``gap``, the ``G`` its pair results were measured in.
     """
 
     fladub: FloatArray
@@ -77,6 +82,7 @@ class Fladub:
     weight: FloatArray
     performance: FloatArray
     contribution: FloatArray
+    gap: FloatArray  # per game: G, the mean gap of two finals on its set (0: win/draw/loss)
     iterations: int
 
 
@@ -96,6 +102,18 @@ def win_probability(r_i: FloatArray | float, r_j: FloatArray | float, params: Pa
     """
     d = np.asarray(r_i, dtype=np.float64) - np.asarray(r_j, dtype=np.float64)
     return np.asarray(1.0 / (1.0 + np.exp(-d * 4.0 / (2.0 * params.scale))), dtype=np.float64)
+
+
+def pair_result(margin: FloatArray | float, gap: FloatArray | float, params: Params) -> FloatArray:
+    """What a final ``margin`` over one opponent is worth, in a game whose set has ``gap``."""
+    d = np.asarray(margin, dtype=np.float64)
+    if params.margin_cap <= 0:
+        return np.asarray(params.scale * np.sign(d), dtype=np.float64)
+    g = np.asarray(gap, dtype=np.float64)
+    ratio = np.divide(d, g, out=np.zeros(np.broadcast(d, g).shape), where=g > 0)
+    return np.asarray(
+        params.scale * np.clip(ratio, -params.margin_cap, params.margin_cap), dtype=np.float64
+    )
 
 
 def _pairs(line_game: IntArray, n_games: int) -> tuple[IntArray, IntArray, IntArray]:
@@ -127,11 +145,13 @@ def compute(
     n_players: int,
     *,
     params: Params | None = None,
+    game_group: IntArray | None = None,
 ) -> Fladub:
     """FLADUB for players 0..n_players-1 from games (``age_days`` per game) and lines.
 
     ``line_game`` must be sorted (a game's lines contiguous) and every game
-    must have at least two lines.
+    must have at least two lines. ``game_group`` numbers each game's set and
+    divisor (0, 1, ...; default: all one group): ``G`` is measured per group.
     """
     params = params or Params()
     age = np.asarray(age_days, dtype=np.int64)
@@ -143,9 +163,24 @@ def compute(
     w_game = weights(age, params)
     w_line = w_game[lg] if lg.size else np.zeros(0)
     a, b, n = _pairs(lg, age.size)
-    fa, fb = lf[a], lf[b]
-    m = params.scale * (np.sign(fa - fb).astype(np.float64))
+    margin = (lf[a] - lf[b]).astype(np.float64)
     v = w_line[a] / (n - 1)
+    # G per group: the mean |margin| over the counted pairs of its games
+    group = (
+        np.zeros(age.size, dtype=np.int64)
+        if game_group is None
+        else np.asarray(game_group, dtype=np.int64)
+    )
+    groups = int(group.max()) + 1 if group.size else 0
+    counted_pair = v > 0
+    pair_group = group[lg[a]]
+    gap_sum = np.bincount(
+        pair_group[counted_pair], weights=np.abs(margin[counted_pair]), minlength=groups
+    )
+    gap_n = np.bincount(pair_group[counted_pair], minlength=groups)
+    gap_of_group = gap_sum / np.maximum(gap_n, 1)
+    game_gap = gap_of_group[group] if params.margin_cap > 0 else np.zeros(age.size)
+    m = pair_result(margin, game_gap[lg[a]], params)
     pa, pb = lp[a], lp[b]
     keep = v > 0
     pa, pb, v, m_kept = pa[keep], pb[keep], v[keep], m[keep]
@@ -180,6 +215,7 @@ def compute(
         weight=w_line,
         performance=np.where(counted, performance, 0.0),
         contribution=contribution,
+        gap=game_gap,
         iterations=iterations,
     )
 

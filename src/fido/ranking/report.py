@@ -11,6 +11,7 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from fido.ranking.fladub import pair_result
 from fido.ranking.results import ResultError, find_player
 from fido.ranking.snapshot import Entry, compute_month, published
 from fido.store import EntryRow, GameRow, LineRow, Player, SnapshotRow
@@ -24,7 +25,7 @@ class Opponent:
     name: str
     final: int
     strength: float
-    result: float  # +400, 0, -400: the pair result against her
+    result: float  # the pair result against her: 400 * clip(margin / G, -3, 3)
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,8 @@ class Report:
 def player_report(s: Session, month: str, number: int) -> Report:
     """Player ``number``'s ranking in ``month`` with every counted game explained."""
     player = find_player(s, number)
-    ranking, data, result = compute_month(s, month)
     stored = published(s, month)
+    ranking, data, result = compute_month(s, month, stored.params if stored else None)
     if stored is not None and stored.digest != ranking.digest:
         raise ResultError(f"recomputing {month} does not give the published ranking back")
     entry = ranking.entry(number)
@@ -74,6 +75,7 @@ def player_report(s: Session, month: str, number: int) -> Report:
         for i in mine:
             game = games[int(data.game_ids[data.line_game[i]])]
             own = int(data.line_final[i])
+            gap = float(result.gap[data.line_game[i]])
             opponents = []
             for ln in s.scalars(select(LineRow).where(LineRow.game_id == game.id)):
                 if ln.player_id == player.id:
@@ -85,7 +87,7 @@ def player_report(s: Session, month: str, number: int) -> Report:
                         names[ln.player_id],
                         ln.final,
                         float(result.strength[j]),
-                        ranking.params.scale * float(np.sign(own - ln.final)),
+                        float(pair_result(own - ln.final, gap, ranking.params)),
                     )
                 )
             lines.append(

@@ -68,6 +68,7 @@ class MonthData:
     line_player: np.ndarray  # index into player_ids
     line_final: np.ndarray
     player_ids: np.ndarray  # store ids, ascending
+    game_group: np.ndarray  # per game: its (set, divisor) numbered 0, 1, ... in order
 
 
 def _excluded(s: Session, cutoff: dt.datetime, game_ids: set[int] | None = None) -> set[int]:
@@ -94,18 +95,20 @@ def load_month(s: Session, month: str, params: Params | None = None) -> MonthDat
         GameRow.played_on <= last_day,
     )
     games = s.execute(
-        select(GameRow.id, GameRow.played_on).where(*where).order_by(GameRow.id)
+        select(GameRow.id, GameRow.played_on, GameRow.set, GameRow.divisor)
+        .where(*where)
+        .order_by(GameRow.id)
     ).all()
     excluded = _excluded(s, cutoff)
     games = [g for g in games if g[0] not in excluded]
     if not games:
         z = np.zeros(0, dtype=np.int64)
-        return MonthData(month, last_day, z, z, z, z, z, z)
+        return MonthData(month, last_day, z, z, z, z, z, z, z)
     game_ids = np.fromiter((g[0] for g in games), dtype=np.int64, count=len(games))
+    kind = np.fromiter((g[2] * 1000 + g[3] for g in games), dtype=np.int64, count=len(games))
+    game_group = np.unique(kind, return_inverse=True)[1].astype(np.int64)
     ordinal = last_day.toordinal()
-    age = np.fromiter(
-        (ordinal - g[1].toordinal() for g in games), dtype=np.int64, count=len(games)
-    )
+    age = np.fromiter((ordinal - g[1].toordinal() for g in games), dtype=np.int64, count=len(games))
     # the lines, millions of rows: plain integers straight from the driver, no
     # parameters (game ids are filtered here), the same SQL on every backend
     table = LineRow.__tablename__
@@ -126,7 +129,9 @@ def load_month(s: Session, month: str, params: Params | None = None) -> MonthDat
     line_game = np.searchsorted(game_ids, lines[:, 0])
     player_ids, line_player = np.unique(lines[:, 1], return_inverse=True)
     fin = np.ascontiguousarray(lines[:, 2])
-    return MonthData(month, last_day, game_ids, age, line_game, line_player, fin, player_ids)
+    return MonthData(
+        month, last_day, game_ids, age, line_game, line_player, fin, player_ids, game_group
+    )
 
 
 @dataclass(frozen=True)
@@ -202,6 +207,7 @@ def compute_month(
         data.line_final,
         int(data.player_ids.size),
         params=params,
+        game_group=data.game_group,
     )
     prev = published(s, previous_month(month))
     before = {e.player_id: e for e in prev.entries} if prev else {}
@@ -314,12 +320,17 @@ def published(s: Session, month: str) -> Ranking | None:
     return Ranking(
         month,
         utc(row.cutoff),
-        Params(**json.loads(row.params)),
+        stored_params(row.params),
         row.games,
         entries,
         row.digest,
         utc(row.computed_at),
     )
+
+
+def stored_params(text: str) -> Params:
+    """A snapshot's parameters; one without ``margin_cap`` predates margin pairs."""
+    return Params(**{"margin_cap": 0.0, **json.loads(text)})
 
 
 def verify(s: Session, month: str) -> Ranking:
