@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from sqlalchemy import select
 
 from fido.ranking import ResultError, dispute, register_player, settle, submit
 from fido.ranking.fladub import Params, compute, pair_result, weights, win_probability
@@ -23,7 +24,7 @@ from fido.ranking.snapshot import (
     stored_params,
     verify,
 )
-from fido.store import Store
+from fido.store import GameRow, Store
 
 DEC1 = dt.datetime(2026, 12, 1, 0, 0, tzinfo=dt.UTC)
 
@@ -235,3 +236,22 @@ def test_bad_months() -> None:
     for bad in ("2026-13", "26-1", "November"):
         with pytest.raises(ResultError, match="YYYY-MM"):
             month_bounds(bad)
+
+
+def test_the_store_measures_margins_per_set_and_divisor(season: Store) -> None:
+    # November gets two double-18 games with big margins and one on double-18
+    # with another divisor: none of them may change the double-9 games' G
+    at = dt.datetime(2026, 11, 30, 21, tzinfo=dt.UTC)
+    with season.session() as s:
+        nine, _, before = compute_month(s, "2026-11")
+        for day, finals in (("2026-11-05", [(1, 90), (3, 10)]), ("2026-11-06", [(2, 70), (4, 0)])):
+            submit(s, result(day, finals) | {"set": 18}, now=at)
+        submit(s, result("2026-11-07", [(1, 40), (2, 0)]) | {"set": 18, "divisor": 5}, now=at)
+        _, data, after = compute_month(s, "2026-11")
+        rows = s.execute(select(GameRow.id, GameRow.set, GameRow.divisor)).all()
+        kinds = {gid: (set_, divisor) for gid, set_, divisor in rows}
+    gaps = {kinds[int(g)]: float(gap) for g, gap in zip(data.game_ids, after.gap, strict=True)}
+    assert gaps[(18, 11)] == 75.0  # (80 + 80 + 70 + 70) / 4 ordered pairs
+    assert gaps[(18, 5)] == 40.0
+    assert gaps[(9, 5)] == float(before.gap[0])  # double-9 unchanged by the big games
+    assert nine.games + 3 == data.game_ids.size

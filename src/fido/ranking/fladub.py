@@ -165,6 +165,7 @@ def compute(
     a, b, n = _pairs(lg, age.size)
     margin = (lf[a] - lf[b]).astype(np.float64)
     v = w_line[a] / (n - 1)
+    keep = v > 0
     # G per group: the mean |margin| over the counted pairs of its games
     group = (
         np.zeros(age.size, dtype=np.int64)
@@ -172,17 +173,13 @@ def compute(
         else np.asarray(game_group, dtype=np.int64)
     )
     groups = int(group.max()) + 1 if group.size else 0
-    counted_pair = v > 0
     pair_group = group[lg[a]]
-    gap_sum = np.bincount(
-        pair_group[counted_pair], weights=np.abs(margin[counted_pair]), minlength=groups
-    )
-    gap_n = np.bincount(pair_group[counted_pair], minlength=groups)
+    gap_sum = np.bincount(pair_group[keep], weights=np.abs(margin[keep]), minlength=groups)
+    gap_n = np.bincount(pair_group[keep], minlength=groups)
     gap_of_group = gap_sum / np.maximum(gap_n, 1)
     game_gap = gap_of_group[group] if params.margin_cap > 0 else np.zeros(age.size)
     m = pair_result(margin, game_gap[lg[a]], params)
     pa, pb = lp[a], lp[b]
-    keep = v > 0
     pa, pb, v, m_kept = pa[keep], pb[keep], v[keep], m[keep]
 
     # strength: (W + K) x_i - sum v x_j = sum v m  with  R = base + x

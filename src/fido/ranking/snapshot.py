@@ -105,8 +105,8 @@ def load_month(s: Session, month: str, params: Params | None = None) -> MonthDat
         z = np.zeros(0, dtype=np.int64)
         return MonthData(month, last_day, z, z, z, z, z, z, z)
     game_ids = np.fromiter((g[0] for g in games), dtype=np.int64, count=len(games))
-    kind = np.fromiter((g[2] * 1000 + g[3] for g in games), dtype=np.int64, count=len(games))
-    game_group = np.unique(kind, return_inverse=True)[1].astype(np.int64)
+    kind = np.array([(g[2], g[3]) for g in games], dtype=np.int64)  # set, divisor
+    game_group = np.unique(kind, axis=0, return_inverse=True)[1].ravel().astype(np.int64)
     ordinal = last_day.toordinal()
     age = np.fromiter((ordinal - g[1].toordinal() for g in games), dtype=np.int64, count=len(games))
     # the lines, millions of rows: plain integers straight from the driver, no
