@@ -166,21 +166,20 @@ def compute(
     margin = (lf[a] - lf[b]).astype(np.float64)
     v = w_line[a] / (n - 1)
     keep = v > 0
-    # G per group: the mean |margin| over the counted pairs of its games
-    group = (
-        np.zeros(age.size, dtype=np.int64)
-        if game_group is None
-        else np.asarray(game_group, dtype=np.int64)
-    )
-    groups = int(group.max()) + 1 if group.size else 0
-    pair_group = group[lg[a]]
-    gap_sum = np.bincount(pair_group[keep], weights=np.abs(margin[keep]), minlength=groups)
-    gap_n = np.bincount(pair_group[keep], minlength=groups)
-    gap_of_group = gap_sum / np.maximum(gap_n, 1)
-    game_gap = gap_of_group[group] if params.margin_cap > 0 else np.zeros(age.size)
+    game_gap = np.zeros(age.size)
+    if params.margin_cap > 0:  # G per group: the mean |margin| over its counted pairs
+        group = (
+            np.zeros(age.size, dtype=np.int64)
+            if game_group is None
+            else np.asarray(game_group, dtype=np.int64)
+        )
+        groups = int(group.max()) + 1 if group.size else 0
+        pair_group = group[lg[a]][keep]
+        gap_sum = np.bincount(pair_group, weights=np.abs(margin[keep]), minlength=groups)
+        gap_n = np.bincount(pair_group, minlength=groups)
+        game_gap = (gap_sum / np.maximum(gap_n, 1))[group]
     m = pair_result(margin, game_gap[lg[a]], params)
-    pa, pb = lp[a], lp[b]
-    pa, pb, v, m_kept = pa[keep], pb[keep], v[keep], m[keep]
+    pa, pb, v, m_kept = lp[a][keep], lp[b][keep], v[keep], m[keep]
 
     # strength: (W + K) x_i - sum v x_j = sum v m  with  R = base + x
     diag = np.bincount(pa, weights=v, minlength=n_players) + params.prior_games
