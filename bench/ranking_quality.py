@@ -1,6 +1,7 @@
 """How good is FLADUB? Simulated leagues where the truth is known.
 
     .venv/bin/python bench/ranking_quality.py [--seeds 3] [--bot-games 1560] [--bot-seeds 1]
+        [--leagues "clubs zero-sum,open own finals,bots"]
 
 Each league runs 13 months. The ratings are computed from months 1-12 (as the
 ranking at the end of month 12 would be) and judged two ways:
@@ -11,23 +12,35 @@ ranking at the end of month 12 would be) and judged two ways:
   finished ahead would; reported as pairwise accuracy and log-loss.
 
 Methods: mean final per game (APG; for log-loss a logistic curve on the APG
-difference, its scale fitted on months 1-12), openskill's Plackett-Luce model
-replayed game by game over months 1-12 (ranked by mu; ``predict_win`` on the
-pair), and FLADUB (ranked by the FLADUB number; predictions from the strength
-R, ``fido.ranking.fladub.win_probability``); the tau of R is shown as well.
+difference, its scale fitted on months 1-12), the same mean with each game
+weighted by FLADUB's age weight (tau only: what APG would do under the ageing
+FLADUB must apply), openskill's Plackett-Luce model replayed game by game over
+months 1-12 (ranked by mu; ``predict_win`` on the pair), and FLADUB (ranked by
+the FLADUB number; predictions from the strength R,
+``fido.ranking.fladub.win_probability``), with its versions 2 and 1 beside;
+the tau of R is shown as well. A second table gives FLADUB's tau minus APG's
+league by league (paired: the same games), with its standard error.
 
 Leagues:
 
-* ``clubs``: 400 players in 20 clubs of different levels, 85% of games within
-  the club on the club's favourite set (double-6 ... double-18), 15% open
-  games on double-12; a player's final is the set's scale x (her strength +
-  luck - the table's mean of that): the tiles' points are shared, so a final
-  says how she played relative to the table, as in a real game.
-* ``open``: 400 players, every game drawn from everyone, double-12 only
-  (the league where APG is at its best: no opponent or set effects).
-* ``bots``: fido's bots as players, 6 each of random, greedy, expert and
-  search (sims=8, time=0), real FIDO double-9 games of 4 drawn at random;
-  true order: the level.
+* ``clubs zero-sum``: 400 players in 20 clubs of different levels, 85% of
+  games within the club on the club's favourite set (double-6 ... double-18),
+  15% open games on double-12; a player's final is the set's scale x (her
+  strength + luck - the table's mean of that): the points in play are
+  shared, a final says only how she did against the table.
+* ``open zero-sum``: 400 players, every game drawn from everyone, double-12
+  only (the league where APG is at its best: no opponent or set effects).
+* ``clubs own finals``, ``open own finals``: the same, but a final is the
+  set's scale x (her strength + luck) alone, as fido's bots' real FIDO games
+  say it nearly is (their fitted beta is about -0.1, not 1).
+* ``bot clubs``: fido's bots as players, 8 each of random, greedy, expert and
+  search (sims=8, time=0) in four clubs of different mixes (mostly random ...
+  mostly search), each club with a favourite set drawn from double-6, -9 and
+  -12; real FIDO games of 4, 85% within a club, 15% open on double-9.
+* ``bots``: 6 bots of each level, real FIDO double-9 games of 4 drawn at
+  random from all 24.
+
+In the bot leagues the true order is the level; two bots of one level are tied.
 """
 
 from __future__ import annotations
@@ -45,7 +58,7 @@ from rich.console import Console
 from rich.table import Table
 
 from fido.bots import make_bot, play_hand
-from fido.ranking.fladub import Params, compute, win_probability
+from fido.ranking.fladub import Params, compute, weights, win_probability
 
 START = dt.date(2025, 11, 1)
 MONTHS = 13
@@ -74,7 +87,9 @@ def month_days(m: int) -> tuple[int, int]:
     return (first - START).days, (nxt - START).days - 1
 
 
-def synthetic(name: str, rng: np.random.Generator, clubs: int, games_per_month: int) -> League:
+def synthetic(
+    name: str, rng: np.random.Generator, clubs: int, games_per_month: int, shared: bool = True
+) -> League:
     players = 400
     club = np.arange(players) % clubs
     level = rng.normal(0, 0.8, clubs) if clubs > 1 else np.zeros(1)
@@ -94,8 +109,10 @@ def synthetic(name: str, rng: np.random.Generator, clubs: int, games_per_month: 
             p = activity[pool] / activity[pool].sum()
             seats = rng.choice(pool, n, replace=False, p=p)
             perf = truth[seats] + rng.normal(0, 1.5, n)
-            # the tiles' points are shared: a final depends on play relative to the table
-            finals = np.round(set_ * 2 * (perf - perf.mean()) + set_).astype(int)
+            # shared: a final says only how she played against the table (zero-sum);
+            # else a final is her own, as in the bots' real games
+            table = perf.mean() if shared else 0.0
+            finals = np.round(set_ * 2 * (perf - table) + set_).astype(int)
             league.days.append(int(rng.integers(lo, hi + 1)))
             league.seats.append([int(s) for s in seats])
             league.finals.append([int(f) for f in finals])
@@ -103,8 +120,11 @@ def synthetic(name: str, rng: np.random.Generator, clubs: int, games_per_month: 
     return league
 
 
+BOT_LEVELS = ("random", "greedy", "expert", "search:sims=8,time=0")
+
+
 def bots_league(rng: np.random.Generator, games: int) -> League:
-    levels = ["random", "greedy", "expert", "search:sims=8,time=0"]
+    levels = BOT_LEVELS
     per = 6
     made = {spec: make_bot(spec) for spec in levels}
     truth = np.repeat(np.arange(len(levels), dtype=float), per)
@@ -124,6 +144,44 @@ def bots_league(rng: np.random.Generator, games: int) -> League:
             league.seats.append([int(s) for s in seats])
             league.finals.append([r.final for r in game.outcome.seats])
             league.sets.append(9)
+    return league
+
+
+# bot clubs: how many of each level (random, greedy, expert, search) a club has
+BOT_CLUBS = ((5, 2, 1, 0), (2, 4, 1, 1), (1, 1, 4, 2), (0, 1, 2, 5))
+
+
+def bot_clubs_league(rng: np.random.Generator, games: int) -> League:
+    """The bots in four clubs of different mixes, each with a favourite set; 15% open games."""
+    made = {spec: make_bot(spec) for spec in BOT_LEVELS}
+    favourite = rng.choice((6, 9, 12), len(BOT_CLUBS))
+    truth_parts, club_parts = [], []
+    for c, counts in enumerate(BOT_CLUBS):
+        for level, k in enumerate(counts):
+            truth_parts += [float(level)] * k
+            club_parts += [c] * k
+    truth, club = np.array(truth_parts), np.array(club_parts)
+    league = League("bot clubs", truth, [], [], [], [])
+    per_month = games // MONTHS
+    for m in range(1, MONTHS + 1):
+        lo, hi = month_days(m)
+        for _ in range(per_month):
+            if rng.random() < 0.85:
+                c = int(rng.integers(len(BOT_CLUBS)))
+                pool, set_ = np.flatnonzero(club == c), int(favourite[c])
+            else:
+                pool, set_ = np.arange(truth.size), 9
+            seats = rng.choice(pool, 4, replace=False)
+            game = play_hand(
+                f"fido set={set_}",
+                [made[BOT_LEVELS[int(truth[s])]] for s in seats],
+                seed=int(rng.integers(2**31)),
+            )
+            assert game.outcome is not None
+            league.days.append(int(rng.integers(lo, hi + 1)))
+            league.seats.append([int(s) for s in seats])
+            league.finals.append([r.final for r in game.outcome.seats])
+            league.sets.append(set_)
     return league
 
 
@@ -207,9 +265,18 @@ def evaluate(league: League) -> dict[str, tuple[float, float, float]]:
         lp += league.seats[g]
         lf += league.finals[g]
     group = np.unique([league.sets[g] for g in train], return_inverse=True)[1]
+
+    # APG aged as FLADUB ages: the mean final, each game weighted by its age
+    w = weights(np.array(age), Params())[np.array(lg)]
+    aged = np.bincount(lp, weights=w * np.array(lf), minlength=n) / np.maximum(
+        np.bincount(lp, weights=w, minlength=n), 1e-12
+    )
+    out["APG aged like FLADUB"] = (kendall_tau_b(aged[seen], truth), math.nan, math.nan)
+
     for label, params in (
         ("FLADUB", Params()),
-        ("FLADUB version 1 (win/draw/loss pairs)", Params(margin_cap=0.0)),
+        ("FLADUB version 2 (margin pairs)", Params(formula=2, age_power=1.0)),
+        ("FLADUB version 1 (win/draw/loss pairs)", Params(formula=2, margin_cap=0, age_power=1)),
     ):
         f = compute(
             np.array(age),
@@ -223,7 +290,8 @@ def evaluate(league: League) -> dict[str, tuple[float, float, float]]:
         r = f.strength
         acc, ll = score(lambda a, b: float(win_probability(r[a], r[b], params)), pairs)  # noqa: B023
         out[label] = (kendall_tau_b(f.fladub[seen], truth), acc, ll)
-        out[f"{label}: strength R"] = (kendall_tau_b(r[seen], truth), acc, ll)
+        if label == "FLADUB":
+            out[f"{label}: strength R"] = (kendall_tau_b(r[seen], truth), acc, ll)
     return out
 
 
@@ -232,19 +300,33 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--seeds", type=int, default=3, help="synthetic leagues per kind")
-    ap.add_argument("--bot-games", type=int, default=1560, help="games in the bot league")
-    ap.add_argument("--bot-seeds", type=int, default=1, help="bot leagues")
+    ap.add_argument("--bot-games", type=int, default=1560, help="games in a bot league")
+    ap.add_argument("--bot-seeds", type=int, default=1, help="bot leagues of each kind")
+    ap.add_argument(
+        "--leagues",
+        default="clubs zero-sum,open zero-sum,clubs own finals,open own finals,bot clubs,bots",
+        help="which kinds, separated by commas",
+    )
     args = ap.parse_args()
     console = Console(width=120)
     table = Table(title="Ranking quality: months 1-12 rate, month 13 is predicted")
     for col in ("league", "method", "Kendall tau", "pairwise acc", "log-loss"):
         table.add_column(col, justify="left" if col in ("league", "method") else "right")
     kinds: list[tuple[str, Callable[[np.random.Generator], League], int]] = [
-        ("clubs", lambda rng: synthetic("clubs", rng, 20, 500), args.seeds),
-        ("open", lambda rng: synthetic("open", rng, 1, 500), args.seeds),
+        ("clubs zero-sum", lambda rng: synthetic("clubs", rng, 20, 500), args.seeds),
+        ("open zero-sum", lambda rng: synthetic("open", rng, 1, 500), args.seeds),
+        ("clubs own finals", lambda rng: synthetic("clubs", rng, 20, 500, False), args.seeds),
+        ("open own finals", lambda rng: synthetic("open", rng, 1, 500, False), args.seeds),
+        ("bot clubs", lambda rng: bot_clubs_league(rng, args.bot_games), args.bot_seeds),
         ("bots", lambda rng: bots_league(rng, args.bot_games), args.bot_seeds),
     ]
+    diffs = Table(title="Kendall tau, FLADUB minus a peer, paired by league")
+    for col in ("league", "peer", "mean", "std. error", "FLADUB ahead", "leagues"):
+        diffs.add_column(col, justify="left" if col in ("league", "peer") else "right")
+    wanted = {k.strip() for k in args.leagues.split(",")}
     for kind, make, seeds in kinds:
+        if kind not in wanted:
+            continue
         t = time.perf_counter()
         runs = [evaluate(make(np.random.default_rng(seed))) for seed in range(seeds)]
         for method in runs[0]:
@@ -253,11 +335,18 @@ def main() -> None:
                 f"{kind} ({seeds} seed{'s' if seeds > 1 else ''})",
                 method,
                 f"{vals[0]:.3f}",
-                f"{vals[1]:.3f}",
-                f"{vals[2]:.4f}",
+                "-" if math.isnan(vals[1]) else f"{vals[1]:.3f}",
+                "-" if math.isnan(vals[2]) else f"{vals[2]:.4f}",
+            )
+        for peer in ("mean final per game (APG)", "APG aged like FLADUB"):
+            d = np.array([run["FLADUB"][0] - run[peer][0] for run in runs])
+            se = d.std(ddof=1) / math.sqrt(d.size) if d.size > 1 else math.nan
+            diffs.add_row(
+                kind, peer, f"{d.mean():+.4f}", f"{se:.4f}", str(int((d > 0).sum())), str(d.size)
             )
         console.print(f"{kind}: {time.perf_counter() - t:.0f} s")
     console.print(table)
+    console.print(diffs)
 
 
 if __name__ == "__main__":

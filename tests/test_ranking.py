@@ -15,7 +15,14 @@ import pytest
 from sqlalchemy import select
 
 from fido.ranking import ResultError, dispute, register_player, settle, submit
-from fido.ranking.fladub import Params, compute, pair_result, weights, win_probability
+from fido.ranking.fladub import (
+    Params,
+    compute,
+    pair_performance,
+    pair_result,
+    weights,
+    win_probability,
+)
 from fido.ranking.snapshot import (
     compute_month,
     month_bounds,
@@ -40,33 +47,103 @@ EXAMPLE = (
 
 def test_the_worked_example_of_docs_ranking_md() -> None:
     # A=0, B=1, C=2. Game 1 on the month's last day: A 27, B 12, C 3.
-    # Game 2, 183 days earlier: A 10, B 20. One set, so one G.
+    # Game 2, 183 days earlier: A 10, B 20. One set, so one G and one level.
     f = compute(*EXAMPLE)
-    assert np.round(f.weight, 4).tolist() == [1, 1, 1, 0.4986, 0.4986]
+    assert np.round(f.weight, 4).tolist() == [1, 1, 1, 0.7486, 0.7486]  # 1 - (183/365)^2
     # G: the mean gap over the eight ordered pairs, (15+15+24+24+9+9+10+10)/8
     assert f.gap.tolist() == [14.5, 14.5]
+    assert f.beta == 1.0  # five lines pull beta past its limit
+    assert np.round(f.level, 4).tolist() == [0.9885, 0.9885]
+    assert np.round(f.strength, 2).tolist() == [1567.88, 1539.22, 1392.90]
+    assert np.round(f.performance, 2).tolist() == [1815.50, 1416.03, 1240.92, 1419.69, 1724.21]
+    assert np.round(f.contribution, 2).tolist() == [302.58, 236.01, 206.82, 177.14, 215.13]
+    assert np.round(f.fladub, 2).tolist() == [479.72, 451.14, 206.82]
+    assert f.games.tolist() == [2, 2, 1] and f.provisional.all()
+    # the least-squares conditions the docs check by hand: per player, her weighted
+    # residuals minus beta times those of the lines she sat against equal K x; the
+    # level's residuals sum to nothing
+    lg, lp, n = EXAMPLE[1], EXAMPLE[2], np.array([3, 3, 3, 2, 2])
+    x = (f.strength - 1500) / 400
+    y = EXAMPLE[3] / 14.5
+    opp = (np.bincount(lg, weights=x[lp])[lg] - x[lp]) / (n - 1)
+    r = f.weight * (y - f.level[lg] - x[lp] + f.beta * opp)
+    assert abs(r.sum()) < 1e-9
+    for p in range(3):
+        against = sum(r[q] / (n[q] - 1) for q in range(5) if lp[q] != p and p in lp[lg == lg[q]])
+        assert math.isclose(r[lp == p].sum() - f.beta * against, 2 * x[p], abs_tol=1e-9)
+    # a performance is 1500 + 400 (y - level + beta * the opponents' mean x)
+    assert np.allclose(f.performance, 1500 + 400 * (y - f.level[lg] + f.beta * opp))
+    # every FLADUB is the sum of its games' contributions
+    for p in range(3):
+        assert math.isclose(f.fladub[p], f.contribution[lp == p].sum())
+    # and a game's performance is the mean of the performances against each opponent
+    finals = EXAMPLE[3]
+    for q in range(5):
+        others = [o for o in range(5) if lg[o] == lg[q] and o != q]
+        each = [
+            pair_performance(
+                int(finals[q]),
+                int(finals[o]),
+                float(f.strength[lp[o]]),
+                fit=f,
+                game=int(lg[q]),
+                params=Params(),
+            )
+            for o in others
+        ]
+        assert math.isclose(float(np.mean(each)), f.performance[q])
+
+
+def test_version_2_margin_pairs_and_linear_ageing() -> None:
+    f = compute(*EXAMPLE, params=Params(formula=2, age_power=1.0))
+    assert np.round(f.weight, 4).tolist() == [1, 1, 1, 0.4986, 0.4986]  # 1 - 183/365
     assert np.round(f.strength, 2).tolist() == [1603.45, 1526.60, 1369.95]
     assert np.round(f.performance, 2).tolist() == [1986.21, 1403.94, 1109.85, 1250.74, 1879.31]
-    assert np.round(f.contribution, 2).tolist() == [331.03, 233.99, 184.98, 103.94, 156.18]
     assert np.round(f.fladub, 2).tolist() == [434.98, 390.17, 184.98]
-    assert f.games.tolist() == [2, 2, 1] and f.provisional.all()
+    assert f.beta == 0.0 and f.level.tolist() == [0, 0]
     # C's strength: her pairs of weight 1/2, lost by 24 and 9 (in units of G),
     # and K = 2 draws against 1500
     r = f.strength
     m_ac, m_bc = 400 * 24 / 14.5, 400 * 9 / 14.5
     assert math.isclose(r[2], (0.5 * (r[0] - m_ac) + 0.5 * (r[1] - m_bc) + 2 * 1500) / 3)
-    # every FLADUB is the sum of its games' contributions
-    players = np.array([0, 1, 2, 0, 1])
-    for p in range(3):
-        assert math.isclose(f.fladub[p], f.contribution[players == p].sum())
+    assert math.isclose(
+        pair_performance(
+            3, 27, float(r[0]), fit=f, game=0, params=Params(formula=2, age_power=1.0)
+        ),
+        r[0] - m_ac,
+    )
 
 
 def test_version_1_pairs_count_only_who_finished_ahead() -> None:
-    f = compute(*EXAMPLE, params=Params(margin_cap=0.0))
+    f = compute(*EXAMPLE, params=Params(formula=2, margin_cap=0.0, age_power=1.0))
     assert np.round(f.strength, 2).tolist() == [1557.26, 1557.02, 1385.71]
     assert np.round(f.performance, 2).tolist() == [1871.37, 1471.49, 1157.14, 1157.02, 1957.26]
     assert np.round(f.fladub, 2).tolist() == [408.05, 407.91, 192.86]
     assert f.gap.tolist() == [0, 0]
+
+
+def table_league(seed: int, beta: float, games: int = 3000) -> tuple[Any, ...]:
+    """Finals from the table model itself: own strength minus beta times the table's."""
+    rng = np.random.default_rng(seed)
+    truth = rng.normal(0, 1, 60)
+    seats = np.array([rng.choice(truth.size, 4, replace=False) for _ in range(games)])
+    s = truth[seats]
+    opp = (s.sum(axis=1, keepdims=True) - s) / 3
+    finals = np.round(10 * (s - beta * opp) + 20 + rng.normal(0, 8, s.shape)).astype(np.int64)
+    ages = rng.integers(0, 365, games)
+    return truth, ages, np.repeat(np.arange(games), 4), seats.ravel(), finals.ravel()
+
+
+@pytest.mark.parametrize("beta", [-0.2, 0.0, 0.5, 1.0])
+def test_the_table_model_reads_how_much_the_table_matters(beta: float) -> None:
+    truth, ages, lg, lp, lf = table_league(3, beta)
+    f = compute(ages, lg, lp, lf, truth.size)
+    assert f.beta == pytest.approx(beta, abs=0.15)
+    assert np.corrcoef(truth, f.strength)[0, 1] > 0.95
+    # pair results (formula 2) see only margins: they lose what an absolute final says
+    pairs = compute(ages, lg, lp, lf, truth.size, params=Params(formula=2))
+    if beta <= 0:
+        assert np.corrcoef(truth, f.strength)[0, 1] > np.corrcoef(truth, pairs.strength)[0, 1]
 
 
 def test_margins_are_capped_and_measured_per_set() -> None:
@@ -99,15 +176,24 @@ def test_margins_are_capped_and_measured_per_set() -> None:
     assert one.gap[0] > 14.5  # without groups the big margins would shrink everyone's
 
 
-def test_snapshots_from_before_margin_pairs_keep_their_formula() -> None:
-    old = json.dumps({k: v for k, v in Params().to_dict().items() if k != "margin_cap"})
-    assert stored_params(old).margin_cap == 0.0
-    assert stored_params(json.dumps(Params().to_dict())) == Params()
+def test_snapshots_of_earlier_versions_keep_their_formula() -> None:
+    current = Params().to_dict()
+    new_keys = ("formula", "age_power", "beta_rounds", "beta_tolerance", "beta_limit")
+    v2 = {k: v for k, v in current.items() if k not in new_keys}
+    assert stored_params(json.dumps(v2)) == Params(formula=2, age_power=1.0)
+    v1 = {k: v for k, v in v2.items() if k != "margin_cap"}
+    assert stored_params(json.dumps(v1)) == Params(formula=2, margin_cap=0.0, age_power=1.0)
+    assert stored_params(json.dumps(current)) == Params()
 
 
 def test_weights_age_to_nothing_in_a_year() -> None:
-    w = weights(np.array([-1, 0, 73, 182, 364, 365, 900]), Params())
-    assert w.tolist() == pytest.approx([0, 1, 0.8, 1 - 182 / 365, 1 / 365, 0, 0])
+    ages = np.array([-1, 0, 73, 182, 364, 365, 900])
+    w = weights(ages, Params())
+    curved = [0, 1, 0.96, 1 - (182 / 365) ** 2, 1 - (364 / 365) ** 2, 0, 0]
+    assert w.tolist() == pytest.approx(curved)
+    assert np.all(np.diff(w[1:5]) < 0)  # recent games count most
+    linear = weights(ages, Params(age_power=1.0))
+    assert linear.tolist() == pytest.approx([0, 1, 0.8, 1 - 182 / 365, 1 / 365, 0, 0])
 
 
 def league(seed: int, players: int = 40, games: int = 1500) -> tuple[Any, ...]:
@@ -131,15 +217,16 @@ def test_strength_and_fladub_follow_the_truth_and_predict() -> None:
 
 def test_fladub_shrinks_as_a_retired_players_games_age() -> None:
     # two players play 8 games early in a month and stop: while the games weigh 6 or
-    # more together FLADUB is a weighted mean (it moves a little as the prior gains
-    # weight), then it shrinks month by month to nothing a year on
+    # more together (half a year: 8 * (1 - (190/365)^2) < 6) FLADUB is a weighted
+    # mean (it moves a little as the prior gains weight), then it shrinks month by
+    # month to nothing a year on
     ages0 = np.array([10] * 8)
     lg = np.repeat(np.arange(8), 2)
     lp = np.array([0, 1] * 8)
     lf = np.array([10, 0] * 8)
     numbers = [compute(ages0 + 30 * k, lg, lp, lf, 2).fladub[0] for k in range(13)]
-    assert abs(numbers[2] - numbers[0]) < 5
-    steps = np.diff(numbers[2:])
+    assert abs(numbers[5] - numbers[0]) < 5
+    steps = np.diff(numbers[6:])
     assert (steps < -50).all() and numbers[12] == 0
 
 
@@ -161,7 +248,8 @@ def test_a_late_result_cannot_move_a_player_far() -> None:
         return float(f.fladub[worst] - base.fladub[worst])
 
     fresh, late, too_old = with_game(0), with_game(300), with_game(400)
-    assert 0 < late < fresh / 4 and too_old == 0
+    # 300 days old it weighs 1 - (300/365)^2 = 0.32 of a fresh game
+    assert 0 < late < fresh / 2.5 and too_old == 0
     assert fresh < 40  # one upset of the best player among ~150 games
 
 

@@ -423,13 +423,14 @@ def ranking_report(
             f"{entry.games} games{flag}"
         )
         t = RichTable(title="Counted games")
-        for col in ("game", "played", "event", "final", "opponents (final, strength, result)",
+        for col in ("game", "played", "event", "final",
+                    "opponents (final, strength, performance against)",
                     "weight", "performance", "contribution"):
             t.add_column(col, justify="left" if col in ("event", "played") or "opp" in col
                          else "right")
         for g in rep.games:
             opp = "; ".join(
-                f"{o.number} {escape(o.name)} ({o.final}, {o.strength:.0f}, {o.result:+.0f})"
+                f"{o.number} {escape(o.name)} ({o.final}, {o.strength:.0f}, {o.performance:.0f})"
                 for o in g.opponents
             )
             t.add_row(

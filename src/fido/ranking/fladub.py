@@ -5,23 +5,20 @@ month's cutoff, per line (one player in one game) its game, player and final
 (points - pips). Lines of a game are contiguous. With the parameters of
 :class:`Params` (``docs/ranking.md`` has the formula and a worked example):
 
-1. **Weight.** A game ``a`` days old weighs ``w = 1 - a / 365``; from 365 days
-   on it weighs nothing and is left out. A result sent late has the weight of
-   the day it was played.
-2. **Pair results.** In a game of ``n`` players each player meets each of the
-   ``n - 1`` others: ``m = 400 * clip((f_i - f_j) / G, -3, 3)``, her margin
-   over the other in units of ``G``, the mean gap between two finals in the
-   window's games on the same set and divisor (so a margin on double-18 and
-   one on double-6 weigh alike). With ``margin_cap = 0`` (the version-1
-   formula) ``m`` is only +400, 0 or -400 for a better, equal or worse final.
-3. **Strength.** The strengths ``R`` solve, for every player ``i``,
-   ``R_i = (sum of v * (R_j + m_ij) + K * 1500) / (sum of v + K)`` over her
-   pairs, with pair weight ``v = w / (n - 1)`` and ``K = 2`` virtual draws
-   against a 1500 player: a weighted mean of "opponent's strength + result",
-   pulled towards 1500 while she has few games. A symmetric positive definite
-   linear system; solved by preconditioned conjugate gradients.
-4. **Performance** of a player in a game: the mean of ``R_j + m_ij`` over her
-   opponents ``j`` in it.
+1. **Weight.** A game ``a`` days old weighs ``w = 1 - (a / 365)^2``: it fades
+   slowly at first and faster towards the year's end; from 365 days on it
+   weighs nothing and is left out. A result sent late has the weight of the
+   day it was played.
+2. **Finals in units of the set**: ``y = f / G``, ``G`` the mean gap between
+   two finals in the window's games on the same set and divisor.
+3. **The table model** ``y = level[set] + x_i - beta * mean x_j + noise`` over
+   her opponents ``j``: strengths, levels and ``beta`` (how much a strong
+   table lowers a final; read from the data, within [-1, 1]) by weighted
+   least squares with ``K = 2`` virtual games at ``x = 0``; conjugate
+   gradients for ``x`` and the levels, alternating with ``beta``.
+4. **Strength** ``R = 1500 + 400 x``; **performance** of a player in a game
+   ``1500 + 400 (y - level + beta * mean x_j)``: her final against the table,
+   the mean of her performances against each opponent.
 5. **FLADUB** = sum over her counted games of ``w * performance``, divided by
    ``max(sum of w, 6)``. So each game *contributes* ``w * performance /
    max(sum of w, 6)`` and the contributions add up to the FLADUB: a weighted
@@ -29,6 +26,12 @@ month's cutoff, per line (one player in one game) its game, player and final
    number that shrinks month by month as they age below that, down to nothing a
    year after her last game. A game's own contribution shrinks as it ages.
    Players with fewer than 10 counted games are listed as provisional.
+
+Formulas 1 and 2 (snapshots published before the table model, with linear
+ageing ``w = 1 - a / 365``) read pair results instead: ``m = 400 * clip((f_i
+- f_j) / G, -3, 3)`` (formula 2) or +-400 / 0 (``margin_cap = 0``, version
+1), strengths solving ``R_i = (sum v (R_j + m_ij) + K 1500) / (sum v + K)``
+with ``v = w / (n - 1)``; the performance is the mean of ``R_j + m_ij``.
 
 Everything is numpy on arrays in a fixed order, so the same input gives the
 same bits (sums use numpy's pairwise summation and ``bincount``, not BLAS).
@@ -42,7 +45,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Fladub", "Params", "compute", "pair_result", "win_probability"]
+__all__ = ["Fladub", "Params", "compute", "pair_performance", "pair_result", "win_probability"]
 
 FloatArray = npt.NDArray[Any]  # float64 throughout
 IntArray = npt.NDArray[Any]  # int64 throughout
@@ -50,7 +53,9 @@ IntArray = npt.NDArray[Any]  # int64 throughout
 
 @dataclass(frozen=True)
 class Params:
+    formula: int = 3  # 3: the table model; 1 and 2: pair results (see margin_cap)
     window_days: int = 365  # a game this old or older counts for nothing
+    age_power: float = 2.0  # w = 1 - (age / window) ** age_power; 1: linear (before version 3)
     scale: float = 400.0  # a won pair is worth the opponent's strength + scale
     margin_cap: float = 3.0  # pair result: scale * clip(margin / gap, +-cap); 0: win/draw/loss
     base: float = 1500.0  # the strength of the virtual opponent (and of a newcomer)
@@ -59,6 +64,9 @@ class Params:
     min_games: int = 10  # fewer counted games: provisional
     tolerance: float = 1e-10  # relative residual at which the solver stops
     max_iterations: int = 500
+    beta_rounds: int = 50  # formula 3: at most this many alternations of x and beta
+    beta_tolerance: float = 1e-9  # ... until beta moves less than this
+    beta_limit: float = 1.0  # |beta| at most this (1: a final says only how the table went)
 
     def to_dict(self) -> dict[str, float | int]:
         return asdict(self)
@@ -83,13 +91,15 @@ class Fladub:
     performance: FloatArray
     contribution: FloatArray
     gap: FloatArray  # per game: G, the mean gap of two finals on its set (0: win/draw/loss)
+    level: FloatArray  # per game: its set's level in the table model (formula 3; else 0)
+    beta: float  # how much the opponents' strength lowers a final (formula 3; else 0)
     iterations: int
 
 
 def weights(age_days: IntArray, params: Params) -> FloatArray:
-    """A game's weight from its age in days: 1 - age / window, 0 outside [0, window)."""
+    """A game's weight from its age in days: 1 - (age / window)^p, 0 outside [0, window)."""
     age = np.asarray(age_days, dtype=np.float64)
-    w = 1.0 - age / params.window_days
+    w = 1.0 - (age / params.window_days) ** params.age_power
     w[(age < 0) | (age >= params.window_days)] = 0.0
     return w
 
@@ -114,6 +124,32 @@ def pair_result(margin: FloatArray | float, gap: FloatArray | float, params: Par
     return np.asarray(
         params.scale * np.clip(ratio, -params.margin_cap, params.margin_cap), dtype=np.float64
     )
+
+
+def pair_performance(
+    own_final: int,
+    opponent_final: int,
+    opponent_strength: float,
+    *,
+    fit: Fladub,
+    game: int,
+    params: Params,
+) -> float:
+    """Her performance against one opponent in ``game``; a line's performance is their mean.
+
+    Formula 3: her final in units of ``G`` above her set's level, plus ``beta``
+    times the opponent's strength above ``base``. Formulas 1 and 2: the
+    opponent's strength plus the pair result.
+    """
+    gap = float(fit.gap[game])
+    if params.formula >= 3:
+        y = own_final / gap if gap > 0 else 0.0
+        return (
+            params.base
+            + params.scale * (y - float(fit.level[game]))
+            + fit.beta * (opponent_strength - params.base)
+        )
+    return opponent_strength + float(pair_result(own_final - opponent_final, gap, params))
 
 
 def _pairs(line_game: IntArray, n_games: int) -> tuple[IntArray, IntArray, IntArray]:
@@ -151,7 +187,8 @@ def compute(
 
     ``line_game`` must be sorted (a game's lines contiguous) and every game
     must have at least two lines. ``game_group`` numbers each game's set and
-    divisor (0, 1, ...; default: all one group): ``G`` is measured per group.
+    divisor (0, 1, ...; default: all one group): ``G`` and the table model's
+    level are per group.
     """
     params = params or Params()
     age = np.asarray(age_days, dtype=np.int64)
@@ -160,24 +197,149 @@ def compute(
     lf = np.asarray(line_final, dtype=np.int64)
     if lg.size and np.any(np.diff(lg) < 0):
         raise ValueError("the lines must be sorted by game")
+    group = (
+        np.zeros(age.size, dtype=np.int64)
+        if game_group is None
+        else np.asarray(game_group, dtype=np.int64)
+    )
     w_game = weights(age, params)
     w_line = w_game[lg] if lg.size else np.zeros(0)
     a, b, n = _pairs(lg, age.size)
     margin = (lf[a] - lf[b]).astype(np.float64)
-    v = w_line[a] / (n - 1)
-    keep = v > 0
+    keep = w_line[a] > 0
     game_gap = np.zeros(age.size)
-    if params.margin_cap > 0:  # G per group: the mean |margin| over its counted pairs
-        group = (
-            np.zeros(age.size, dtype=np.int64)
-            if game_group is None
-            else np.asarray(game_group, dtype=np.int64)
-        )
+    if params.formula >= 3 or params.margin_cap > 0:  # G per group: mean |margin| of its pairs
         groups = int(group.max()) + 1 if group.size else 0
         pair_group = group[lg[a]][keep]
         gap_sum = np.bincount(pair_group, weights=np.abs(margin[keep]), minlength=groups)
         gap_n = np.bincount(pair_group, minlength=groups)
         game_gap = (gap_sum / np.maximum(gap_n, 1))[group]
+    lines = _Lines(lg, lp, lf, w_line, group, game_gap, n_players)
+    if params.formula >= 3:
+        strength, performance, beta, game_level, iterations = _table_model(lines, params)
+    else:
+        strength, performance, iterations = _pair_model(lines, params, a=a, b=b, n=n, margin=margin)
+        beta, game_level = 0.0, np.zeros(age.size)
+    counted = w_line > 0
+    games = np.bincount(lp[counted], minlength=n_players).astype(np.int64)
+    weight_sum = np.bincount(lp, weights=w_line, minlength=n_players)
+    divisor = np.maximum(weight_sum, params.min_weight)
+    contribution = np.where(counted, w_line * performance / divisor[lp], 0.0)
+    fladub = np.bincount(lp, weights=contribution, minlength=n_players)
+    return Fladub(
+        fladub=fladub,
+        strength=np.where(games > 0, strength, params.base),
+        games=games,
+        weight_sum=weight_sum,
+        provisional=games < params.min_games,
+        weight=w_line,
+        performance=np.where(counted, performance, 0.0),
+        contribution=contribution,
+        gap=game_gap,
+        level=game_level,
+        beta=beta,
+        iterations=iterations,
+    )
+
+
+@dataclass(frozen=True)
+class _Lines:
+    """One month's lines as the models read them."""
+
+    game: IntArray
+    player: IntArray
+    final: IntArray
+    weight: FloatArray  # its game's
+    group: IntArray  # per game: set and divisor
+    gap: FloatArray  # per game: G
+    n_players: int
+
+
+def _table_model(
+    lines: _Lines, params: Params
+) -> tuple[FloatArray, FloatArray, float, FloatArray, int]:
+    """Formula 3: ``y = level[set] + x_i - beta * mean of the opponents' x + noise``.
+
+    ``y`` is a final in units of its set's ``G``. Weighted least squares (weights
+    ``w``, ``K`` virtual games at ``x = 0``) for ``x`` and the levels with
+    ``beta`` fixed, then ``beta`` by least squares with ``x`` fixed, until
+    ``beta`` settles. Returns strength, performance per line, beta, level per
+    game, CG iterations.
+    """
+    lg, lp, lf, w_line = lines.game, lines.player, lines.final, lines.weight
+    group, game_gap, n_players = lines.group, lines.gap, lines.n_players
+    n_games = int(lg.max()) + 1 if lg.size else 0
+    n_groups = int(group.max()) + 1 if group.size else 0
+    gap_line = game_gap[lg] if lg.size else np.zeros(0)
+    y = np.divide(lf, gap_line, out=np.zeros(lg.size), where=gap_line > 0)
+    line_group = group[lg] if lg.size else np.zeros(0, dtype=np.int64)
+    opponents = (np.bincount(lg, minlength=n_games) - 1)[lg] if lg.size else np.ones(0)
+    k = params.prior_games
+
+    def opp_mean(x: FloatArray) -> FloatArray:  # per line: the mean x of her opponents
+        per_game = np.bincount(lg, weights=x[lp], minlength=n_games)
+        return np.asarray((per_game[lg] - x[lp]) / opponents, dtype=np.float64)
+
+    def opp_sum_t(u: FloatArray) -> FloatArray:  # transposed: per line, the others' u/(n-1)
+        share = u / opponents
+        per_game = np.bincount(lg, weights=share, minlength=n_games)
+        return np.asarray(per_game[lg] - share, dtype=np.float64)
+
+    def normal(u: FloatArray, beta: float) -> FloatArray:  # D^T u for a per-line u
+        gx = np.bincount(lp, weights=u, minlength=n_players)
+        if beta != 0.0:
+            gx = gx - beta * np.bincount(lp, weights=opp_sum_t(u), minlength=n_players)
+        return np.concatenate([gx, np.bincount(line_group, weights=u, minlength=n_groups)])
+
+    def predict(z: FloatArray, beta: float) -> FloatArray:  # D z per line
+        x = z[:n_players]
+        t = x[lp] + z[n_players:][line_group]
+        return np.asarray(t - beta * opp_mean(x) if beta != 0.0 else t, dtype=np.float64)
+
+    own_w = np.bincount(lp, weights=w_line, minlength=n_players)
+    opp_w = np.bincount(lp, weights=opp_sum_t(w_line / opponents), minlength=n_players)
+    group_w = np.bincount(line_group, weights=w_line, minlength=n_groups)
+    beta, z, iterations = 0.0, np.zeros(n_players + n_groups), 0
+    for _ in range(params.beta_rounds):
+        diag = np.concatenate([own_w + beta * beta * opp_w + k, np.maximum(group_w, 1e-300)])
+
+        def matvec(v: FloatArray, beta: float = beta) -> FloatArray:
+            out = normal(w_line * predict(v, beta), beta)
+            out[:n_players] += k * v[:n_players]
+            return out
+
+        z, its = _pcg(matvec, normal(w_line * y, beta), diag, params, start=z)
+        iterations += its
+        x = z[:n_players]
+        o = opp_mean(x)
+        residual = y - x[lp] - z[n_players:][line_group]
+        denominator = float(np.sum(w_line * o * o))
+        new_beta = -float(np.sum(w_line * o * residual)) / denominator if denominator else 0.0
+        new_beta = min(max(new_beta, -params.beta_limit), params.beta_limit)
+        settled = abs(new_beta - beta) <= params.beta_tolerance
+        beta = new_beta
+        if settled:
+            break
+    x, level = z[:n_players], z[n_players:]
+    performance = params.base + params.scale * (y - level[line_group] + beta * opp_mean(x))
+    game_level = level[group] if group.size else np.zeros(0)
+    return params.base + params.scale * x, performance, beta, game_level, iterations
+
+
+def _pair_model(
+    lines: _Lines,
+    params: Params,
+    *,
+    a: IntArray,
+    b: IntArray,
+    n: IntArray,
+    margin: FloatArray,
+) -> tuple[FloatArray, FloatArray, int]:
+    """Formulas 1 and 2: strengths from pair results; performance per line."""
+    lg, lp, w_line, game_gap = lines.game, lines.player, lines.weight, lines.gap
+    n_players = lines.n_players
+    v = w_line[a] / (n - 1)
+    keep = v > 0
     m = pair_result(margin, game_gap[lg[a]], params)
     pa, pb, v, m_kept = lp[a][keep], lp[b][keep], v[keep], m[keep]
 
@@ -196,35 +358,24 @@ def compute(
     # performance per line: mean over the opponents of (their strength + result)
     perf_pair = (strength[lp[b]] + m) / (n - 1)
     performance = np.bincount(a, weights=perf_pair, minlength=lg.size)
-    counted = w_line > 0
-    games = np.bincount(lp[counted], minlength=n_players).astype(np.int64)
-    weight_sum = np.bincount(lp, weights=w_line, minlength=n_players)
-    divisor = np.maximum(weight_sum, params.min_weight)
-    contribution = np.where(counted, w_line * performance / divisor[lp], 0.0)
-    fladub = np.bincount(lp, weights=contribution, minlength=n_players)
-    return Fladub(
-        fladub=fladub,
-        strength=np.where(games > 0, strength, params.base),
-        games=games,
-        weight_sum=weight_sum,
-        provisional=games < params.min_games,
-        weight=w_line,
-        performance=np.where(counted, performance, 0.0),
-        contribution=contribution,
-        gap=game_gap,
-        iterations=iterations,
-    )
+    return strength, performance, iterations
 
 
 def _pcg(
-    matvec: object, rhs: FloatArray, diag: FloatArray, params: Params
+    matvec: object,
+    rhs: FloatArray,
+    diag: FloatArray,
+    params: Params,
+    start: FloatArray | None = None,
 ) -> tuple[FloatArray, int]:
-    """Jacobi-preconditioned conjugate gradients from x = 0; deterministic."""
+    """Jacobi-preconditioned conjugate gradients from ``start`` (or 0); deterministic."""
     assert callable(matvec)
-    x = np.zeros_like(rhs)
-    r = rhs.copy()
+    x = np.zeros_like(rhs) if start is None else start.copy()
+    r = rhs - matvec(x) if start is not None else rhs.copy()
     norm0 = float(np.sqrt(np.sum(rhs * rhs)))
     if norm0 == 0.0:
+        return np.zeros_like(rhs), 0
+    if float(np.sqrt(np.sum(r * r))) <= params.tolerance * norm0:
         return x, 0
     z = r / diag
     p = z.copy()

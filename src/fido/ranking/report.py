@@ -11,7 +11,7 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from fido.ranking.fladub import pair_result
+from fido.ranking.fladub import pair_performance
 from fido.ranking.results import ResultError, find_player
 from fido.ranking.snapshot import Entry, compute_month, published
 from fido.store import EntryRow, GameRow, LineRow, Player, SnapshotRow
@@ -25,7 +25,7 @@ class Opponent:
     name: str
     final: int
     strength: float
-    result: float  # the pair result against her: 400 * clip(margin / G, -3, 3)
+    performance: float  # her performance against this opponent (the game's is their mean)
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,6 @@ def player_report(s: Session, month: str, number: int) -> Report:
         for i in mine:
             game = games[int(data.game_ids[data.line_game[i]])]
             own = int(data.line_final[i])
-            gap = float(result.gap[data.line_game[i]])
             opponents = []
             for ln in s.scalars(select(LineRow).where(LineRow.game_id == game.id)):
                 if ln.player_id == player.id:
@@ -87,7 +86,14 @@ def player_report(s: Session, month: str, number: int) -> Report:
                         names[ln.player_id],
                         ln.final,
                         float(result.strength[j]),
-                        float(pair_result(own - ln.final, gap, ranking.params)),
+                        pair_performance(
+                            own,
+                            ln.final,
+                            float(result.strength[j]),
+                            fit=result,
+                            game=int(data.line_game[i]),
+                            params=ranking.params,
+                        ),
                     )
                 )
             lines.append(

@@ -329,8 +329,10 @@ def published(s: Session, month: str) -> Ranking | None:
 
 
 def stored_params(text: str) -> Params:
-    """A snapshot's parameters; one without ``margin_cap`` predates margin pairs."""
-    return Params(**{"margin_cap": 0.0, **json.loads(text)})
+    """A snapshot's parameters, which keep its formula: one without ``formula``
+    predates the table model (formula 2, linear ageing), one without
+    ``margin_cap`` margin pairs too (version 1)."""
+    return Params(**{"formula": 2, "margin_cap": 0.0, "age_power": 1.0, **json.loads(text)})
 
 
 def verify(s: Session, month: str) -> Ranking:
