@@ -70,6 +70,8 @@ def test_import_compute_show_report_export(db: str, tmp_path: Path) -> None:
                      "--plot", str(plot))
     assert code == 0, out
     assert "sum of the contributions" in out and "Rostock round" in out
+    flat = " ".join(out.split())  # the table model's numbers, for checking by hand
+    assert "400 * (final / G - level)" in flat and "this month beta =" in flat
     assert plot.read_text().lstrip().startswith("<?xml")
     csv_file, json_file = tmp_path / "r.csv", tmp_path / "r.json"
     code, out = fido(db, "ranking", "export", "--month", "2026-10",

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from fido.ranking import ResultError, dispute, register_player, settle, submit
@@ -53,6 +55,8 @@ def test_the_worked_example_of_docs_ranking_md() -> None:
     # G: the mean gap over the eight ordered pairs, (15+15+24+24+9+9+10+10)/8
     assert f.gap.tolist() == [14.5, 14.5]
     assert f.beta == 1.0  # five lines pull beta past its limit
+    # out of rounds, the beta reported is the one the strengths were solved with
+    assert compute(*EXAMPLE, params=Params(beta_rounds=1)).beta == 0.0
     assert np.round(f.level, 4).tolist() == [0.9885, 0.9885]
     assert np.round(f.strength, 2).tolist() == [1567.88, 1539.22, 1392.90]
     assert np.round(f.performance, 2).tolist() == [1815.50, 1416.03, 1240.92, 1419.69, 1724.21]
@@ -120,6 +124,17 @@ def test_version_1_pairs_count_only_who_finished_ahead() -> None:
     assert np.round(f.performance, 2).tolist() == [1871.37, 1471.49, 1157.14, 1157.02, 1957.26]
     assert np.round(f.fladub, 2).tolist() == [408.05, 407.91, 192.86]
     assert f.gap.tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("formula", [2, 3])
+def test_a_month_with_nothing_to_count(formula: int) -> None:
+    empty = np.zeros(0, dtype=np.int64)
+    f = compute(empty, empty, empty, empty, 0, params=Params(formula=formula))
+    assert f.fladub.size == 0 and f.beta == 0.0
+    # only games a year old or older: everyone is unranked, nothing is solved
+    old = compute(np.array([400]), np.array([0, 0]), np.array([0, 1]), np.array([5, 9]), 2)
+    assert old.fladub.tolist() == [0, 0] and old.games.tolist() == [0, 0]
+    assert old.strength.tolist() == [1500, 1500] and old.iterations == 0
 
 
 def table_league(seed: int, beta: float, games: int = 3000) -> tuple[Any, ...]:
@@ -343,3 +358,57 @@ def test_the_store_measures_margins_per_set_and_divisor(season: Store) -> None:
     assert gaps[(18, 5)] == 40.0
     assert gaps[(9, 5)] == float(before.gap[0])  # double-9 unchanged by the big games
     assert nine.games + 3 == data.game_ids.size
+
+
+# ------------------------------------------------------------ properties of the formula
+
+
+@st.composite
+def months(draw: st.DrawFn) -> tuple[Any, ...]:
+    """A small month: 6 players, 4-20 games of 2-4 on two sets, finals -40..80."""
+    n_games = draw(st.integers(4, 20))
+    ages, lg, lp, lf, group = [], [], [], [], []
+    for g in range(n_games):
+        seats = draw(st.lists(st.integers(0, 5), min_size=2, max_size=4, unique=True))
+        ages.append(draw(st.integers(0, 400)))
+        group.append(draw(st.integers(0, 1)))
+        lg += [g] * len(seats)
+        lp += seats
+        lf += [draw(st.integers(-40, 80)) for _ in seats]
+    return tuple(np.array(v) for v in (ages, lg, lp, lf, group))
+
+
+def run(month: tuple[Any, ...], **changes: Any) -> Any:
+    ages, lg, lp, lf, group = month
+    return compute(ages, lg, lp, lf, 6, game_group=group, params=Params(**changes))
+
+
+@settings(max_examples=60, deadline=None)
+@given(months(), st.integers(-30, 30), st.sampled_from([2, 3, 5]))
+def test_a_sets_scale_and_offset_change_nothing(month: tuple[Any, ...], shift: int, k: int) -> None:
+    # a set whose finals all run k times as large and `shift` higher: the same ranking
+    ages, lg, lp, lf, group = month
+    base = run(month)
+    on_set_1 = group[lg] == 1
+    moved = np.where(on_set_1, k * lf + shift, lf)
+    again = run((ages, lg, lp, moved, group))
+    assert np.allclose(again.strength, base.strength, rtol=0, atol=1e-5)
+    assert np.allclose(again.fladub, base.fladub, rtol=0, atol=1e-5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(months(), st.permutations(range(6)))
+def test_the_formula_does_not_care_who_is_called_what(
+    month: tuple[Any, ...], perm: list[int]
+) -> None:
+    ages, lg, lp, lf, group = month
+    base = run(month)
+    p = np.array(perm)
+    renamed = compute(ages, lg, p[lp], lf, 6, game_group=group)
+    assert np.allclose(renamed.fladub[p], base.fladub, atol=1e-6)
+    assert np.allclose(renamed.strength[p], base.strength, atol=1e-6)
+    # and every number adds up: contributions to FLADUB, games aged a year count nothing
+    assert np.allclose(np.bincount(lp, weights=base.contribution, minlength=6), base.fladub)
+    old = ages[lg] >= 365
+    assert (base.contribution[old] == 0).all() and (base.weight[old] == 0).all()
+    assert -1 <= base.beta <= 1

@@ -439,6 +439,13 @@ def ranking_report(
             )
         console.print(t)
         console.print(f"sum of the contributions: {rep.total:.2f} = FLADUB {entry.fladub:.2f}")
+        if rep.formula >= 3:
+            sets = sorted({(g.gap, g.level) for g in rep.games})
+            console.print(
+                "performance = 1500 + 400 * (final / G - level) + beta * (strength - 1500), "
+                f"meaned over her opponents; this month beta = {rep.beta:+.4f}; "
+                + ", ".join(f"G {gap:.2f} level {level:+.4f}" for gap, level in sets)
+            )
     if rep.history:
         console.print(
             "history: " + ", ".join(f"{m} #{p} {f:.1f}" for m, p, f in rep.history)

@@ -268,12 +268,20 @@ def _table_model(
     """
     lg, lp, lf, w_line = lines.game, lines.player, lines.final, lines.weight
     group, game_gap, n_players = lines.group, lines.gap, lines.n_players
-    n_games = int(lg.max()) + 1 if lg.size else 0
+    if not np.any(w_line > 0):  # nothing counts: everyone at the base, no level to read
+        return (
+            np.full(n_players, params.base),
+            np.full(lg.size, params.base),
+            0.0,
+            np.zeros(group.size),
+            0,
+        )
+    n_games = int(lg.max()) + 1
     n_groups = int(group.max()) + 1 if group.size else 0
-    gap_line = game_gap[lg] if lg.size else np.zeros(0)
+    gap_line = game_gap[lg]
     y = np.divide(lf, gap_line, out=np.zeros(lg.size), where=gap_line > 0)
-    line_group = group[lg] if lg.size else np.zeros(0, dtype=np.int64)
-    opponents = (np.bincount(lg, minlength=n_games) - 1)[lg] if lg.size else np.ones(0)
+    line_group = group[lg]
+    opponents = (np.bincount(lg, minlength=n_games) - 1)[lg]
     k = params.prior_games
 
     def opp_mean(x: FloatArray) -> FloatArray:  # per line: the mean x of her opponents
@@ -299,7 +307,7 @@ def _table_model(
     own_w = np.bincount(lp, weights=w_line, minlength=n_players)
     opp_w = np.bincount(lp, weights=opp_sum_t(w_line / opponents), minlength=n_players)
     group_w = np.bincount(line_group, weights=w_line, minlength=n_groups)
-    beta, z, iterations = 0.0, np.zeros(n_players + n_groups), 0
+    beta, z, iterations, solved_with = 0.0, np.zeros(n_players + n_groups), 0, 0.0
     for _ in range(params.beta_rounds):
         diag = np.concatenate([own_w + beta * beta * opp_w + k, np.maximum(group_w, 1e-300)])
 
@@ -310,19 +318,21 @@ def _table_model(
 
         z, its = _pcg(matvec, normal(w_line * y, beta), diag, params, start=z)
         iterations += its
+        solved_with = beta
         x = z[:n_players]
         o = opp_mean(x)
         residual = y - x[lp] - z[n_players:][line_group]
         denominator = float(np.sum(w_line * o * o))
         new_beta = -float(np.sum(w_line * o * residual)) / denominator if denominator else 0.0
         new_beta = min(max(new_beta, -params.beta_limit), params.beta_limit)
-        settled = abs(new_beta - beta) <= params.beta_tolerance
-        beta = new_beta
-        if settled:
+        if abs(new_beta - beta) <= params.beta_tolerance:
             break
+        beta = new_beta
+    else:  # out of rounds: report the beta the strengths were solved with
+        beta = solved_with
     x, level = z[:n_players], z[n_players:]
     performance = params.base + params.scale * (y - level[line_group] + beta * opp_mean(x))
-    game_level = level[group] if group.size else np.zeros(0)
+    game_level = level[group]
     return params.base + params.scale * x, performance, beta, game_level, iterations
 
 

@@ -38,6 +38,8 @@ class GameLine:
     weight: float
     performance: float
     contribution: float
+    gap: float  # G of its set: finals are read in these units
+    level: float  # its set's level in the table model (formula 3)
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class Report:
     published: bool
     games: tuple[GameLine, ...]  # newest first
     history: tuple[tuple[str, int, float], ...]  # (month, position, FLADUB), published months
+    formula: int = 3
+    beta: float = 0.0  # the month's: how much a strong table lowers a final
 
     @property
     def total(self) -> float:
@@ -106,6 +110,8 @@ def player_report(s: Session, month: str, number: int) -> Report:
                     float(result.weight[i]),
                     float(result.performance[i]),
                     float(result.contribution[i]),
+                    float(result.gap[data.line_game[i]]),
+                    float(result.level[data.line_game[i]]),
                 )
             )
     lines.sort(key=lambda g: (g.played_on, g.game_id), reverse=True)
@@ -118,7 +124,17 @@ def player_report(s: Session, month: str, number: int) -> Report:
             .order_by(SnapshotRow.month)
         )
     )
-    return Report(month, number, player.name, entry, stored is not None, tuple(lines), history)
+    return Report(
+        month,
+        number,
+        player.name,
+        entry,
+        stored is not None,
+        tuple(lines),
+        history,
+        ranking.params.formula,
+        float(result.beta),
+    )
 
 
 def plot_report(report: Report, path: str | Path) -> Path:
