@@ -56,10 +56,10 @@ class Params:
     formula: int = 3  # 3: the table model; 1 and 2: pair results (see margin_cap)
     window_days: int = 365  # a game this old or older counts for nothing
     age_power: float = 2.0  # w = 1 - (age / window) ** age_power; 1: linear (before version 3)
-    scale: float = 400.0  # a won pair is worth the opponent's strength + scale
+    scale: float = 400.0  # strength points per G of final (formula 3); a won pair (1, 2)
     margin_cap: float = 3.0  # pair result: scale * clip(margin / gap, +-cap); 0: win/draw/loss
     base: float = 1500.0  # the strength of the virtual opponent (and of a newcomer)
-    prior_games: float = 2.0  # K: virtual draws against `base`
+    prior_games: float = 2.0  # K: virtual games at `base` (draws against it, formulas 1, 2)
     min_weight: float = 6.0  # the divisor is at least this: fewer weighted games shrink FLADUB
     min_games: int = 10  # fewer counted games: provisional
     tolerance: float = 1e-10  # relative residual at which the solver stops
@@ -79,7 +79,8 @@ class Fladub:
     Per player (index 0..P-1): ``fladub``, ``strength``, ``games`` (counted),
     ``weight_sum`` (their weights), ``provisional``. Per line: ``weight`` (its
     game's), ``performance``, ``contribution`` (0 where the game does not count).
-    Per game: ``gap``, the ``G`` its pair results were measured in.
+    Per game: ``gap``, the ``G`` its finals are read in, and ``level``. The
+    month's ``beta``.
     """
 
     fladub: FloatArray
@@ -152,6 +153,34 @@ def pair_performance(
     return opponent_strength + float(pair_result(own_final - opponent_final, gap, params))
 
 
+def _gaps(lg: IntArray, lf: IntArray, w_game: FloatArray, group: IntArray) -> FloatArray:
+    """Per game, its group's G: the mean |f_a - f_b| over the ordered pairs of counted games.
+
+    Without listing the pairs: in a game with finals sorted f_1 <= ... <= f_n,
+    the sum of |f_a - f_b| over its ordered pairs is 2 * sum f_k (2k - n - 1);
+    integer terms, so the sum is exact.
+    """
+    n_games, n_groups = group.size, int(group.max()) + 1 if group.size else 0
+    if lg.size == 0:
+        return np.zeros(n_games)
+    sizes = np.bincount(lg, minlength=n_games)
+    start = np.zeros(n_games, dtype=np.int64)
+    np.cumsum(sizes[:-1], out=start[1:])
+    low = int(lf.min())
+    span = int(lf.max()) - low + 1
+    ordered = np.sort(lg * span + (lf - low)) % span + low  # finals sorted within each game
+    rank = np.arange(lg.size, dtype=np.int64) - start[lg] + 1  # lg is sorted: the k of position
+    n = sizes[lg]
+    term = 2 * ordered * (2 * rank - n - 1)
+    counted = w_game[lg] > 0
+    # float sums of integers far below 2**53: exact, whatever the order
+    total = np.bincount(group[lg][counted], weights=term[counted], minlength=n_groups)
+    kept = w_game > 0
+    pairs = np.bincount(group[kept], weights=sizes[kept] * (sizes[kept] - 1), minlength=n_groups)
+    gap = total / np.maximum(pairs, 1)
+    return np.asarray(gap[group], dtype=np.float64)
+
+
 def _pairs(line_game: IntArray, n_games: int) -> tuple[IntArray, IntArray, IntArray]:
     """Every ordered pair of lines in the same game: (line a, line b, size of the game)."""
     sizes = np.bincount(line_game, minlength=n_games)
@@ -204,20 +233,21 @@ def compute(
     )
     w_game = weights(age, params)
     w_line = w_game[lg] if lg.size else np.zeros(0)
-    a, b, n = _pairs(lg, age.size)
-    margin = (lf[a] - lf[b]).astype(np.float64)
-    keep = w_line[a] > 0
-    game_gap = np.zeros(age.size)
-    if params.formula >= 3 or params.margin_cap > 0:  # G per group: mean |margin| of its pairs
-        groups = int(group.max()) + 1 if group.size else 0
-        pair_group = group[lg[a]][keep]
-        gap_sum = np.bincount(pair_group, weights=np.abs(margin[keep]), minlength=groups)
-        gap_n = np.bincount(pair_group, minlength=groups)
-        game_gap = (gap_sum / np.maximum(gap_n, 1))[group]
-    lines = _Lines(lg, lp, lf, w_line, group, game_gap, n_players)
     if params.formula >= 3:
+        lines = _Lines(lg, lp, lf, w_line, group, _gaps(lg, lf, w_game, group), n_players)
         strength, performance, beta, game_level, iterations = _table_model(lines, params)
     else:
+        a, b, n = _pairs(lg, age.size)
+        margin = (lf[a] - lf[b]).astype(np.float64)
+        keep = w_line[a] > 0
+        game_gap = np.zeros(age.size)
+        if params.margin_cap > 0:  # G per group: mean |margin| of its pairs
+            groups = int(group.max()) + 1 if group.size else 0
+            pair_group = group[lg[a]][keep]
+            gap_sum = np.bincount(pair_group, weights=np.abs(margin[keep]), minlength=groups)
+            gap_n = np.bincount(pair_group, minlength=groups)
+            game_gap = (gap_sum / np.maximum(gap_n, 1))[group]
+        lines = _Lines(lg, lp, lf, w_line, group, game_gap, n_players)
         strength, performance, iterations = _pair_model(lines, params, a=a, b=b, n=n, margin=margin)
         beta, game_level = 0.0, np.zeros(age.size)
     counted = w_line > 0
@@ -235,7 +265,7 @@ def compute(
         weight=w_line,
         performance=np.where(counted, performance, 0.0),
         contribution=contribution,
-        gap=game_gap,
+        gap=lines.gap,
         level=game_level,
         beta=beta,
         iterations=iterations,
@@ -276,27 +306,31 @@ def _table_model(
             np.zeros(group.size),
             0,
         )
-    n_games = int(lg.max()) + 1
     n_groups = int(group.max()) + 1 if group.size else 0
     gap_line = game_gap[lg]
     y = np.divide(lf, gap_line, out=np.zeros(lg.size), where=gap_line > 0)
     line_group = group[lg]
-    opponents = (np.bincount(lg, minlength=n_games) - 1)[lg]
+    sizes = np.bincount(lg)
+    sizes = sizes[sizes > 0]  # the games' line counts, in line order (lg is sorted)
+    starts = np.zeros(sizes.size, dtype=np.int64)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    inv_opponents = 1.0 / (np.repeat(sizes, sizes) - 1)  # per line: 1 / (n - 1)
     k = params.prior_games
 
+    def game_total(v: FloatArray) -> FloatArray:  # per line: the sum of v over its game
+        return np.repeat(np.add.reduceat(v, starts), sizes)
+
     def opp_mean(x: FloatArray) -> FloatArray:  # per line: the mean x of her opponents
-        per_game = np.bincount(lg, weights=x[lp], minlength=n_games)
-        return np.asarray((per_game[lg] - x[lp]) / opponents, dtype=np.float64)
+        xv = x[lp]
+        return np.asarray((game_total(xv) - xv) * inv_opponents, dtype=np.float64)
 
     def opp_sum_t(u: FloatArray) -> FloatArray:  # transposed: per line, the others' u/(n-1)
-        share = u / opponents
-        per_game = np.bincount(lg, weights=share, minlength=n_games)
-        return np.asarray(per_game[lg] - share, dtype=np.float64)
+        share = u * inv_opponents
+        return np.asarray(game_total(share) - share, dtype=np.float64)
 
     def normal(u: FloatArray, beta: float) -> FloatArray:  # D^T u for a per-line u
-        gx = np.bincount(lp, weights=u, minlength=n_players)
-        if beta != 0.0:
-            gx = gx - beta * np.bincount(lp, weights=opp_sum_t(u), minlength=n_players)
+        own = u - beta * opp_sum_t(u) if beta != 0.0 else u
+        gx = np.bincount(lp, weights=own, minlength=n_players)
         return np.concatenate([gx, np.bincount(line_group, weights=u, minlength=n_groups)])
 
     def predict(z: FloatArray, beta: float) -> FloatArray:  # D z per line
@@ -305,7 +339,7 @@ def _table_model(
         return np.asarray(t - beta * opp_mean(x) if beta != 0.0 else t, dtype=np.float64)
 
     own_w = np.bincount(lp, weights=w_line, minlength=n_players)
-    opp_w = np.bincount(lp, weights=opp_sum_t(w_line / opponents), minlength=n_players)
+    opp_w = np.bincount(lp, weights=opp_sum_t(w_line * inv_opponents), minlength=n_players)
     group_w = np.bincount(line_group, weights=w_line, minlength=n_groups)
     beta, z, iterations, solved_with = 0.0, np.zeros(n_players + n_groups), 0, 0.0
     for _ in range(params.beta_rounds):
