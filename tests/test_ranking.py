@@ -33,7 +33,7 @@ from fido.ranking.snapshot import (
     stored_params,
     verify,
 )
-from fido.store import GameRow, Store
+from fido.store import GameRow, SnapshotRow, Store
 
 DEC1 = dt.datetime(2026, 12, 1, 0, 0, tzinfo=dt.UTC)
 
@@ -319,6 +319,23 @@ def test_publish_a_month_then_recompute_it_bit_for_bit(season: Store) -> None:
         assert dec.games == 18  # the late game counts from December, with its own date's weight
 
 
+def test_a_month_published_under_version_2_still_verifies(season: Store) -> None:
+    # a snapshot row as version 2 wrote it: no formula, age_power or beta keys
+    v2 = Params(formula=2, age_power=1.0)
+    with season.session() as s:
+        old = publish(s, "2026-11", now=DEC1, params=v2)
+        row = s.scalar(select(SnapshotRow).where(SnapshotRow.month == "2026-11"))
+        assert row is not None
+        stored = json.loads(row.params)
+        for key in ("formula", "age_power", "beta_rounds", "beta_tolerance", "beta_limit"):
+            del stored[key]
+        row.params = json.dumps(stored, sort_keys=True)
+    with season.session() as s:
+        assert verify(s, "2026-11").digest == old.digest
+        now, _, _ = compute_month(s, "2026-11")  # today's formula reads the games otherwise
+        assert now.digest != old.digest
+
+
 def test_disputed_results_do_not_count_until_settled(season: Store) -> None:
     with season.session() as s:
         game, _ = submit(
@@ -412,3 +429,14 @@ def test_the_formula_does_not_care_who_is_called_what(
     old = ages[lg] >= 365
     assert (base.contribution[old] == 0).all() and (base.weight[old] == 0).all()
     assert -1 <= base.beta <= 1
+    # G from sorted finals is the mean gap over every ordered pair, counted games only
+    for g in range(ages.size):
+        same = [h for h in range(ages.size) if group[h] == group[g] and ages[h] < 365]
+        gaps = [
+            abs(int(lf[i]) - int(lf[j]))
+            for h in same
+            for i in np.flatnonzero(lg == h)
+            for j in np.flatnonzero(lg == h)
+            if i != j
+        ]
+        assert base.gap[g] == pytest.approx(np.mean(gaps) if gaps else 0.0, abs=1e-12)
