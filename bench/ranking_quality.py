@@ -57,7 +57,7 @@ from openskill.models import PlackettLuce
 from rich.console import Console
 from rich.table import Table
 
-from fido.bots import make_bot, play_hand
+from fido.bots import Bot, make_bot, play_hand
 from fido.ranking.fladub import Params, compute, weights, win_probability
 
 START = dt.date(2025, 11, 1)
@@ -134,17 +134,27 @@ def bots_league(rng: np.random.Generator, games: int) -> League:
         lo, hi = month_days(m)
         for _ in range(per_month):
             seats = rng.choice(truth.size, 4, replace=False)
-            game = play_hand(
-                "fido set=9",
-                [made[levels[int(truth[s])]] for s in seats],
-                seed=int(rng.integers(2**31)),
-            )
-            assert game.outcome is not None
-            league.days.append(int(rng.integers(lo, hi + 1)))
-            league.seats.append([int(s) for s in seats])
-            league.finals.append([r.final for r in game.outcome.seats])
-            league.sets.append(9)
+            bots = [made[levels[int(truth[s])]] for s in seats]
+            play_into(league, rng, bots, seats=seats, set_=9, days=(lo, hi))
     return league
+
+
+def play_into(
+    league: League,
+    rng: np.random.Generator,
+    bots: list[Bot],
+    *,
+    seats: np.ndarray,
+    set_: int,
+    days: tuple[int, int],
+) -> None:
+    """One real FIDO game of ``bots`` on ``set_``, recorded on a day within ``days``."""
+    game = play_hand(f"fido set={set_}", bots, seed=int(rng.integers(2**31)))
+    assert game.outcome is not None
+    league.days.append(int(rng.integers(days[0], days[1] + 1)))
+    league.seats.append([int(s) for s in seats])
+    league.finals.append([r.final for r in game.outcome.seats])
+    league.sets.append(set_)
 
 
 # bot clubs: how many of each level (random, greedy, expert, search) a club has
@@ -172,16 +182,8 @@ def bot_clubs_league(rng: np.random.Generator, games: int) -> League:
             else:
                 pool, set_ = np.arange(truth.size), 9
             seats = rng.choice(pool, 4, replace=False)
-            game = play_hand(
-                f"fido set={set_}",
-                [made[BOT_LEVELS[int(truth[s])]] for s in seats],
-                seed=int(rng.integers(2**31)),
-            )
-            assert game.outcome is not None
-            league.days.append(int(rng.integers(lo, hi + 1)))
-            league.seats.append([int(s) for s in seats])
-            league.finals.append([r.final for r in game.outcome.seats])
-            league.sets.append(set_)
+            bots = [made[BOT_LEVELS[int(truth[s])]] for s in seats]
+            play_into(league, rng, bots, seats=seats, set_=set_, days=(lo, hi))
     return league
 
 
