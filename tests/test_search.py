@@ -10,7 +10,7 @@ import pytest
 
 from fido import DRAW, PASS, ConfigurationError, Draw, Game, Pass, Placement, Tile
 from fido.bots import make_bot, play_hand
-from fido.bots.sampling import hidden_deal
+from fido.bots.sampling import HiddenDeal, hidden_deal
 from fido.bots.search import SearchBot, margin
 from fido.results import Termination, score_hand
 from fido.rules import Stuck, ruleset
@@ -239,3 +239,68 @@ def test_the_opening_double_was_the_highest_dealt() -> None:
     for _ in range(200):
         world = deal.sample(rng)
         assert six not in world.hand(0) and six not in world.hand(2)
+
+
+def test_a_late_double_played_after_a_void_spends_one_draw_not_two() -> None:
+    # Found by a bot league (FIDO double-6, four players): 4-4 opens, so 5-5 and
+    # 6-6 slept in the stock. Seat 2 drew twice (stuck on 3/4, then on 4/5) and
+    # played 5-5: one draw explains both that 5-5 came from the stock and that it
+    # shows her void 5. Spending both draws on it made her keep 5 tiles "from the
+    # deal" that avoid 3, 4 and 5, which the unseen tiles cannot fill.
+    from fido.notation import parse_move  # noqa: PLC0415
+
+    g = Game.new("fido set=6", 4, seed=607389477)
+    moves = "4-4 4-3@0n draw 5-4@0e 6-3@1n 6-5@3n draw 4-2@0w 2-2@5w 2-1@6w 5-5@2e"
+    moves += " 4-1@0s 5-3@8e 3-0@10e 0-0@11e 2-0@6n"
+    for text in moves.split():
+        g.push(parse_move(g, text))
+    view = g.view(0)
+    deal = hidden_deal(view)
+    rng = random.Random(0)
+    worlds = [deal.sample(rng) for _ in range(50)]
+    # one of her five tiles may be the first draw's (3-3 was): it may show a 3
+    assert any(any(3 in (t.high, t.low) for t in w.hand(2)) for w in worlds)
+    assert all(make_view(w, 0) == view for w in worlds)
+
+
+def truth_fits(deal: HiddenDeal, g: Game) -> bool:
+    """Whether every hidden hand's true tiles fit its slots (a bipartite matching)."""
+    index = {t: i for i, t in enumerate(deal.unseen)}
+    for seat in set(deal.slot_seat) - {-1}:
+        slots = [s for s, owner in enumerate(deal.slot_seat) if owner == seat]
+        match: dict[int, int] = {}
+
+        def visit(
+            t: int, seen: set[int], slots: list[int] = slots, match: dict[int, int] = match
+        ) -> bool:
+            for s in slots:
+                if t in deal.allowed[s] and s not in seen:
+                    seen.add(s)
+                    if s not in match or visit(match[s], seen):
+                        match[s] = t
+                        return True
+            return False
+
+        if not all(visit(index[t], set()) for t in g.hand(seat)):
+            return False
+    return True
+
+
+@pytest.mark.parametrize(
+    ("text", "players"),
+    [("fido set=6", 4), ("fido set=6", 3), ("fido set=9", 5), ("muggins", 2), ("block", 3)],
+)
+def test_the_true_deal_always_fits_the_reading(text: str, players: int) -> None:
+    # the truth is one consistent deal: the slots' constraints must admit it at
+    # every position (random play; seed 195 of double-6 and 189 of muggins caught
+    # a late double that spent two draws), and sampling then never fails
+    for seed in range(300):
+        g = Game.new(text, players, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            if g.table.placements:  # (the opening is forced: nobody samples for it)
+                deal = hidden_deal(g.view(g.turn))
+                assert truth_fits(deal, g), (text, players, seed, len(g.history()))
+                if seed % 10 == 0:
+                    assert deal.sample(rng).legal_moves() == g.legal_moves()
+            g.push(rng.choice(g.legal_moves()))

@@ -104,20 +104,18 @@ def _slot_masks(events: list[tuple[str, int]], count: int) -> list[tuple[int, bo
         suffix[i] = suffix[i + 1] | (mask if kind == "void" else 0)
     draws = [i for i, (kind, _m) in enumerate(events) if kind == "draw"]
     # A played tile that showed a void number must have come from a draw between
-    # that void and its play: give it the earliest such draw, so the latest draws
-    # stay free to be still in the hand.
+    # that void and its play, and a late double (its "late" event follows its
+    # play) from a draw before it: give the tile the earliest such draw, one draw
+    # per tile, so the latest draws stay free to be still in the hand.
     used: set[int] = set()
     for p, (kind, tile_mask) in enumerate(events):
-        if kind == "late":
-            d = next((d for d in draws if d < p and d not in used), None)
-            if d is not None:
-                used.add(d)
-            continue
         if kind != "play":
             continue
         hit = [i for i in range(p) if events[i][0] == "void" and events[i][1] & tile_mask]
-        if hit:
-            d = next((d for d in draws if hit[-1] < d < p and d not in used), None)
+        late = p + 1 < len(events) and events[p + 1][0] == "late"
+        if hit or late:
+            after = hit[-1] if hit else -1
+            d = next((d for d in draws if after < d < p and d not in used), None)
             if d is not None:
                 used.add(d)
     free = [d for d in draws if d not in used]
