@@ -164,9 +164,7 @@ def _gaps(lg: IntArray, lf: IntArray, w_game: FloatArray, group: IntArray) -> Fl
     n_games, n_groups = group.size, int(group.max()) + 1 if group.size else 0
     if lg.size == 0:
         return np.zeros(n_games)
-    sizes = np.bincount(lg, minlength=n_games)
-    start = np.zeros(n_games, dtype=np.int64)
-    np.cumsum(sizes[:-1], out=start[1:])
+    sizes, start = _game_starts(lg, n_games)
     low = int(lf.min())
     span = int(lf.max()) - low + 1
     ordered = np.sort(lg * span + (lf - low)) % span + low  # finals sorted within each game
@@ -182,11 +180,17 @@ def _gaps(lg: IntArray, lf: IntArray, w_game: FloatArray, group: IntArray) -> Fl
     return np.asarray(gap[group], dtype=np.float64)
 
 
-def _pairs(line_game: IntArray, n_games: int) -> tuple[IntArray, IntArray, IntArray]:
-    """Every ordered pair of lines in the same game: (line a, line b, size of the game)."""
+def _game_starts(line_game: IntArray, n_games: int) -> tuple[IntArray, IntArray]:
+    """Per game (lines sorted by game): how many lines it has, and where they start."""
     sizes = np.bincount(line_game, minlength=n_games)
     start = np.zeros(n_games, dtype=np.int64)
     np.cumsum(sizes[:-1], out=start[1:])
+    return sizes, start
+
+
+def _pairs(line_game: IntArray, n_games: int) -> tuple[IntArray, IntArray, IntArray]:
+    """Every ordered pair of lines in the same game: (line a, line b, size of the game)."""
+    sizes, start = _game_starts(line_game, n_games)
     a_parts, b_parts, n_parts = [], [], []
     for n in np.unique(sizes):
         if n < 2:
@@ -311,10 +315,9 @@ def _table_model(
     gap_line = game_gap[lg]
     y = np.divide(lf, gap_line, out=np.zeros(lg.size), where=gap_line > 0)
     line_group = group[lg]
-    sizes = np.bincount(lg)
-    sizes = sizes[sizes > 0]  # the games' line counts, in line order (lg is sorted)
-    starts = np.zeros(sizes.size, dtype=np.int64)
-    np.cumsum(sizes[:-1], out=starts[1:])
+    sizes, starts = _game_starts(lg, int(lg.max()) + 1)
+    played = sizes > 0  # the games' line counts and starts, in line order (lg is sorted)
+    sizes, starts = sizes[played], starts[played]
     inv_opponents = 1.0 / (np.repeat(sizes, sizes) - 1)  # per line: 1 / (n - 1)
     k = params.prior_games
 
