@@ -5,7 +5,8 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-dev
 # the engine modules mypyc compiles (setup.py); rebuilt whenever their source changes
-COMPILED_SRC = src/fido/table.py src/fido/game.py src/fido/results.py
+COMPILED_SRC = src/fido/table.py src/fido/game.py src/fido/results.py \
+               src/fido/movegen.py src/fido/rollout.py src/fido/dealing.py
 COMPILED     = src/fido/.compiled
 
 .PHONY: run test lint bench pure-test clean

@@ -33,7 +33,7 @@ if os.environ.get("FIDO_FORCE_PURE"):
     )
     sys.path_importer_cache.clear()
 
-COMPILED_MODULES = ("table", "game", "results")
+COMPILED_MODULES = ("table", "game", "results", "movegen", "rollout", "dealing")
 
 collect_ignore = [
     f"src/fido/{name}.py"

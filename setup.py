@@ -11,7 +11,14 @@ import os
 from setuptools import setup
 
 # the modules every move or every hand runs through
-COMPILED = ["src/fido/table.py", "src/fido/game.py", "src/fido/results.py"]
+COMPILED = [
+    "src/fido/table.py",
+    "src/fido/game.py",
+    "src/fido/results.py",
+    "src/fido/movegen.py",
+    "src/fido/rollout.py",
+    "src/fido/dealing.py",
+]
 
 ext_modules = []
 if not os.environ.get("FIDO_PURE"):

@@ -135,7 +135,9 @@ class OpenSpielISMCTS:
         state = self._game.new_initial_state()
         placed = [t for t in world.history() if isinstance(t.move, Placement)]
         for s in range(2):  # initial hands: what she holds now plus what she placed
-            dealt = world.hand(s) + [t.move.tile for t in placed if t.seat == s]  # type: ignore[union-attr]
+            dealt = world.hand(s) + [
+                t.move.tile for t in placed if t.seat == s and isinstance(t.move, Placement)
+            ]
             for t in sorted(dealt):
                 state.apply_action(bd._DECK.index(self._tile(t)))
         table = Table(world.table.layout)

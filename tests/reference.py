@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fido.moves import DRAW, PASS, Draw, Pass, Placement
+from fido.moves import DRAW, PASS, Move, Placement
 from fido.rules import Layout, Opener, Ruleset, Scoring, Stuck
 from fido.tiles import Tile
 
@@ -64,7 +64,7 @@ W = 3
 RefSlot = tuple[int, int, int]
 """(value, kind, weight): the number a tile must show, END or SIDE, what it adds to the sum."""
 
-RefMove = Placement | Draw | Pass
+RefMove = Move
 
 
 class BadTable(ValueError):

@@ -691,6 +691,32 @@ def test_block_teams_going_out() -> None:
     assert [r.place for r in out.seats] == [1, 2, 1, 2]
 
 
+@pytest.mark.parametrize(
+    ("pips", "award", "finals"),
+    [
+        ([0, 3, 20, 4], 0, [0, 0]),  # the partner holds more than both opponents: award 0
+        ([0, 3, 7, 4], 0, [0, 0]),  # equal pips: award 0, not a tie
+        ([0, 10, 2, 4], 12, [12, 0]),  # the ordinary case: 14 - 2
+    ],
+)
+def test_block_teams_going_out_always_wins(pips: list[int], award: int, finals: list[int]) -> None:
+    # RULES.md (decision): the couple whose player went out wins the hand, placed
+    # first alone, and its award (the losing couple's pips minus its own) is never
+    # below 0
+    for rules in ("block", "draw", "sebastopol"):
+        out = score_hand(ruleset(rules), [0] * 4, pips, Termination.DOMINO, 0)
+        assert out.seats[0].bonus == award
+        assert out.teams is not None
+        assert [t.final for t in out.teams] == finals
+        assert [t.place for t in out.teams] == [1, 2]
+        assert out.winners == (0, 2)
+        assert out.match_points == tuple(finals)
+    # the seat that went out last in the seating wins too (team 1+3)
+    out = score_hand(ruleset("block"), [0] * 4, [5, 0, 3, 30], Termination.DOMINO, 1)
+    assert [t.final for t in out.teams or ()] == [0, 0]
+    assert out.winners == (1, 3)
+
+
 BLOCKED_4P = [
     "6-6 3-0 2-2 3-1 4-0",  # 3+4+4+4 = 15 after the opening
     "0-0 1-0 1-1 2-0 2-1",  # 8
@@ -942,7 +968,7 @@ def test_opener_house_rule_lets_the_first_seat_open_with_any_tile() -> None:
     for seed in range(5):
         g = Game.new(r, 4, seed=seed)
         assert g.turn == 0
-        assert sorted(m.tile for m in g.legal_moves()) == g.hand(0)  # type: ignore[union-attr]
+        assert sorted(m.tile for m in g.legal_moves() if isinstance(m, Placement)) == g.hand(0)
         non_double = next((t for t in g.hand(0) if not t.is_double), None)
         if non_double is not None:
             g.push(Placement(non_double))

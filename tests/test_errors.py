@@ -26,7 +26,7 @@ def snapshot(g: Game) -> tuple[object, ...]:
 def refuse(g: Game, move: object, message: str, seat: int | None = None) -> None:
     before = snapshot(g)
     with pytest.raises(IllegalMoveError, match=message):
-        g.push(Move.from_text(move) if isinstance(move, str) else move, seat=seat)
+        g.push(Move.from_text(move) if isinstance(move, str) else move, seat=seat)  # type: ignore[arg-type]
     assert snapshot(g) == before
 
 
@@ -44,7 +44,7 @@ def test_wrong_turn(g18: Game) -> None:
 
 
 def test_tile_not_in_hand(g18: Game) -> None:
-    refuse(g18, "18-7@0n", "18-7 is not in seat 1's hand")
+    refuse(g18, "18-7@0n", "you do not hold 18-7")
 
 
 def test_no_such_slot(g18: Game) -> None:
@@ -57,7 +57,7 @@ def test_values_do_not_match(g18: Game) -> None:
 
 
 def test_second_move_must_go_on_a_side(g18: Game) -> None:
-    refuse(g18, "18-12@0e", "second move must go on a side")
+    refuse(g18, "18-12@0e", "the second move must go on a free side of the opening double")
     g18.push(Move.from_text("18-12@0s"))
     assert g18.ends_sum == 48
 
@@ -100,7 +100,11 @@ def test_mother_theresa_forbids_a_non_scoring_side() -> None:
     g.push(Move.from_text("18-18"))
     g.push(Move.from_text("18-12@0n"))  # the second move may (must) take a side
     # 18-3 on the free side: 48 + 3 = 51, no points, and seat 2 can place elsewhere
-    refuse(g, "18-3@0s", "Mother Theresa forbids this side")
+    refuse(
+        g,
+        "18-3@0s",
+        "Mother Theresa: this free side takes only a scoring tile while you can play on an end",
+    )
     assert Move.from_text("18-3@0s") not in g.legal_moves()
     assert Move.from_text("18-3@0e") in g.legal_moves()
 

@@ -15,13 +15,13 @@ from fido.bots.expert import (
     SOFT_VOID,
     ExpertBot,
     Position,
+    hold_chances,
     jokinen_force,
     keeps_complementary_pairs,
     keeps_jokers,
     keeps_suit_variety,
     pair_coverage,
     plays_to_voids,
-    read_voids,
     sheds_double_while_open,
     sheds_heavy,
     spares_next_player,
@@ -191,10 +191,10 @@ def test_a_fido_draw_is_a_soft_void_and_a_pass_a_sure_one() -> None:
     g = play(fido6({0: ["6-6"]}), "6-6")
     assert not any(6 in t for t in g.hand(1))
     play(g, "draw")
-    assert read_voids(g.view(2))[1] == {6: SOFT_VOID}
+    assert hold_chances(g.view(2))[1] == {6: SOFT_VOID}
     b = deal("block", 2, {0: tiles("6-6")})
     play(b, "6-6", "pass")
-    assert read_voids(b.view(0))[1] == {6: 0.0}
+    assert hold_chances(b.view(0))[1] == {6: 0.0}
 
 
 # ------------------------------------------------------------------ classic heuristics

@@ -22,11 +22,9 @@ from hypothesis import strategies as st
 import reference as ref
 from fido import DRAW, PASS, Game, IllegalMoveError, Placement, Ruleset, Tile, ruleset
 from fido.errors import ConfigurationError
-from fido.moves import Draw, Pass, Turn
+from fido.moves import Move, Turn
 from fido.results import Outcome, Termination
 from fido.rules import EndScoring, Layout, Stuck
-
-Move = Placement | Draw | Pass
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 FIDO_SETS = (6, 9, 12, 15, 18, 21)
@@ -239,6 +237,17 @@ def _check_outcome(game: Game, outcome: Outcome, last_seat: int, passes_in_row: 
         side_places = [t.place for t in outcome.teams]
         for t in outcome.teams:
             assert all(outcome.seats[s].place == t.place for s in t.seats)
+    if rules.end_scoring is EndScoring.BLOCK and outcome.termination is Termination.DOMINO:
+        # the block games: the side that went out wins alone, whatever its award
+        # (never below 0); the others are ranked among themselves from place 2
+        sides = teams or [(s,) for s in range(n)]
+        out = next(i for i, side in enumerate(sides) if last_seat in side)
+        assert side_finals[out] >= 0
+        assert side_places[out] == 1
+        rest = [f for i, f in enumerate(side_finals) if i != out]
+        rest_places = [p + 1 for p in ref.places(rest)]
+        assert [p for i, p in enumerate(side_places) if i != out] == rest_places
+        return
     assert side_places == ref.places(side_finals)
     best = max(side_finals)
     for f, place in zip(side_finals, side_places, strict=True):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from fido import DRAW, PASS, ConfigurationError, Draw, Game, Pass, Placement, Tile
+from fido import DRAW, PASS, ConfigurationError, Game, Move, Placement, Tile
 from fido.bots import make_bot, play_hand
 from fido.bots.sampling import HiddenDeal, hidden_deal
 from fido.bots.search import SearchBot, margin
@@ -178,7 +178,7 @@ def test_playout_greedy_takes_the_most_points_then_the_heaviest_tile(text: str) 
         while not g.is_over:
             moves = g.legal_moves()
             placements = [m for m in moves if isinstance(m, Placement)]
-            move: Placement | Draw | Pass
+            move: Move
             if len(moves) > 1 and placements:
                 move = max(placements, key=lambda m: (g.points_for(m), m.tile.pips))
             else:

@@ -7,16 +7,22 @@ from __future__ import annotations
 
 __all__ = [
     "AmbiguousMoveError",
+    "ArgumentError",
     "ConfigurationError",
     "FidoError",
     "IllegalMoveError",
     "NotationError",
     "RecordError",
+    "shown",
 ]
 
 
 class FidoError(ValueError):
     """Base class of every error fido raises on bad input."""
+
+
+class ArgumentError(FidoError):
+    """A value of the wrong type or out of range handed to a fido function."""
 
 
 class NotationError(FidoError):
@@ -41,3 +47,21 @@ class RecordError(FidoError):
     def __init__(self, message: str, move_number: int | None = None) -> None:
         super().__init__(message)
         self.move_number = move_number
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A user's value quoted for a message: bounded, control characters escaped.
+
+    Error messages repeat what was typed; a huge number or a screen-clearing
+    escape sequence must not come back through them.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
+        return f"a number of more than {limit} digits"
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except Exception:  # a hostile __repr__ must not break the message
+        text = f"<{type(value).__name__}>"
+    short = text if len(text) <= limit else text[:limit] + "..."
+    if isinstance(value, str):
+        return ascii(short) if not short.isprintable() else repr(short)
+    return ascii(short) if not short.isprintable() else short

@@ -1,17 +1,25 @@
-"""The game state: deal, turn order, legal moves, placing, drawing, passing, end.
+"""The game state: turn order, placing, drawing (a chance step), passing, undo, end.
 
 >>> g = Game.new("fido set=6", players=3, seed=1)
 >>> g.legal_moves()
 [Move.from_text('6-6')]
 >>> g.push(g.legal_moves()[0]); g.ends_sum, g.scores
 (12, [4, 0, 0])
+>>> g.pop()
+Move.from_text('6-6')
+>>> g.ends_sum, g.scores
+(0, [0, 0, 0])
 
-Legal moves come in a fixed, documented order: placements first, by open slot
-in the order the slots were opened, and within a slot by ascending tile
-(higher half, then lower); then ``DRAW`` where drawing is allowed beside
-placing (the draw game); ``DRAW`` or ``PASS`` alone when the player cannot
-place. The opening move is the opener's tile alone (the draw game: every
-tile of the first seat's hand, ascending).
+The rules live in :mod:`fido.movegen` (what is legal, in a documented order)
+and :mod:`fido.validation` (why something is not); dealing in
+:mod:`fido.dealing`; the rollout policy of search in :mod:`fido.rollout`.
+
+Drawing is a decision followed by a chance step: :meth:`Game.push` of
+``DRAW``, then the tile drawn. A game that holds the stock's order (every
+seeded deal, :meth:`Game.new`) takes the next tile itself; a game dealt with
+``explicit_chance=True`` waits: :attr:`Game.chance` says who draws from which
+tiles, and :meth:`Game.apply_chance` gives the tile (a server's secret draw,
+the OpenSpiel chance player). Both go through the same code.
 
 A hand is a bitmask of tile ids; the sum of the ends is kept by the table.
 """
@@ -20,65 +28,46 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
-from fido.errors import ConfigurationError, IllegalMoveError
-from fido.moves import DRAW, PASS, PORTS, Draw, Pass, Placement, Turn
+from fido.dealing import check_deal, deal, find_opener
+from fido.errors import ArgumentError, ConfigurationError, IllegalMoveError, shown
+from fido.movegen import DRAW_FREE, DRAW_ONE, DRAW_UNTIL, PASS_ONLY, can_place, generate
+from fido.moves import DRAW, PASS, Draw, Move, Placement, Turn
 from fido.results import Outcome, Termination, score_hand
-from fido.rules import Opener, Ruleset, Scoring, Stuck
-from fido.table import END, SIDE, Table
+from fido.rollout import playout
+from fido.rules import Ruleset, Scoring, Stuck
+from fido.table import Table
 from fido.tiles import DominoSet, Tile
+from fido.validation import explain
 from fido.views import SeatView, make_view
 
-__all__ = ["Game", "Turn"]
+__all__ = ["Chance", "Game", "Turn"]
 
-Move = Placement | Draw | Pass
-
-# Interned placements, _PLACEMENTS[slot code][tile id]: creating a NamedTuple per
-# legal move would cost more than generating the moves (lists index faster than dicts).
-_PLACEMENTS: Final[list[list[Placement | None]]] = []
-
-
-def _placement_row(code: int, count: int) -> list[Placement | None]:
-    rows = _PLACEMENTS
-    while len(rows) <= code:
-        rows.append([])
-    row = rows[code]
-    if len(row) < count:
-        row.extend([None] * (count - len(row)))
-    return row
-
-
-MAX_REDEALS: Final = 1000
-
-
-def _shuffle(tiles: list[Tile], rng: random.Random) -> None:
-    """Fisher-Yates with ``rng.random()``: the deal depends on the generator alone.
-
-    Three times faster than ``rng.shuffle`` once compiled; the bias of
-    ``int(random() * n)`` (53-bit floats, n < 300) is far below any test's reach.
-    """
-    rand = rng.random
-    for i in range(len(tiles) - 1, 0, -1):
-        j = int(rand() * (i + 1))
-        tiles[i], tiles[j] = tiles[j], tiles[i]
-
-
-def _as_rules(rules: Ruleset | str) -> Ruleset:
-    return Ruleset.from_text(rules) if isinstance(rules, str) else rules
-
-
-# what a stuck player does, as small ints for the hot path
-PASS_ONLY: Final = 0
-DRAW_ONE: Final = 1
-DRAW_UNTIL: Final = 2
-DRAW_FREE: Final = 3
 _STUCK: Final[dict[Stuck, int]] = {
     Stuck.PASS: PASS_ONLY,
     Stuck.DRAW_ONE: DRAW_ONE,
     Stuck.DRAW_UNTIL: DRAW_UNTIL,
     Stuck.DRAW_FREE: DRAW_FREE,
 }
+
+# private constructor token: a bare Game() is a user error, Game(_MAKE) is ours
+_MAKE: Final = object()
+
+
+class Chance(NamedTuple):
+    """A draw waiting for its tile: ``seat`` draws one of ``tiles``, each equally likely."""
+
+    seat: int
+    tiles: tuple[Tile, ...]
+
+
+def _as_rules(rules: object) -> Ruleset:
+    if isinstance(rules, str):
+        return Ruleset.from_text(rules)
+    if not isinstance(rules, Ruleset):
+        raise ArgumentError(f"rules must be a Ruleset or ruleset text, not {shown(rules)}")
+    return rules
 
 
 def _divisor_of(rules: Ruleset) -> int:
@@ -88,45 +77,24 @@ def _divisor_of(rules: Ruleset) -> int:
 
 
 class Game:
-    """A hand of dominoes in progress. Mutable; :meth:`copy` is cheap."""
-
-    __slots__ = (
-        "_by_value",
-        "_clockwise",
-        "_divisor",
-        "_keep",
-        "_log",
-        "_mother",
-        "_outcome",
-        "_stuck",
-        "hands",
-        "initial_hands",
-        "opener",
-        "opening_tile",
-        "passes",
-        "players",
-        "rules",
-        "scores",
-        "set",
-        "stock",
-        "stock_pos",
-        "table",
-        "turn",
-    )
+    """A hand of dominoes in progress. Mutable; :meth:`copy` is cheap, :meth:`pop` undoes."""
 
     rules: Ruleset
     players: int
     set: DominoSet
     hands: list[int]
     initial_hands: tuple[int, ...]  # the deal, for records
-    stock: tuple[Tile, ...]
-    stock_pos: int
+    stock_mask: int  # the tiles in the stock
+    stock_pos: int  # how many tiles were drawn
     table: Table
     turn: int
     scores: list[int]
     passes: int
     opener: int
     opening_tile: Tile | None
+    # the stock's drawing order when the game holds it; () with explicit chance
+    _order: tuple[Tile, ...]
+    _pending: int  # the seat whose draw waits for its tile, else -1
     # per seat, per number v: a bitmask of the numbers w with v-w in hand (small ints,
     # so move generation needs no big-integer arithmetic)
     _by_value: list[list[int]]
@@ -137,8 +105,19 @@ class Game:
     _stuck: int  # PASS_ONLY, DRAW_ONE, DRAW_UNTIL or DRAW_FREE
     _mother: bool
     _keep: int  # tiles that stay in the stock
+    # the history, newest first, as linked flat tuples: (seat, move, points, sum,
+    # drawn, passes before, slot taken, sum before, spinner before, arms before, next)
     _log: tuple[object, ...] | None
     _outcome: Outcome | None
+    _rows: list[list[Placement | None]]  # interned placements [slot][tile id], see movegen
+    _legal: list[Move] | None  # the legal moves of this state, once generated
+
+    def __init__(self, _token: object = None) -> None:
+        if _token is not _MAKE:
+            raise ArgumentError(
+                "create a game with Game.new(rules, players), Game.from_deal(...) or "
+                "fido.position.parse_game(text)"
+            )
 
     # ------------------------------------------------------------ creation
 
@@ -148,34 +127,27 @@ class Game:
         rules: Ruleset | str,
         players: int = 4,
         *,
-        seed: int | None = None,
+        seed: int | str | None = None,
         rng: random.Random | None = None,
+        explicit_chance: bool = False,
     ) -> Game:
         """Shuffle and deal with ``rng`` (or ``random.Random(seed)``).
 
-        Deals again while no hand holds a double when the opener needs one.
+        The shuffle fixes the stock's order too, so a seeded game replays
+        exactly; with ``explicit_chance`` the order is forgotten and every draw
+        waits for :meth:`apply_chance`.
         """
-        rules = _as_rules(rules)
-        size = rules.hand_size(players)
+        rs = _as_rules(rules)
+        if players.__class__ is not int:
+            raise ArgumentError(f"players must be a whole number, not {shown(players)}")
         if rng is None:
+            if seed is not None and not isinstance(seed, int | str):
+                raise ArgumentError(f"a seed is a whole number or text, not {shown(seed)}")
             rng = random.Random(seed)
-        tiles = list(rules.dominoes.tiles)
-        needs_double = rules.opener is not Opener.FIRST_SEAT
-        dealt = size * players
-        for _ in range(MAX_REDEALS):
-            _shuffle(tiles, rng)
-            hands = [0] * players
-            has_double = False
-            for i in range(players):
-                m = 0
-                for t in tiles[i * size : (i + 1) * size]:
-                    m |= t.bit
-                    if t.is_double:
-                        has_double = True
-                hands[i] = m
-            if has_double or not needs_double:
-                return cls._setup(rules, hands, tuple(tiles[dealt:]))
-        raise ConfigurationError("no deal with a double in hand after many shuffles")
+        elif not isinstance(rng, random.Random):
+            raise ArgumentError(f"rng must be a random.Random, not {shown(rng)}")
+        hands, stock = deal(rs, players, rng)
+        return cls._setup(rs, hands, () if explicit_chance else stock, stock)
 
     @classmethod
     def from_deal(
@@ -183,41 +155,18 @@ class Game:
         rules: Ruleset | str,
         hands: Sequence[Sequence[Tile]],
         stock: Sequence[Tile] = (),
+        *,
+        explicit_chance: bool = False,
     ) -> Game:
-        """Set up an exact deal: every hand, and the stock in drawing order."""
-        rules = _as_rules(rules)
-        players = len(hands)
-        rules.check_players(players)
-        size = rules.hand_size(players)
-        dominoes = rules.dominoes
-        seen: set[Tile] = set()
-        for who, tiles in [
-            *((f"seat {i}'s hand", h) for i, h in enumerate(hands)),
-            ("the stock", stock),
-        ]:
-            for t in tiles:
-                if not isinstance(t, Tile):
-                    raise ConfigurationError(f"{who} holds {t!r}, which is not a Tile")
-                if t not in dominoes:
-                    raise ConfigurationError(
-                        f"{t} in {who} is not in the double-{dominoes.max_pips} set"
-                    )
-                if t in seen:
-                    raise ConfigurationError(f"{t} is dealt twice ({who})")
-                seen.add(t)
-        for i, h in enumerate(hands):
-            if len(h) != size:
-                raise ConfigurationError(
-                    f"seat {i} holds {len(h)} tiles; {rules.name} with {players} players "
-                    f"deals {size} each"
-                )
-        if len(seen) != dominoes.count:
-            missing = [str(t) for t in dominoes.tiles if t not in seen]
-            raise ConfigurationError(
-                f"the deal misses {len(missing)} tiles ({', '.join(missing[:6])}"
-                f"{' ...' if len(missing) > 6 else ''}); put the rest in the stock"
-            )
-        return cls._setup(rules, [dominoes.mask_of(list(h)) for h in hands], tuple(stock))
+        """Set up an exact deal: every hand, and the stock in drawing order.
+
+        With ``explicit_chance`` the stock's order does not matter: every draw
+        waits for :meth:`apply_chance` (a physical game, a server's secret draw).
+        """
+        rs = _as_rules(rules)
+        masks, pile = check_deal(rs, hands, stock)
+        order = () if explicit_chance else tuple(pile)
+        return cls._setup(rs, masks, order, tuple(pile))
 
     @classmethod
     def from_view(
@@ -234,27 +183,36 @@ class Game:
         the view's (other seats' drawn tiles stay unknown), and the deal the
         game remembers is the hands as given.
         """
+        if not isinstance(view, SeatView):
+            raise ArgumentError(f"from_view needs a SeatView, not {shown(view)}")
         rules = view.rules
         dominoes = rules.dominoes
+        if isinstance(hands, str | bytes) or not isinstance(hands, Sequence):
+            raise ArgumentError(f"hands must be a list of hands, not {shown(hands)}")
         if len(hands) != view.players:
             raise ConfigurationError(f"the view has {view.players} seats, not {len(hands)}")
-        if view.seat is not None and sorted(hands[view.seat]) != sorted(view.hand):
+        given = [list(h) if isinstance(h, Sequence) else h for h in hands]
+        if view.seat is not None and sorted(given[view.seat]) != sorted(view.hand):
             raise ConfigurationError(f"seat {view.seat}'s hand must be the one the view shows")
         seen: set[Tile] = {p.tile for p in view.table.placements}
         for who, tiles, want in [
-            *((f"seat {i}", h, view.hand_counts[i]) for i, h in enumerate(hands)),
+            *((f"seat {i}", h, view.hand_counts[i]) for i, h in enumerate(given)),
             ("the stock", stock, view.stock_count),
         ]:
+            if not isinstance(tiles, Sequence) or isinstance(tiles, str | bytes):
+                raise ArgumentError(f"{who} must be a list of tiles, not {shown(tiles)}")
             if len(tiles) != want:
                 raise ConfigurationError(f"{who} holds {want} tiles in the view, not {len(tiles)}")
             for t in tiles:
-                if t not in dominoes or t in seen:
-                    raise ConfigurationError(f"{t} cannot be in {who}: not free in this game")
+                if not isinstance(t, Tile) or t not in dominoes or t in seen:
+                    raise ConfigurationError(
+                        f"{shown(t)} cannot be in {who}: not free in this game"
+                    )
                 seen.add(t)
         if len(seen) != dominoes.count:
             raise ConfigurationError("hands, stock and table must make up the whole set")
-        masks = [dominoes.mask_of(list(h)) for h in hands]
-        g = cls._setup(rules, masks, tuple(stock), opened=bool(view.table.placements))
+        masks = [dominoes.mask_of(h) for h in given]
+        g = cls._setup(rules, masks, tuple(stock), tuple(stock), opened=bool(view.table.placements))
         g.table = view.table.copy()
         g.scores = list(view.scores)
         g.turn = view.to_move
@@ -264,7 +222,8 @@ class Game:
         log: tuple[object, ...] | None = None
         passes = 0
         for turn in view.history:
-            log = (tuple(turn), log)
+            # the history can be read, not undone: a world's search pops only its own moves
+            log = (*turn, passes, None, -1, -1, -1, log)
             passes = passes + 1 if turn.move is PASS else 0
         g._log = log
         g.passes = passes
@@ -273,13 +232,20 @@ class Game:
 
     @classmethod
     def _setup(
-        cls, rules: Ruleset, hands: list[int], stock: tuple[Tile, ...], opened: bool = False
+        cls,
+        rules: Ruleset,
+        hands: list[int],
+        order: tuple[Tile, ...],
+        stock: tuple[Tile, ...],
+        opened: bool = False,
     ) -> Game:
         """The trusted constructor: hands as bitmasks, already checked.
 
-        ``opened``: the table is laid already (from_view), so nobody is looked for to open.
+        ``order``: the stock's drawing order, or () for explicit chance; ``stock``:
+        its tiles. ``opened``: the table is laid already (from_view), so nobody is
+        looked for to open.
         """
-        g = cls()
+        g = cls(_MAKE)
         g.rules = rules
         g.players = len(hands)
         g.set = rules.dominoes
@@ -291,17 +257,21 @@ class Game:
         g._stuck = _STUCK[rules.stuck]
         g._mother = rules.mother_theresa
         g._keep = rules.keep_in_stock
-        g.stock = stock
+        g._order = order
+        g.stock_mask = g.set.mask_of(stock)
         g.stock_pos = 0
+        g._pending = -1
         g.table = Table(rules.layout)
         g.scores = [0] * len(hands)
         g.passes = 0
         g._log = None
         g._outcome = None
+        g._rows = []
+        g._legal = None
         if opened:
             g.opener, g.opening_tile = 0, None
         else:
-            g.opener, g.opening_tile = g._find_opener()
+            g.opener, g.opening_tile = find_opener(rules, g.set, hands)
         g.turn = g.opener
         return g
 
@@ -316,24 +286,9 @@ class Game:
             mask ^= low
         return by_value
 
-    def _find_opener(self) -> tuple[int, Tile | None]:
-        rule = self.rules.opener
-        if rule is Opener.FIRST_SEAT:
-            return 0, None
-        values = range(self.set.max_pips + 1)
-        order = reversed(values) if rule is Opener.HIGHEST_DOUBLE else values
-        pair_tiles = self.set.pair_tiles
-        for v in order:
-            double = pair_tiles[v][v]
-            bit = double.bit
-            for seat, hand in enumerate(self.hands):
-                if hand & bit:
-                    return seat, double
-        raise ConfigurationError("no hand holds a double, so nobody can open: deal again")
-
     def copy(self) -> Game:
         """An independent copy (the history is shared structurally, so this is O(1)-ish)."""
-        g = Game()
+        g = Game(_MAKE)
         g.rules = self.rules
         g.players = self.players
         g.set = self.set
@@ -345,8 +300,10 @@ class Game:
         g._mother = self._mother
         g._keep = self._keep
         g.initial_hands = self.initial_hands
-        g.stock = self.stock
+        g._order = self._order
+        g.stock_mask = self.stock_mask
         g.stock_pos = self.stock_pos
+        g._pending = self._pending
         g.table = self.table.copy()
         g.turn = self.turn
         g.scores = self.scores.copy()
@@ -355,10 +312,27 @@ class Game:
         g.opening_tile = self.opening_tile
         g._log = self._log
         g._outcome = self._outcome
+        g._rows = self._rows
+        g._legal = self._legal
         return g
 
     def __copy__(self) -> Game:
         return self.copy()
+
+    def __deepcopy__(self, memo: object) -> Game:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_blank, (), self.__getstate__())
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in _STATE}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name in _STATE:
+            setattr(self, name, state[name])
+        self._rows = []
+        self._legal = None
 
     # ------------------------------------------------------------ queries
 
@@ -376,224 +350,153 @@ class Game:
 
     @property
     def stock_count(self) -> int:
-        return len(self.stock) - self.stock_pos
+        return self.stock_mask.bit_count()
+
+    @property
+    def explicit_chance(self) -> bool:
+        """Whether draws wait for :meth:`apply_chance` (the game does not hold the order)."""
+        return not self._order and self.stock_pos + self.stock_count > 0
+
+    @property
+    def stock(self) -> tuple[Tile, ...]:
+        """The stock as dealt, in drawing order: the tiles drawn so far, then the rest.
+
+        With explicit chance the rest has no order yet and comes ascending.
+        """
+        if self._order:
+            return self._order
+        drawn = [t.drawn for t in self.history() if t.drawn is not None]
+        return (*drawn, *self.set.tiles_of(self.stock_mask))
+
+    @property
+    def chance(self) -> Chance | None:
+        """The draw waiting for its tile, if any (only with explicit chance)."""
+        if self._pending < 0:
+            return None
+        return Chance(self._pending, tuple(self.set.tiles_of(self.stock_mask)))
 
     def hand(self, seat: int) -> list[Tile]:
         """Seat's tiles, ascending. (Only the game's owner may look: views hide the rest.)"""
-        return self.set.tiles_of(self.hands[seat])
+        return self.set.tiles_of(self.hands[self._seat(seat)])
 
     def hand_counts(self) -> list[int]:
         return [h.bit_count() for h in self.hands]
 
     def pips(self, seat: int) -> int:
-        return self.set.pips_of(self.hands[seat])
+        return self.set.pips_of(self.hands[self._seat(seat)])
 
     def history(self) -> list[Turn]:
         out: list[Turn] = []
         node = self._log
         while node is not None:
-            out.append(Turn(*node[0]))  # type: ignore[misc]
-            node = node[1]  # type: ignore[assignment]
+            out.append(Turn(*node[:5]))  # type: ignore[arg-type]
+            node = node[10]  # type: ignore[assignment]
         out.reverse()
         return out
 
     def __iter__(self) -> Iterator[Turn]:
         return iter(self.history())
 
+    def __len__(self) -> int:
+        """The number of moves made (draws and passes included)."""
+        n = 0
+        node = self._log
+        while node is not None:
+            n += 1
+            node = node[10]  # type: ignore[assignment]
+        return n
+
     def last_turn(self) -> Turn | None:
-        return Turn(*self._log[0]) if self._log is not None else None  # type: ignore[misc]
+        return Turn(*self._log[:5]) if self._log is not None else None  # type: ignore[arg-type]
 
     def points_for(self, move: Move) -> int:
         """What ``move`` would score now (0 for draws and passes). Does not check legality."""
-        if not isinstance(move, Placement) or self.rules.scoring is Scoring.NONE:
+        if move.__class__ is not Placement or self.rules.scoring is Scoring.NONE:
             return 0
-        if move.anchor < 0:
-            return self.rules.points(2 * move.tile.high if move.tile.is_double else move.tile.pips)
-        return self.rules.points(self.table.ends_sum + self.table.delta(move.tile, move.slot))
+        p: Placement = move
+        if p.anchor < 0:
+            return self.rules.points(2 * p.tile.high if p.tile.is_double else p.tile.pips)
+        return self.rules.points(self.table.ends_sum + self.table.delta(p.tile, p.slot))
+
+    def _seat(self, seat: object) -> int:
+        if seat.__class__ is not int or not 0 <= seat < self.players:
+            raise ArgumentError(f"no seat {shown(seat)} (seats are 0 to {self.players - 1})")
+        return seat
 
     # ------------------------------------------------------------ legal moves
 
-    def _placements(self) -> list[Placement]:
-        seat = self.turn
-        hand = self.hands[seat]
-        table = self.table
-        if not table.placements:
-            if self.opening_tile is not None:
-                return [Placement(self.opening_tile)]
-            return [Placement(t) for t in self.set.tiles_of(hand)]
-        by_value = self._by_value[seat]
-        dominoes = self.set
-        pair_ids = dominoes.pair_ids
-        tiles = dominoes.tiles
-        count = dominoes.count
-        rows = _PLACEMENTS
-        moves: list[Placement] = []
-        append = moves.append
-        if len(table.placements) < 5:
-            only_sides, only_arms = table.slot_filter()
-        else:
-            only_sides = only_arms = False
-        for code, (v, kind, _w) in table.open.items():
-            m = by_value[v]
-            if not m:
-                continue
-            if only_sides and kind != SIDE:
-                continue
-            if only_arms and code >= 4:
-                continue
-            ids = pair_ids[v]
-            row = rows[code] if code < len(rows) else []
-            if len(row) < count:
-                row = _placement_row(code, count)
-            while m:
-                low = m & -m
-                tid = ids[low.bit_length() - 1]
-                mv = row[tid]
-                if mv is None:
-                    mv = row[tid] = Placement(tiles[tid], code >> 2, code & 3)
-                append(mv)
-                m ^= low
-        if self._mother and moves:
-            moves = self._mother_theresa(moves)
-        return moves
-
-    def _mother_theresa(self, moves: list[Placement]) -> list[Placement]:
-        """A free side only if the move scores or there is no other placement."""
-        open_ = self.table.open
-        if all(open_[m.slot][1] == SIDE for m in moves):
-            return moves
-        return [m for m in moves if open_[m.slot][1] == END or self.points_for(m) > 0]
-
-    def _can_draw(self) -> bool:
-        return self._stuck != PASS_ONLY and len(self.stock) - self.stock_pos > self._keep
-
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the player to move, in the documented order."""
-        if self._outcome is not None:
-            return []
-        moves: list[Move] = self._placements()  # type: ignore[assignment]
-        if moves:
-            if self._stuck == DRAW_FREE and self.table.placements and self._can_draw():
-                moves.append(DRAW)
-            return moves
-        return [DRAW if self._can_draw() else PASS]
+        """Every legal move of the player to move, in the order of :mod:`fido.movegen`."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = generate(self)
+        return legal.copy()
 
     def is_legal(self, move: object) -> bool:
-        return move in self.legal_moves()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = generate(self)
+        return isinstance(move, Move) and move in legal
 
     def can_place(self) -> bool:
-        if not self.table.placements:
-            return True
-        hand = self.hands[self.turn]
-        vmask = self.set.value_masks
-        return any(hand & vmask[v] for _code, v in self.table.playable())
+        return can_place(self)
 
     def playout(self, rng: random.Random, greedy: float = 0.0) -> Outcome:
-        """Play the hand to its end and return the outcome: what search rolls out.
-
-        Each turn, with probability ``greedy`` the placement scoring most now
-        (then the heaviest tile; draws only when nothing can be placed), else a
-        uniformly random legal move. Cheap because it runs compiled.
-        """
-        rand = rng.random
-        while self._outcome is None:
-            moves = self.legal_moves()
-            move = moves[0]
-            if len(moves) > 1:
-                if greedy > 0.0 and rand() < greedy:
-                    move = self._best_now(moves)
-                else:
-                    move = moves[int(rand() * len(moves))]
-            self.push(move)
-        return self._outcome
-
-    def _best_now(self, moves: list[Move]) -> Move:
-        table = self.table
-        base = table.ends_sum
-        d = self._divisor
-        best = moves[0]
-        best_key = -1
-        for m in moves:
-            if m.__class__ is not Placement:
-                continue
-            p: Placement = m
-            tile = p.tile
-            if p.anchor < 0:
-                pts = self.points_for(p)
-            elif d > 0:
-                s = base + table.delta(tile, p.anchor * 4 + p.port)
-                pts = s // d if s % d == 0 else 0
-            elif d == 0:
-                pts = 0
-            else:
-                pts = self.points_for(p)
-            key = pts * 1024 + tile.pips
-            if key > best_key:
-                best, best_key = m, key
-        return best
+        """Play the hand to its end in place and return the outcome (:mod:`fido.rollout`)."""
+        return playout(self, rng, greedy)
 
     # ------------------------------------------------------------ making moves
 
-    def push(self, move: object, *, seat: int | None = None) -> None:
+    def push(self, move: Move, *, seat: int | None = None) -> None:
         """Make a move. An illegal one raises :class:`IllegalMoveError` and changes nothing.
 
-        ``seat``, when given, must be the seat to move (servers pass it).
+        A move is legal when it is one of :meth:`legal_moves` (equal to one);
+        the game keeps that canonical move. ``seat``, when given, must be the
+        seat to move (servers pass it).
         """
         if self._outcome is not None:
             raise IllegalMoveError("the game is over")
+        if self._pending >= 0:
+            raise IllegalMoveError(
+                f"seat {self._pending} is drawing: the drawn tile comes first (apply_chance)"
+            )
         if seat is not None and seat != self.turn:
-            raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+            raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {shown(seat)}'s")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = generate(self)
+        if not isinstance(move, Move):
+            raise IllegalMoveError(explain(self, move))
+        try:
+            i = legal.index(move)
+        except ValueError:
+            raise IllegalMoveError(explain(self, move)) from None
+        self._apply(legal[i])
+
+    def _apply(self, move: Move) -> None:
+        """Make a legal move (the caller has checked; rollouts call this directly)."""
+        self._legal = None
         cls = move.__class__
         if cls is Placement:
             self._place(move)  # type: ignore[arg-type]
         elif cls is Draw:
             self._draw()
-        elif cls is Pass:
-            self._pass()
         else:
-            raise IllegalMoveError(f"not a move: {move!r}")
+            self._pass()
 
     def _place(self, move: Placement) -> None:
-        tile, anchor, port = move
+        tile = move.tile
         seat = self.turn
-        if tile.__class__ is not Tile or not self.hands[seat] & tile.bit:
-            raise IllegalMoveError(f"{tile} is not in seat {seat}'s hand")
         table = self.table
-        n_placed = len(table.placements)
-        if not n_placed:
-            if anchor >= 0:
-                raise IllegalMoveError(
-                    f"the table is empty: the game opens with {self._opening_text()}"
-                )
-            if self.opening_tile is not None and tile is not self.opening_tile:
-                raise IllegalMoveError(f"the game opens with {self._opening_text()}")
+        before = table.ends_sum
+        spinner = table.spinner
+        arms = table.arms_taken
+        if move.anchor < 0:
+            slot = None
             s = table.place(tile, -1, move)
         else:
-            code = anchor * 4 + port
-            slot = table.open.get(code) if anchor >= 0 and 0 <= port <= 3 else None
-            if slot is None:
-                self._explain_bad_slot(tile, anchor, port)
-            value, kind, _w = slot  # type: ignore[misc]
-            if tile.high != value and tile.low != value:
-                raise IllegalMoveError(
-                    f"values do not match: {tile} does not show {value}, the number at "
-                    f"{anchor}{PORTS[port]}"
-                )
-            if n_placed < 5:
-                only_sides, only_arms = table.slot_filter()
-                if only_sides and kind != SIDE:
-                    raise IllegalMoveError(
-                        "the second move must go on a side of the opening double (crosswise)"
-                    )
-                if only_arms and code >= 4:
-                    raise IllegalMoveError(
-                        "the first four tiles after the opening double go on its empty arms"
-                    )
-            if kind == SIDE and self._mother and not self._mother_allows(move):
-                raise IllegalMoveError(
-                    "Mother Theresa forbids this side: a free side takes only a scoring "
-                    "tile while you can place elsewhere"
-                )
+            code = move.anchor * 4 + move.port
+            slot = table.open[code]
             s = table.place(tile, code, move)
         self.hands[seat] ^= tile.bit
         by_value = self._by_value[seat]
@@ -609,8 +512,8 @@ class Game:
             pts = self.rules.points(s)
         if pts:
             self.scores[seat] += pts
+        self._log = (seat, move, pts, s, None, self.passes, slot, before, spinner, arms, self._log)
         self.passes = 0
-        self._log = ((seat, move, pts, s, None), self._log)
         if not self.hands[seat]:
             self._finish(Termination.DOMINO, seat)
         else:
@@ -621,68 +524,60 @@ class Game:
             return seat + 1 if seat + 1 < self.players else 0
         return seat - 1 if seat else self.players - 1
 
-    def _explain_bad_slot(self, tile: Tile, anchor: int, port: int) -> None:
-        table = self.table
-        if anchor < 0:
-            raise IllegalMoveError(f"the table is open: say where {tile} goes, e.g. {tile}@0n")
-        if not 0 <= port <= 3:
-            raise IllegalMoveError(f"no such direction {port} (use n, e, s, w)")
-        if anchor >= len(table.placements):
-            raise IllegalMoveError(
-                f"no tile #{anchor} on the table (tiles are numbered 0 to "
-                f"{len(table.placements) - 1})"
-            )
-        raise IllegalMoveError(
-            f"no such slot: tile #{anchor} ({table.placements[anchor].tile}) has no open "
-            f"{PORTS[port]} side (open slots: {self._open_text()})"
-        )
-
-    def _mother_allows(self, move: Placement) -> bool:
-        if self.points_for(move) > 0:
-            return True
-        open_ = self.table.open
-        return not any(open_[m.slot][1] == END for m in self._placements())
-
     def _draw(self) -> None:
-        rules = self.rules
-        if rules.stuck is Stuck.PASS:
-            raise IllegalMoveError(f"{rules.name} has no drawing: pass when you cannot place")
-        if not self.table.placements:
-            raise IllegalMoveError(f"the game opens first, with {self._opening_text()}")
-        left = len(self.stock) - self.stock_pos
-        if left <= rules.keep_in_stock:
-            if rules.keep_in_stock:
-                raise IllegalMoveError(
-                    f"only {left} tiles are left and the last {rules.keep_in_stock} stay in "
-                    "the pile"
-                )
-            raise IllegalMoveError("the stock is empty")
-        if self._stuck != DRAW_FREE and self.can_place():
-            raise IllegalMoveError(
-                f"you can place a tile, so you must (e.g. {self._placements()[0].text()})"
-            )
         seat = self.turn
-        tile = self.stock[self.stock_pos]
+        s = self.table.ends_sum
+        if self._order:
+            tile = self._order[self.stock_pos]
+            self._log = (seat, DRAW, 0, s, tile, self.passes, None, s, -1, -1, self._log)
+            self._take(seat, tile)
+        else:
+            self._log = (seat, DRAW, 0, s, None, self.passes, None, s, -1, -1, self._log)
+            self._pending = seat
+        self.passes = 0
+
+    def apply_chance(self, tile: Tile) -> None:
+        """The tile drawn by the seat whose draw waits (see :attr:`chance`).
+
+        Raises :class:`IllegalMoveError`, changing nothing, when no draw waits
+        or the tile is not in the stock.
+        """
+        seat = self._pending
+        if seat < 0:
+            raise IllegalMoveError("no draw waits for its tile")
+        if not isinstance(tile, Tile) or not self.stock_mask & tile.bit or tile not in self.set:
+            raise IllegalMoveError(f"{shown(tile)} is not in the stock")
+        node = self._log
+        assert node is not None
+        self._log = (*node[:4], tile, *node[5:])
+        self._pending = -1
+        self._take(seat, tile)
+
+    def forget_stock_order(self) -> None:
+        """From now on every draw waits for :meth:`apply_chance` (explicit chance).
+
+        For a game dealt or sampled with an order whose draws must come from
+        elsewhere: the OpenSpiel chance player, a server's secret source.
+        """
+        self._order = ()
+
+    def _take(self, seat: int, tile: Tile) -> None:
+        """The drawn tile goes from the stock into ``seat``'s hand."""
+        self.stock_mask ^= tile.bit
         self.stock_pos += 1
         self.hands[seat] |= tile.bit
         by_value = self._by_value[seat]
         by_value[tile.high] |= 1 << tile.low
         by_value[tile.low] |= 1 << tile.high
-        self.passes = 0
-        self._log = ((seat, DRAW, 0, self.table.ends_sum, tile), self._log)
+        self._legal = None
         if self._stuck == DRAW_ONE:
             self.turn = self._next(seat)
 
     def _pass(self) -> None:
-        if self.can_place():
-            raise IllegalMoveError(
-                f"you can place a tile, so you must (e.g. {self._placements()[0].text()})"
-            )
-        if self._can_draw():
-            raise IllegalMoveError("you cannot place, so you must draw from the stock")
         seat = self.turn
+        s = self.table.ends_sum
+        self._log = (seat, PASS, 0, s, None, self.passes, None, s, -1, -1, self._log)
         self.passes += 1
-        self._log = ((seat, PASS, 0, self.table.ends_sum, None), self._log)
         if self.passes >= self.players:
             self._finish(Termination.BLOCKED, None)
         else:
@@ -692,22 +587,53 @@ class Game:
         pips = [self.set.pips_of(h) for h in self.hands]
         self._outcome = score_hand(self.rules, self.scores, pips, termination, out_seat)
 
-    def _opening_text(self) -> str:
-        if self.opening_tile is None:
-            return "any tile of the first seat"
-        rule = "lowest" if self.rules.opener is Opener.LOWEST_DOUBLE else "highest"
-        return f"{self.opening_tile} (the {rule} double dealt)"
+    # ------------------------------------------------------------ undo
 
-    def _open_text(self) -> str:
-        return " ".join(self.table.slot_name(c) for c in self.table.open) or "none"
+    def pop(self) -> Move:
+        """Take back the last move exactly, whatever it was, and return it.
+
+        A draw goes back with its tile (into the stock, at its place in the
+        order); a draw still waiting for its tile goes back alone. Moves of a
+        history read from a view (:meth:`from_view`) cannot be taken back.
+        """
+        node = self._log
+        if node is None:
+            raise IllegalMoveError("no move to take back")
+        seat: int = node[0]  # type: ignore[assignment]
+        move: Move = node[1]  # type: ignore[assignment]
+        if node[7] == -1:
+            raise IllegalMoveError("a move of the view's history cannot be taken back")
+        self._legal = None
+        if self._pending >= 0:
+            self._pending = -1
+        elif move.__class__ is Placement:
+            p: Placement = move
+            tile = p.tile
+            self.table.unplace(node[6], node[7], node[8], node[9])  # type: ignore[arg-type]
+            self.hands[seat] |= tile.bit
+            by_value = self._by_value[seat]
+            by_value[tile.high] |= 1 << tile.low
+            by_value[tile.low] |= 1 << tile.high
+            self.scores[seat] -= node[2]  # type: ignore[operator]
+        elif move.__class__ is Draw:
+            drawn: Tile = node[4]  # type: ignore[assignment]
+            self.stock_mask |= drawn.bit
+            self.stock_pos -= 1
+            self.hands[seat] ^= drawn.bit
+            by_value = self._by_value[seat]
+            by_value[drawn.high] &= ~(1 << drawn.low)
+            by_value[drawn.low] &= ~(1 << drawn.high)
+        self.passes = node[5]  # type: ignore[assignment]
+        self.turn = seat
+        self._outcome = None
+        self._log = node[10]  # type: ignore[assignment]
+        return move
 
     # ------------------------------------------------------------ views
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know, and nothing else."""
-        if not 0 <= seat < self.players:
-            raise ValueError(f"no seat {seat} (seats are 0 to {self.players - 1})")
-        return make_view(self, seat)
+        return make_view(self, self._seat(seat))
 
     def spectator_view(self) -> SeatView:
         return make_view(self, None)
@@ -717,3 +643,16 @@ class Game:
             f"<Game {self.rules.text()!r} players={self.players} turn={self.turn} "
             f"table={self.table.text()!r}>"
         )
+
+
+def _blank() -> Game:
+    """An empty game for unpickling (its state follows)."""
+    return Game(_MAKE)
+
+
+# what a pickle of a game holds (the interned moves and the legal-move cache are rebuilt)
+_STATE: Final = (
+    *("rules", "players", "set", "hands", "initial_hands", "stock_mask", "stock_pos", "table"),
+    *("turn", "scores", "passes", "opener", "opening_tile", "_order", "_pending", "_by_value"),
+    *("_divisor", "_clockwise", "_stuck", "_mother", "_keep", "_log", "_outcome"),
+)

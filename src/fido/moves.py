@@ -10,6 +10,8 @@ anchor. The text form needs no game state and round-trips:
 (Move.from_text('18-7@0n'), '18-7@0n')
 >>> Move.from_text("18-18").is_opening, Move.from_text("draw") is DRAW
 (True, True)
+>>> isinstance(m, Move), isinstance(DRAW, Move)
+(True, True)
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar, Final, NamedTuple
 
-from fido.errors import NotationError
+from fido.errors import NotationError, shown
 from fido.tiles import Tile
 
 __all__ = [
@@ -38,7 +40,7 @@ S: Final = 2
 W: Final = 3
 PORTS: Final = "nesw"
 
-_MOVE_RE: Final = re.compile(r"(\d{1,3})-(\d{1,3})(?:@(\d{1,4})([nesw]))?")
+_MOVE_RE: Final = re.compile(r"(\d{1,3})-(\d{1,3})(?:@(\d{1,4})([nesw]))?", re.ASCII)
 
 
 def port_from_letter(letter: str) -> int:
@@ -49,16 +51,62 @@ def port_from_letter(letter: str) -> int:
     return i
 
 
-class Placement(NamedTuple):
+class Move:
+    """A move: a :class:`Placement`, ``DRAW`` or ``PASS``; ``isinstance(m, Move)`` holds.
+
+    :meth:`Move.from_text` is the one parser of the canonical text. Moves are
+    immutable values: equal moves compare and hash equal.
+    """
+
+    __slots__ = ()
+
+    def text(self) -> str:
+        """The canonical text, which :meth:`from_text` reads back."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.text()
+
+    @staticmethod
+    def from_text(text: str) -> Move:
+        """Parse the canonical text of a move (``18-7@0n``, ``18-18``, ``draw``, ``pass``).
+
+        Case and surrounding whitespace are ignored; anything else raises
+        :class:`~fido.errors.NotationError`.
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"not a move: {shown(text)} (a move is text such as '18-7@0n')")
+        s = text.strip().lower()
+        if s == "draw":
+            return DRAW
+        if s == "pass":
+            return PASS
+        m = _MOVE_RE.fullmatch(s)
+        if not m:
+            raise NotationError(
+                f"not a move: {shown(text)} (write tile@anchor+direction such as '18-7@0n', "
+                "the opening tile alone such as '18-18', 'draw' or 'pass')"
+            )
+        tile = Tile.from_text(f"{m.group(1)}-{m.group(2)}")
+        if m.group(3) is None:
+            return Placement(tile)
+        return Placement(tile, int(m.group(3)), PORTS.index(m.group(4)))
+
+
+class _PlacementFields(NamedTuple):
+    tile: Tile
+    anchor: int = -1
+    port: int = -1
+
+
+class Placement(_PlacementFields, Move):
     """Place ``tile`` at direction ``port`` of the ``anchor``-th placed tile.
 
     The opening placement has ``anchor == port == -1``. The half that touches
     is the one equal to the slot's value, so no orientation is needed.
     """
 
-    tile: Tile
-    anchor: int = -1
-    port: int = -1
+    __slots__ = ()
 
     @property
     def is_opening(self) -> bool:
@@ -81,89 +129,52 @@ class Placement(NamedTuple):
         return f"Move.from_text({self.text()!r})"
 
 
-class Draw:
+class _Word(Move):
+    """A move that is one word: one instance per class, so ``move is DRAW`` works."""
+
+    __slots__ = ()
+    _word: ClassVar[str]
+    _instances: ClassVar[dict[type, Move]] = {}
+
+    def __new__(cls) -> _Word:
+        inst = _Word._instances.get(cls)
+        if inst is None:
+            inst = _Word._instances[cls] = object.__new__(cls)
+        return inst  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[type[_Word], tuple[()]]:
+        return (type(self), ())
+
+    def __repr__(self) -> str:
+        return self._word.upper()
+
+    def text(self) -> str:
+        return self._word
+
+
+class Draw(_Word):
     """Take one tile from the stock (the singleton ``DRAW``)."""
 
     __slots__ = ()
-    _instance: ClassVar[Draw | None] = None
-
-    def __new__(cls) -> Draw:
-        if cls._instance is None:
-            cls._instance = object.__new__(cls)
-        return cls._instance
-
-    def __reduce__(self) -> tuple[type[Draw], tuple[()]]:
-        return (Draw, ())
-
-    def __repr__(self) -> str:
-        return "DRAW"
-
-    def text(self) -> str:
-        return "draw"
-
-    def __str__(self) -> str:
-        return self.text()
+    _word = "draw"
 
 
-class Pass:
+class Pass(_Word):
     """Pass the turn (the singleton ``PASS``)."""
 
     __slots__ = ()
-    _instance: ClassVar[Pass | None] = None
-
-    def __new__(cls) -> Pass:
-        if cls._instance is None:
-            cls._instance = object.__new__(cls)
-        return cls._instance
-
-    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
-        return (Pass, ())
-
-    def __repr__(self) -> str:
-        return "PASS"
-
-    def text(self) -> str:
-        return "pass"
-
-    def __str__(self) -> str:
-        return self.text()
+    _word = "pass"
 
 
 DRAW: Final = Draw()
 PASS: Final = Pass()
 
 
-class Move:
-    """Namespace for parsing any move; moves are ``Placement | Draw | Pass``."""
-
-    @staticmethod
-    def from_text(text: str) -> Placement | Draw | Pass:
-        """Parse the canonical text of a move (``18-7@0n``, ``18-18``, ``draw``, ``pass``)."""
-        s = text.strip().lower()
-        if s == "draw":
-            return DRAW
-        if s == "pass":
-            return PASS
-        m = _MOVE_RE.fullmatch(s)
-        if not m:
-            raise NotationError(
-                f"not a move: {text!r} (write tile@anchor+direction such as '18-7@0n', "
-                "the opening tile alone such as '18-18', 'draw' or 'pass')"
-            )
-        tile = Tile(int(m.group(1)), int(m.group(2)))
-        if m.group(3) is None:
-            return Placement(tile)
-        return Placement(tile, int(m.group(3)), PORTS.index(m.group(4)))
-
-
 class Turn(NamedTuple):
     """One entry of the history. ``drawn`` is hidden from the other seats' views."""
 
     seat: int
-    move: Placement | Draw | Pass
+    move: Move
     points: int
     ends_sum: int
     drawn: Tile | None = None
-
-
-AnyMove = Placement | Draw | Pass

@@ -16,24 +16,22 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from fido.errors import AmbiguousMoveError, IllegalMoveError
-from fido.moves import Draw, Move, Pass, Placement
+from fido.moves import Move, Placement
 
 __all__ = ["parse_move"]
 
-AnyMove = Placement | Draw | Pass
-
 
 class HasLegalMoves(Protocol):
-    def legal_moves(self) -> list[AnyMove]: ...
+    def legal_moves(self) -> list[Move]: ...
 
 
-def _legal(position: HasLegalMoves | Sequence[AnyMove]) -> Sequence[AnyMove]:
+def _legal(position: HasLegalMoves | Sequence[Move]) -> Sequence[Move]:
     if isinstance(position, Sequence):
         return position
     return position.legal_moves()
 
 
-def parse_move(position: HasLegalMoves | Sequence[AnyMove], text: str) -> AnyMove:
+def parse_move(position: HasLegalMoves | Sequence[Move], text: str) -> Move:
     """Parse ``text`` and check it against the legal moves of ``position``.
 
     ``position`` is a game or a list of legal moves (a view's ``legal_moves``).

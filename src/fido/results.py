@@ -125,7 +125,8 @@ def score_hand(
         if es is EndScoring.STRAIGHT:
             bonus[credited] = opp_pips - own_pips if rules.count_pips else 1
         elif es is EndScoring.BLOCK:
-            bonus[credited] = opp_pips - own_pips if teams else opp_pips
+            # teams: the difference of the couples' pips, never below 0 (RULES.md decision)
+            bonus[credited] = max(0, opp_pips - own_pips) if teams else opp_pips
         elif es is EndScoring.MUGGINS:
             # going out: the opponents' pips; blocked (decision): the difference
             blocked = termination is Termination.BLOCKED
@@ -139,10 +140,20 @@ def score_hand(
         finals = [points[s] + bonus[s] for s in range(n)]
     if teams is None:
         side_finals = finals
-        seat_place = side_places = places(finals)
+        side_places = places(finals)
     else:
         side_finals = [sum([finals[s] for s in side]) for side in sides]
         side_places = places(side_finals)
+    if es is EndScoring.BLOCK and termination is Termination.DOMINO and win is not None:
+        # the block games: the side that went out wins the hand, placed first alone,
+        # even when its award is 0 (the partner holds many pips; RULES.md decision)
+        rest = [f for i, f in enumerate(side_finals) if i != win]
+        side_places = [
+            1 if i == win else 2 + sum([r > f for r in rest]) for i, f in enumerate(side_finals)
+        ]
+    if teams is None:
+        seat_place = side_places
+    else:
         seat_place = [0] * n
         for i, side in enumerate(sides):
             for s in side:

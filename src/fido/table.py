@@ -231,6 +231,32 @@ class Table:
         placements.append(move if move is not None else Placement(tile, code >> 2, port))
         return s
 
+    def unplace(self, slot: Slot | None, ends_sum: int, spinner: int, arms_taken: int) -> None:
+        """Take the last placed tile back: ``slot`` is the slot it took (None for the
+        opening), the rest the table's counters before it (what :meth:`place` changed).
+
+        Slots are always open in ascending code order (a tile's slots are opened
+        together and numbered after every earlier tile's), so the taken slot goes
+        back into its place by code.
+        """
+        placements = self.placements
+        if not placements:
+            raise IllegalMoveError("the table is empty: no tile to take back")
+        move = placements.pop()
+        base = len(placements) * 4
+        slots = self.open
+        for p in range(4):
+            slots.pop(base + p, None)
+        if slot is not None:
+            code = move.anchor * 4 + move.port
+            last = next(reversed(slots), -1)
+            slots[code] = slot
+            if code < last:
+                self.open = dict(sorted(slots.items()))
+        self.ends_sum = ends_sum
+        self.spinner = spinner
+        self.arms_taken = arms_taken
+
     def recount(self) -> int:
         """The sum of the ends computed from the open slots alone (a check)."""
         s = sum(w for _v, _k, w in self.open.values())

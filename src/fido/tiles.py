@@ -19,11 +19,11 @@ import re
 from collections.abc import Iterator
 from typing import ClassVar, Final
 
-from fido.errors import NotationError
+from fido.errors import ArgumentError, NotationError, shown
 
 __all__ = ["DominoSet", "Tile", "tile_id"]
 
-_TILE_RE: Final = re.compile(r"\s*(\d{1,3})\s*[-|:]\s*(\d{1,3})\s*")
+_TILE_RE: Final = re.compile(r"\s*(\d{1,3})\s*[-|:]\s*(\d{1,3})\s*", re.ASCII)
 MAX_PIPS: Final = 99  # generous bound for custom sets; keeps masks sane
 
 
@@ -49,15 +49,18 @@ class Tile:
     is_double: bool
 
     def __new__(cls, a: int, b: int) -> Tile:
-        key = (a, b) if a >= b else (b, a)
-        tile = cls._interned.get(key)
-        if tile is not None:
-            return tile
-        if not (isinstance(a, int) and isinstance(b, int)) or isinstance(a, bool):
-            raise TypeError(f"tile halves must be integers, got {a!r} and {b!r}")
+        if a.__class__ is int and b.__class__ is int:
+            key = (a, b) if a >= b else (b, a)
+            tile = cls._interned.get(key)
+            if tile is not None:
+                return tile
+        else:
+            raise ArgumentError(f"tile halves must be integers, got {shown(a)} and {shown(b)}")
         hi, lo = key
         if lo < 0 or hi > MAX_PIPS:
-            raise ValueError(f"tile halves must be between 0 and {MAX_PIPS}, got {a} and {b}")
+            raise ArgumentError(
+                f"tile halves must be between 0 and {MAX_PIPS}, got {shown(a)} and {shown(b)}"
+            )
         tile = object.__new__(cls)
         put = object.__setattr__
         put(tile, "high", hi)
@@ -107,12 +110,14 @@ class Tile:
     @classmethod
     def from_text(cls, text: str) -> Tile:
         """Parse ``"18-12"`` (also ``"12-18"``, ``"18|12"``, ``"18:12"``)."""
-        m = _TILE_RE.fullmatch(text)
+        m = _TILE_RE.fullmatch(text) if isinstance(text, str) else None
         if not m:
-            raise NotationError(f"not a tile: {text!r} (write it as two numbers, e.g. '18-12')")
+            raise NotationError(
+                f"not a tile: {shown(text)} (write it as two numbers, e.g. '18-12')"
+            )
         a, b = int(m.group(1)), int(m.group(2))
         if max(a, b) > MAX_PIPS:
-            raise NotationError(f"not a tile: {text!r} (halves go up to {MAX_PIPS})")
+            raise NotationError(f"not a tile: {shown(text)} (halves go up to {MAX_PIPS})")
         return cls(a, b)
 
     def other(self, value: int) -> int:
@@ -121,7 +126,7 @@ class Tile:
             return self.low
         if value == self.low:
             return self.high
-        raise ValueError(f"{self} does not show {value}")
+        raise ArgumentError(f"{self} does not show {shown(value)}")
 
     def __contains__(self, value: object) -> bool:
         return value in (self.high, self.low)
@@ -142,11 +147,13 @@ class DominoSet:
     _cache: ClassVar[dict[int, DominoSet]] = {}
 
     def __new__(cls, max_pips: int) -> DominoSet:
-        cached = cls._cache.get(max_pips)
+        cached = cls._cache.get(max_pips) if max_pips.__class__ is int else None
         if cached is not None:
             return cached
-        if not isinstance(max_pips, int) or not 1 <= max_pips <= MAX_PIPS:
-            raise ValueError(f"a set is double-1 .. double-{MAX_PIPS}, got double-{max_pips}")
+        if max_pips.__class__ is not int or not 1 <= max_pips <= MAX_PIPS:
+            raise ArgumentError(
+                f"a set is double-1 .. double-{MAX_PIPS}, got double-{shown(max_pips)}"
+            )
         self = object.__new__(cls)
         tiles = tuple(Tile(a, b) for a in range(max_pips + 1) for b in range(a + 1))
         assert all(t.id == i for i, t in enumerate(tiles))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fido.moves import Draw, Pass, Placement, Turn
+from fido.moves import Move, Placement, Turn
 from fido.results import Outcome
 from fido.rules import Ruleset
 from fido.table import Table
@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from fido.game import Game
 
 __all__ = ["SeatView", "make_view"]
-
-Move = Placement | Draw | Pass
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,14 +43,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from fido.moves import Draw, Pass, Placement
+from fido.moves import Draw, Move, Pass, Placement
 from fido.rules import Ruleset
 from fido.table import Table
 from fido.views import SeatView
 
 __all__ = ["ActionSpace", "action_space"]
 
-Move = Placement | Draw | Pass
 
 
 class ActionSpace(NamedTuple):

@@ -42,7 +42,7 @@ import pyspiel
 from fido.adapters.encoding import ActionSpace, action_space
 from fido.bots.sampling import hidden_deal
 from fido.game import Game
-from fido.moves import DRAW, Draw, Placement
+from fido.moves import Draw, Placement
 from fido.rules import Opener
 from fido.tiles import Tile
 from fido.views import SeatView
@@ -128,8 +128,7 @@ class _Now:
     hands: list[list[Tile]]  # the deal so far
     undealt: list[Tile]  # then: the stock, in no order (chance picks each draw)
     draws: list[Tile | None] = field(default_factory=list)  # every draw's tile (None: unknown)
-    game: Game | None = None
-    drawing: bool = False  # a draw was chosen; chance picks the tile
+    game: Game | None = None  # with explicit chance: a chosen draw waits for chance's tile
 
     def __deepcopy__(self, memo: object) -> _Now:
         game = None if self.game is None else self.game.copy()
@@ -138,7 +137,6 @@ class _Now:
             self.undealt.copy(),
             self.draws.copy(),
             game,
-            self.drawing,
         )
 
 
@@ -160,7 +158,7 @@ class FidoState(pyspiel.State):  # type: ignore[misc]
     # -------------------------------------------------------------- OpenSpiel
 
     def current_player(self) -> int:
-        if self.now.game is None or self.now.drawing:
+        if self.now.game is None or self.now.game.chance is not None:
             return int(pyspiel.PlayerId.CHANCE)
         if self.now.game.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
@@ -202,23 +200,16 @@ class FidoState(pyspiel.State):  # type: ignore[misc]
                 next(h for h in self.now.hands if len(h) < size).append(tile)
                 if len(self.now.hands[-1]) == size:
                     self.now.game = Game.from_deal(
-                        self.space.rules, self.now.hands, self.now.undealt
+                        self.space.rules, self.now.hands, self.now.undealt, explicit_chance=True
                     )
                 return
-            # the same position with the chosen tile on top of the stock
-            g = self.now.game
-            hands = [g.hand(s) for s in range(self.space.players)]
-            self.now.game = Game.from_view(g.spectator_view(), hands, [tile, *self.now.undealt])
-            self.now.game.push(DRAW)
+            # the engine's chance step: the chosen draw waits for this tile
+            self.now.game.apply_chance(tile)
             self.now.draws.append(tile)
-            self.now.drawing = False
             return
         assert self.now.game is not None
         move = self.space.move_of(self.now.game.table, self.now.game.legal_moves(), action)
-        if isinstance(move, Draw):
-            self.now.drawing = True
-        else:
-            self.now.game.push(move)
+        self.now.game.push(move)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FidoState:
         """A state ``player_id`` cannot tell from this one, hidden tiles dealt anew.
@@ -228,11 +219,12 @@ class FidoState(pyspiel.State):  # type: ignore[misc]
         revealed), so ISMCTS and other algorithms that resample information
         states run on fido. Other seats' draws stay unknown in the new state.
         """
-        if self.now.game is None or self.is_terminal() or self.now.drawing:
+        if self.now.game is None or self.is_terminal() or self.now.game.chance is not None:
             return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(int(probability_sampler() * 2**53))
         world = hidden_deal(self.now.game.view(player_id)).sample(rng)
         state: FidoState = self.get_game().new_initial_state()
+        world.forget_stock_order()  # its draws stay chance nodes
         state.now.game = world
         state.now.hands = [world.hand(s) for s in range(self.space.players)]
         placed = {p.tile for p in world.table.placements}
@@ -245,6 +237,8 @@ class FidoState(pyspiel.State):  # type: ignore[misc]
         """Per draw so far, the tile if ``player`` drew it (what she saw), else None."""
         assert self.now.game is not None
         drawers = [t.seat for t in self.now.game.history() if isinstance(t.move, Draw)]
+        if self.now.game.chance is not None:
+            drawers.pop()  # the draw waiting for its tile has none yet
         return [d if s == player else None for s, d in zip(drawers, self.now.draws, strict=True)]
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -329,7 +323,7 @@ class FidoObserver:
                 else:
                     rows[i, 3] = -1.0 if isinstance(m, Draw) else -2.0
                 if isinstance(m, Draw):
-                    tile = next(drawn)
+                    tile = next(drawn, None)
                     if tile is not None and self.private:
                         rows[i, 4] = tile.id + 1
 
@@ -351,7 +345,7 @@ class FidoObserver:
                 drawn = iter(state.own_draws(player))
                 turns = []
                 for t in view.history:
-                    tile = next(drawn) if isinstance(t.move, Draw) else None
+                    tile = next(drawn, None) if isinstance(t.move, Draw) else None
                     extra = f"+{tile.text()}" if tile is not None and self.private else ""
                     turns.append(f"{t.seat}:{t.move.text()}{extra}")
                 parts.append("history " + " ".join(turns))

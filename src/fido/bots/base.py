@@ -12,12 +12,10 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from fido.moves import Draw, Pass, Placement
+from fido.moves import Move
 from fido.views import SeatView
 
 __all__ = ["Bot", "Move"]
-
-Move = Placement | Draw | Pass
 
 
 @runtime_checkable

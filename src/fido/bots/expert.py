@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from fido.bots.base import Move
-from fido.bots.sampling import voids
+from fido.knowledge import Shown, seat_events, unseen_tiles
 from fido.moves import Placement
 from fido.rules import Layout, Scoring, Stuck
 from fido.sorting import difference_class, is_joker, tap_ins
@@ -97,7 +97,7 @@ class Position:
     unseen: tuple[Tile, ...]  # full set minus own hand minus table
     unseen_by_value: tuple[tuple[Tile, ...], ...]
     mine_by_value: tuple[int, ...]  # tiles in my hand showing each number
-    void: tuple[dict[int, float], ...]  # seat -> number -> chance she still holds it (0 or soft)
+    holds: tuple[dict[int, float], ...]  # seat -> number she lacked -> chance she holds it now
     next_seat: int
     partners: frozenset[int]  # my team mates (not me); empty without teams
     scale: float  # a typical score now: the sum / d, at least 1
@@ -109,9 +109,7 @@ class Position:
         rules = view.rules
         seat = view.seat if view.seat is not None else view.to_move
         n = rules.max_pips
-        hand = set(view.hand)
-        on_table = {p.tile for p in view.table.placements}
-        unseen = tuple(t for t in rules.dominoes.tiles if t not in hand and t not in on_table)
+        unseen = unseen_tiles(view)
         by_value: list[list[Tile]] = [[] for _ in range(n + 1)]
         for t in unseen:
             by_value[t.high].append(t)
@@ -135,7 +133,7 @@ class Position:
             unseen=unseen,
             unseen_by_value=tuple(tuple(v) for v in by_value),
             mine_by_value=tuple(mine),
-            void=read_voids(view),
+            holds=hold_chances(view),
             next_seat=rules.next_seat(seat, view.players),
             partners=partners,
             scale=max(1.0, view.ends_sum / rules.divisor),
@@ -144,10 +142,10 @@ class Position:
         )
 
 
-def read_voids(view: SeatView) -> tuple[dict[int, float], ...]:
-    """Per seat, the numbers she showed she lacks (drew or passed with them open).
+def hold_chances(view: SeatView) -> tuple[dict[int, float], ...]:
+    """Per seat, the numbers she showed she lacked, each with the chance she holds it now.
 
-    Read off :func:`fido.bots.sampling.voids`, the sampler's events. A pass,
+    Read off :func:`fido.knowledge.seat_events`. A pass,
     or a muggins draw (she draws until she can place), is sure; a FIDO draw is
     soft (:data:`SOFT_VOID`): the tile she drew may show the number. A draw in
     the draw game says nothing (she may draw at will). A number she places
@@ -155,14 +153,14 @@ def read_voids(view: SeatView) -> tuple[dict[int, float], ...]:
     """
     until = view.rules.stuck is Stuck.DRAW_UNTIL
     out: list[dict[int, float]] = []
-    for events in voids(view):
+    for events in seat_events(view):
         seen: dict[int, float] = {}
         for i, (kind, mask) in enumerate(events):
-            if kind == "play":
+            if kind is Shown.PLAY:
                 for v in _numbers(mask):
                     seen.pop(v, None)
-            elif kind == "void":
-                sure = until or i + 1 == len(events) or events[i + 1][0] != "draw"
+            elif kind is Shown.VOID:
+                sure = until or i + 1 == len(events) or events[i + 1].kind is not Shown.DRAW
                 if not sure:
                     # each further FIDO draw brings a tile that may show an older void number
                     for v, held in seen.items():
@@ -322,7 +320,7 @@ def plays_to_voids(pos: Position, move: Placement) -> float:
     """New ends an opponent is void in (she must pass), minus those the partner lacks."""
     out = 0.0
     for x in _exposed(pos, move):
-        for s, void in enumerate(pos.void):
+        for s, void in enumerate(pos.holds):
             if s == pos.view.seat or x not in void:
                 continue
             sure = 1.0 - void[x]
@@ -354,7 +352,7 @@ def spares_next_player(pos: Position, move: Placement) -> float:
     if not best:
         return 0.0
     p_hold = view.hand_counts[pos.next_seat] / len(pos.unseen)
-    void = pos.void[pos.next_seat]
+    void = pos.holds[pos.next_seat]
     expected = 0.0
     miss = 1.0  # chance she holds none of the better tiles
     for t, pts in sorted(best.items(), key=lambda kv: -kv[1]):

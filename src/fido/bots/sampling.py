@@ -1,6 +1,6 @@
 """Deal the tiles a seat cannot see, consistently with everything she has seen.
 
-What a view tells about the hidden tiles:
+What a view tells about the hidden tiles (read by :mod:`fido.knowledge`):
 
 * which tiles are unseen (the set minus her hand and the table), how many
   each other hand holds and how many lie in the stock;
@@ -31,88 +31,38 @@ from dataclasses import dataclass
 
 from fido.errors import FidoError
 from fido.game import Game
-from fido.moves import DRAW, PASS, Placement
-from fido.rules import Opener, Stuck
-from fido.table import Table
+from fido.knowledge import SeatEvent, Shown, seat_events, stock_doubles, unseen_tiles
 from fido.tiles import Tile
 from fido.views import SeatView
 
-__all__ = ["HiddenDeal", "SamplingError", "dealt_to_stock", "hidden_deal", "voids"]
-
-
-def dealt_to_stock(view: SeatView) -> frozenset[Tile]:
-    """The doubles the opening shows were in the stock at the deal (see above)."""
-    rules = view.rules
-    if rules.opener is Opener.FIRST_SEAT or not view.table.placements:
-        return frozenset()
-    first = view.table.placements[0].tile
-    if first.high != first.low:
-        return frozenset()
-    doubles = rules.dominoes.pair_tiles
-    top = rules.dominoes.max_pips
-    if rules.opener is Opener.HIGHEST_DOUBLE:
-        return frozenset(doubles[v][v] for v in range(first.high + 1, top + 1))
-    return frozenset(doubles[v][v] for v in range(first.high))
+__all__ = ["HiddenDeal", "SamplingError", "hidden_deal"]
 
 
 class SamplingError(FidoError):
     """No deal of the hidden tiles agrees with the view (a corrupt history)."""
 
 
-def voids(view: SeatView) -> list[list[tuple[str, int]]]:
-    """Per seat, its events in order: ``("void", values mask)``, ``("draw", 0)`` and
-    ``("play", the tile's numbers as a mask)``.
-
-    A void's mask has bit v set for every number v the seat could not play.
-    Voluntary draws (the draw game) are draws but not voids. A placed double
-    that was in the stock at the deal (:func:`dealt_to_stock`) adds
-    ``("late", 0)``: it came from one of her earlier draws.
-    """
-    rules = view.rules
-    late = dealt_to_stock(view)
-    table = Table(rules.layout)
-    events: list[list[tuple[str, int]]] = [[] for _ in range(view.players)]
-    forced_draw = rules.stuck is not Stuck.DRAW_FREE
-    for turn in view.history:
-        move = turn.move
-        if isinstance(move, Placement):
-            if table.placements:
-                tile = move.tile
-                events[turn.seat].append(("play", (1 << tile.high) | (1 << tile.low)))
-                if tile in late:
-                    events[turn.seat].append(("late", 0))
-            table.place(move.tile, move.slot, move)
-            continue
-        if move is PASS or (move is DRAW and forced_draw):
-            mask = 0
-            for _code, v in table.playable():
-                mask |= 1 << v
-            if table.placements:
-                events[turn.seat].append(("void", mask))
-        if move is DRAW:
-            events[turn.seat].append(("draw", 0))
-    return events
-
-
-def _slot_masks(events: list[tuple[str, int]], count: int) -> list[tuple[int, bool]]:
+def _slot_masks(events: list[SeatEvent], count: int) -> list[tuple[int, bool]]:
     """Per slot of a hand's ``count``: its forbidden-number mask, and whether it
     holds a tile from the deal (rather than from one of her draws)."""
     # suffix[i]: the voids from event i on
     suffix = [0] * (len(events) + 1)
     for i in range(len(events) - 1, -1, -1):
         kind, mask = events[i]
-        suffix[i] = suffix[i + 1] | (mask if kind == "void" else 0)
-    draws = [i for i, (kind, _m) in enumerate(events) if kind == "draw"]
+        suffix[i] = suffix[i + 1] | (mask if kind is Shown.VOID else 0)
+    draws = [i for i, (kind, _m) in enumerate(events) if kind is Shown.DRAW]
     # A played tile that showed a void number must have come from a draw between
     # that void and its play, and a late double (its "late" event follows its
     # play) from a draw before it: give the tile the earliest such draw, one draw
     # per tile, so the latest draws stay free to be still in the hand.
     used: set[int] = set()
     for p, (kind, tile_mask) in enumerate(events):
-        if kind != "play":
+        if kind is not Shown.PLAY:
             continue
-        hit = [i for i in range(p) if events[i][0] == "void" and events[i][1] & tile_mask]
-        late = p + 1 < len(events) and events[p + 1][0] == "late"
+        hit = [
+            i for i in range(p) if events[i].kind is Shown.VOID and events[i].numbers & tile_mask
+        ]
+        late = p + 1 < len(events) and events[p + 1].kind is Shown.LATE_DOUBLE
         if hit or late:
             after = hit[-1] if hit else -1
             d = next((d for d in draws if after < d < p and d not in used), None)
@@ -192,11 +142,9 @@ class HiddenDeal:
 
 def hidden_deal(view: SeatView) -> HiddenDeal:
     """Prepare sampling for ``view``'s seat (a spectator's view samples every hand)."""
-    rules = view.rules
-    seen = set(view.hand) | {p.tile for p in view.table.placements}
-    unseen = tuple(t for t in rules.dominoes.tiles if t not in seen)
-    events = voids(view)
-    in_stock = dealt_to_stock(view)
+    unseen = unseen_tiles(view)
+    events = seat_events(view)
+    in_stock = stock_doubles(view)
     slot_seat: list[int] = []
     forbidden: list[tuple[int, bool]] = []
     for seat in range(view.players):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from fido.game import Game
-from fido.moves import Draw, Pass, Placement
+from fido.moves import Move, Placement
 from fido.results import Outcome
 
 __all__ = ["Solution", "SolveBudgetExceeded", "margin", "solve"]
@@ -45,7 +45,7 @@ class Solution(NamedTuple):
     nodes: int
 
 
-def _heavy_first(move: Placement | Draw | Pass) -> int:
+def _heavy_first(move: Move) -> int:
     return -move.tile.pips if isinstance(move, Placement) else 0
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from rich.table import Table as RichTable
 
-from fido.moves import Draw, Pass, Placement
+from fido.moves import Move
 from fido.results import Outcome
 from fido.rules import Scoring
 from fido.sorting import is_joker, ratzek_rows
@@ -89,7 +89,7 @@ def seat_lines(view: SeatView, names: Sequence[str]) -> list[str]:
     return _wrap(" | ".join(cells), 2)
 
 
-def move_keys(view: SeatView) -> list[tuple[str, Placement | Draw | Pass]]:
+def move_keys(view: SeatView) -> list[tuple[str, Move]]:
     """The legal moves, each with its short key (``1``..``9``, then letters)."""
     return list(zip(KEYS, view.legal_moves, strict=False))
 

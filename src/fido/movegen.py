@@ -1,0 +1,114 @@
+"""Legal-move generation: the one place the rules of placing, drawing and passing live.
+
+:meth:`fido.game.Game.push` accepts exactly the moves generated here, and
+:mod:`fido.validation` only explains a refusal, so the rules are written once.
+
+Legal moves come in a fixed, documented order: placements first, by open slot
+in the order the slots were opened, and within a slot by ascending tile
+(higher half, then lower); then ``DRAW`` where drawing is allowed beside
+placing (the draw game); ``DRAW`` or ``PASS`` alone when the player cannot
+place. The opening move is the opener's tile alone (the draw game: every
+tile of the first seat's hand, ascending).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from fido.moves import DRAW, PASS, Move, Placement
+from fido.table import END, SIDE
+
+if TYPE_CHECKING:
+    from fido.game import Game
+
+__all__ = ["DRAW_FREE", "DRAW_ONE", "DRAW_UNTIL", "PASS_ONLY", "can_draw", "can_place", "generate"]
+
+# what a stuck player does, as small ints for the hot path
+PASS_ONLY: Final = 0
+DRAW_ONE: Final = 1
+DRAW_UNTIL: Final = 2
+DRAW_FREE: Final = 3
+
+
+def placements(game: Game) -> list[Placement]:
+    """Every placement the player to move may make, in the documented order."""
+    seat = game.turn
+    hand = game.hands[seat]
+    table = game.table
+    if not table.placements:
+        if game.opening_tile is not None:
+            return [Placement(game.opening_tile)]
+        return [Placement(t) for t in game.set.tiles_of(hand)]
+    by_value = game._by_value[seat]
+    dominoes = game.set
+    pair_ids = dominoes.pair_ids
+    tiles = dominoes.tiles
+    # interned per game (shared by its copies): a NamedTuple per legal move would
+    # cost more than generating the moves; never at module level, where it would
+    # grow from every seat's hand
+    rows = game._rows
+    moves: list[Placement] = []
+    append = moves.append
+    if len(table.placements) < 5:
+        only_sides, only_arms = table.slot_filter()
+    else:
+        only_sides = only_arms = False
+    for code, (v, kind, _w) in table.open.items():
+        m = by_value[v]
+        if not m:
+            continue
+        if only_sides and kind != SIDE:
+            continue
+        if only_arms and code >= 4:
+            continue
+        ids = pair_ids[v]
+        while len(rows) <= code:
+            rows.append([])
+        row = rows[code]
+        if not row:
+            row.extend([None] * dominoes.count)
+        while m:
+            low = m & -m
+            tid = ids[low.bit_length() - 1]
+            mv = row[tid]
+            if mv is None:
+                mv = row[tid] = Placement(tiles[tid], code >> 2, code & 3)
+            append(mv)
+            m ^= low
+    if game._mother and moves:
+        moves = mother_theresa(game, moves)
+    return moves
+
+
+def mother_theresa(game: Game, moves: list[Placement]) -> list[Placement]:
+    """A free side only if the move scores, or if there is no placement on an end."""
+    open_ = game.table.open
+    if all(open_[m.slot][1] == SIDE for m in moves):
+        return moves
+    return [m for m in moves if open_[m.slot][1] == END or game.points_for(m) > 0]
+
+
+def can_draw(game: Game) -> bool:
+    return game._stuck != PASS_ONLY and game.stock_mask.bit_count() > game._keep
+
+
+def can_place(game: Game) -> bool:
+    if not game.table.placements:
+        return True
+    hand = game.hands[game.turn]
+    vmask = game.set.value_masks
+    return any(hand & vmask[v] for _code, v in game.table.playable())
+
+
+def generate(game: Game) -> list[Move]:
+    """Every legal move of the player to move; none while a draw waits for its tile."""
+    if game._outcome is not None or game._pending >= 0:
+        return []
+    moves: list[Move] = []
+    moves.extend(placements(game))
+    if moves:
+        if game._stuck == DRAW_FREE and game.table.placements and can_draw(game):
+            moves.append(DRAW)
+        return moves
+    moves.append(DRAW if can_draw(game) else PASS)
+    return moves
