@@ -125,13 +125,16 @@ class Game:
     def new(
         cls,
         rules: Ruleset | str,
-        players: int = 4,
+        players: int | object = 4,
         *,
-        seed: int | str | None = None,
-        rng: random.Random | None = None,
+        seed: int | str | object | None = None,
+        rng: random.Random | object | None = None,
         explicit_chance: bool = False,
     ) -> Game:
         """Shuffle and deal with ``rng`` (or ``random.Random(seed)``).
+
+        (Arguments are typed ``object`` where the compiled build would raise a
+        bare ``TypeError``: a wrong type is a :class:`~fido.errors.ArgumentError`.)
 
         The shuffle fixes the stock's order too, so a seeded game replays
         exactly; with ``explicit_chance`` the order is forgotten and every draw
@@ -140,13 +143,16 @@ class Game:
         rs = _as_rules(rules)
         if players.__class__ is not int:
             raise ArgumentError(f"players must be a whole number, not {shown(players)}")
+        count: int = players
         if rng is None:
-            if seed is not None and not isinstance(seed, int | str):
+            if seed is not None and seed.__class__ is not int and seed.__class__ is not str:
                 raise ArgumentError(f"a seed is a whole number or text, not {shown(seed)}")
-            rng = random.Random(seed)
-        elif not isinstance(rng, random.Random):
+            gen = random.Random(seed)
+        elif isinstance(rng, random.Random):
+            gen = rng
+        else:
             raise ArgumentError(f"rng must be a random.Random, not {shown(rng)}")
-        hands, stock = deal(rs, players, rng)
+        hands, stock = deal(rs, count, gen)
         return cls._setup(rs, hands, () if explicit_chance else stock, stock)
 
     @classmethod
@@ -191,7 +197,10 @@ class Game:
             raise ArgumentError(f"hands must be a list of hands, not {shown(hands)}")
         if len(hands) != view.players:
             raise ConfigurationError(f"the view has {view.players} seats, not {len(hands)}")
-        given = [list(h) if isinstance(h, Sequence) else h for h in hands]
+        for h in hands:
+            if isinstance(h, str | bytes) or not isinstance(h, Sequence):
+                raise ArgumentError(f"a hand is a list of tiles, not {shown(h)}")
+        given: list[list[Tile]] = [list(h) for h in hands]
         if view.seat is not None and sorted(given[view.seat]) != sorted(view.hand):
             raise ConfigurationError(f"seat {view.seat}'s hand must be the one the view shows")
         seen: set[Tile] = {p.tile for p in view.table.placements}
@@ -375,14 +384,14 @@ class Game:
             return None
         return Chance(self._pending, tuple(self.set.tiles_of(self.stock_mask)))
 
-    def hand(self, seat: int) -> list[Tile]:
+    def hand(self, seat: int | object) -> list[Tile]:
         """Seat's tiles, ascending. (Only the game's owner may look: views hide the rest.)"""
         return self.set.tiles_of(self.hands[self._seat(seat)])
 
     def hand_counts(self) -> list[int]:
         return [h.bit_count() for h in self.hands]
 
-    def pips(self, seat: int) -> int:
+    def pips(self, seat: int | object) -> int:
         return self.set.pips_of(self.hands[self._seat(seat)])
 
     def history(self) -> list[Turn]:
@@ -631,7 +640,7 @@ class Game:
 
     # ------------------------------------------------------------ views
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: int | object) -> SeatView:
         """What ``seat`` may know, and nothing else."""
         return make_view(self, self._seat(seat))
 

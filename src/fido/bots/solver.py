@@ -74,9 +74,9 @@ def solve(game: Game, seat: int, max_nodes: int = 5000) -> Solution:
         if g.turn in side:
             best = -1e9
             for m in moves:
-                child = g.copy()
-                child.push(m)
-                v = value(child, alpha, beta)
+                g.push(m)
+                v = value(g, alpha, beta)
+                g.pop()
                 if v > best:
                     best = v
                     if v > alpha:
@@ -86,9 +86,9 @@ def solve(game: Game, seat: int, max_nodes: int = 5000) -> Solution:
             return best
         best = 1e9
         for m in moves:
-            child = g.copy()
-            child.push(m)
-            v = value(child, alpha, beta)
+            g.push(m)
+            v = value(g, alpha, beta)
+            g.pop()
             if v < best:
                 best = v
                 if v < beta:
@@ -97,5 +97,6 @@ def solve(game: Game, seat: int, max_nodes: int = 5000) -> Solution:
                         break
         return best
 
-    v = value(game, -1e9, 1e9)
+    # one copy, moves made and taken back (Game.pop) instead of a copy per node
+    v = value(game.copy(), -1e9, 1e9)
     return Solution(v, nodes)
