@@ -1,6 +1,6 @@
 """A slow, simple reference implementation of the rules, for property tests.
 
-Written from ``RULES.md`` and the table geometry of the API summary, on
+Written from ``docs/rules.md`` and the table geometry of the API summary, on
 purpose without anything from :mod:`fido.table` or :mod:`fido.game`: every
 question is answered by replaying the placements from scratch with plain
 loops. The property tests compare the engine with this module after every
@@ -194,7 +194,7 @@ def sum_after(rules: Ruleset, placements: Sequence[Placement], move: Placement) 
 
 
 def points(rules: Ruleset, total: int) -> int:
-    """RULES.md: FIDO and muggins score S / d when d divides S; fives and threes both."""
+    """docs/rules.md: FIDO and muggins score S / d when d divides S; fives and threes both."""
     if rules.scoring == Scoring.DIVISOR:
         if total % rules.divisor == 0:
             return total // rules.divisor
@@ -209,7 +209,7 @@ def points(rules: Ruleset, total: int) -> int:
     return 0
 
 
-# RULES.md section 4: hand sizes of the classic games by number of players
+# docs/rules.md section 4: hand sizes of the classic games by number of players
 CLASSIC_HANDS = {
     "straight": {2: 8, 3: 6, 4: 5},
     "block": {2: 7, 3: 5, 4: 5},
@@ -221,7 +221,7 @@ CLASSIC_HANDS = {
 
 
 def hand_size(rules: Ruleset, players: int) -> int:
-    """FIDO: floor(tiles / (players + 1)); the classic games: RULES.md's table."""
+    """FIDO: floor(tiles / (players + 1)); the classic games: docs/rules.md's table."""
     if rules.name in CLASSIC_HANDS:
         return CLASSIC_HANDS[rules.name][players]
     return len(whole_set(rules.max_pips)) // (players + 1)

@@ -1,4 +1,4 @@
-"""Golden tests for the classic variants (RULES.md section 4, double-six set).
+"""Golden tests for the classic variants (docs/rules.md section 4, double-six set).
 
 Every game here is an explicit deal (``Game.from_deal``) and a scripted list of
 moves; the expected numbers are worked out by hand in the comments.
@@ -143,7 +143,7 @@ def test_straight_has_no_teams() -> None:
         ("straight", 100),
         ("muggins", 61),
         ("fives_and_threes", 31),
-        # RULES.md names no match target for these (silent): the engine has none
+        # docs/rules.md names no match target for these (silent): the engine has none
         ("block", None),
         ("draw", None),
         ("sebastopol", None),
@@ -700,7 +700,7 @@ def test_block_teams_going_out() -> None:
     ],
 )
 def test_block_teams_going_out_always_wins(pips: list[int], award: int, finals: list[int]) -> None:
-    # RULES.md (decision): the couple whose player went out wins the hand, placed
+    # docs/rules.md section 4 (decision): the couple whose player went out wins the hand, placed
     # first alone, and its award (the losing couple's pips minus its own) is never
     # below 0
     for rules in ("block", "draw", "sebastopol"):
@@ -736,7 +736,7 @@ def test_block_teams_blocked_compares_team_pips() -> None:
     assert [t.pips for t in out.teams] == [42, 44]
     assert [t.final for t in out.teams] == [2, 0]
     assert out.match_points == (2, 0)
-    # (RULES.md silent) the award is written to the team's seat with fewer pips
+    # (docs/rules.md section 8, fido's decision) the award goes to the team's seat with fewer pips
     assert bonuses(g) == [2, 0, 0, 0]
     assert out.winners == (0, 2)
 
@@ -813,7 +813,7 @@ def test_muggins_going_out_rounds_up_two_players() -> None:
 
 
 def test_muggins_blocked_scores_the_difference() -> None:
-    # RULES.md is silent on a blocked muggins hand; the engine's decision:
+    # docs/rules.md section 4 is silent on a blocked muggins hand; the engine's decision:
     # fewest pips wins (opponents' pips - own) / 5, rounded up: (20 - 7) / 5 = 2.6 -> 3
     out = score_hand(ruleset("muggins"), [0, 0], [7, 20], Termination.BLOCKED, None)
     assert [r.bonus for r in out.seats] == [3, 0]

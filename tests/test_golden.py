@@ -1,4 +1,4 @@
-"""Every worked example of RULES.md, as golden tests."""
+"""Every worked example of docs/rules.md, as golden tests."""
 
 from __future__ import annotations
 

@@ -23,6 +23,8 @@ from fido import (
     Ruleset,
     Table,
     Tile,
+    movegen,
+    ruleset,
 )
 from fido.bots import make_bot
 from fido.bots.runner import play_out
@@ -207,17 +209,40 @@ def _module_state() -> dict[str, object]:
     return out
 
 
+def _play(seed: int) -> Game:
+    g = Game.new("fido set=12", 4, seed=seed)
+    bots = [make_bot(b) for b in ("expert", "greedy", "random", "search:sims=20,time=0")]
+    play_out(g, bots, [random.Random(seed + s) for s in range(4)])
+    gc.collect()
+    return g
+
+
+# the interned placements grow from public tables only (tested below)
+PUBLIC_CACHES = ("fido.movegen._ROWS",)
+
+
 def test_no_module_level_state_grows_from_a_hand() -> None:
     """Two different deals played to the end leave fido's module-level state identical."""
-    def play(seed: int) -> dict[str, object]:
-        g = Game.new("fido set=12", 4, seed=seed)
-        bots = [make_bot(b) for b in ("expert", "greedy", "random", "search:sims=20,time=0")]
-        play_out(g, bots, [random.Random(seed + s) for s in range(4)])
-        gc.collect()
-        return _module_state()
 
-    play(1)  # warm up every lazy cache with a first game
-    assert play(2) == play(3)
+    def state(seed: int) -> dict[str, object]:
+        _play(seed)
+        return {k: v for k, v in _module_state().items() if k not in PUBLIC_CACHES}
+
+    state(1)  # warm up every lazy cache with a first game
+    assert state(2) == state(3)
+
+
+def test_the_interned_placements_follow_the_number_of_tiles_placed_alone() -> None:
+    """Each cached row holds every tile of the set, for the slots of the first n tiles."""
+    movegen._ROWS.clear()
+    for seed in (4, 5):
+        _play(seed)
+    tiles = ruleset("fido", set=12).dominoes.tiles
+    filled = [code for code, row in enumerate(movegen._ROWS) if row]
+    assert filled == list(range(len(filled)))  # no gaps: the first n tiles' slots
+    for code in filled:
+        row = movegen._ROWS[code]
+        assert row == [Placement(t, code >> 2, code & 3) for t in tiles]
 
 
 def test_a_view_holds_no_reference_to_the_game() -> None:

@@ -82,7 +82,7 @@ def _p(text: str, anchor: int = -1, port: int = -1) -> Placement:
 
 
 def test_reference_reads_the_worked_examples() -> None:
-    """RULES.md's worked examples, on the reference (so the reference is trusted)."""
+    """docs/rules.md's worked examples, on the reference (so the reference is trusted)."""
     r = ruleset("fido", set=18)
     table = [_p("18-18"), _p("18-12", 0, 0)]
     assert ref.ends_sum(r, [table[0]]) == 36

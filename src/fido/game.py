@@ -109,7 +109,6 @@ class Game:
     # drawn, passes before, slot taken, sum before, spinner before, arms before, next)
     _log: tuple[object, ...] | None
     _outcome: Outcome | None
-    _rows: list[list[Placement | None]]  # interned placements [slot][tile id], see movegen
     _legal: list[Move] | None  # the legal moves of this state, once generated
 
     def __init__(self, _token: object = None) -> None:
@@ -275,7 +274,6 @@ class Game:
         g.passes = 0
         g._log = None
         g._outcome = None
-        g._rows = []
         g._legal = None
         if opened:
             g.opener, g.opening_tile = 0, None
@@ -321,7 +319,6 @@ class Game:
         g.opening_tile = self.opening_tile
         g._log = self._log
         g._outcome = self._outcome
-        g._rows = self._rows
         g._legal = self._legal
         return g
 
@@ -340,7 +337,6 @@ class Game:
     def __setstate__(self, state: dict[str, object]) -> None:
         for name in _STATE:
             setattr(self, name, state[name])
-        self._rows = []
         self._legal = None
 
     # ------------------------------------------------------------ queries
@@ -474,13 +470,16 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = self._legal = generate(self)
-        if not isinstance(move, Move):
-            raise IllegalMoveError(explain(self, move))
-        try:
-            i = legal.index(move)
-        except ValueError:
-            raise IllegalMoveError(explain(self, move)) from None
-        self._apply(legal[i])
+        for m in legal:  # the legal moves' own objects first: no tuple comparisons
+            if m is move:
+                self._apply(m)
+                return
+        if isinstance(move, Move):
+            for m in legal:
+                if m == move:
+                    self._apply(m)
+                    return
+        raise IllegalMoveError(explain(self, move))
 
     def _apply(self, move: Move) -> None:
         """Make a legal move (the caller has checked; rollouts call this directly)."""
@@ -659,7 +658,7 @@ def _blank() -> Game:
     return Game(_MAKE)
 
 
-# what a pickle of a game holds (the interned moves and the legal-move cache are rebuilt)
+# what a pickle of a game holds (the legal-move cache is rebuilt)
 _STATE: Final = (
     *("rules", "players", "set", "hands", "initial_hands", "stock_mask", "stock_pos", "table"),
     *("turn", "scores", "passes", "opener", "opening_tile", "_order", "_pending", "_by_value"),

@@ -13,10 +13,11 @@ tile of the first seat's hand, ascending).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from fido.moves import DRAW, PASS, Move, Placement
 from fido.table import END, SIDE
+from fido.tiles import DominoSet
 
 if TYPE_CHECKING:
     from fido.game import Game
@@ -28,6 +29,27 @@ PASS_ONLY: Final = 0
 DRAW_ONE: Final = 1
 DRAW_UNTIL: Final = 2
 DRAW_FREE: Final = 3
+
+# Interned placements, _ROWS[slot code][tile id] = Placement(tile, code // 4, code % 4):
+# creating a NamedTuple per legal move would cost more than generating the moves.
+# A row is filled whole, every tile of the set, the first time any table (a real
+# one or one a search imagines) has that many tiles: what the cache holds follows
+# from the number of tiles placed alone, never from which tiles some hand held.
+_ROWS: Final[list[list[Placement]]] = []
+
+
+def _row(code: int, dominoes: DominoSet) -> list[Placement]:
+    """The placements on slot ``code`` of every tile of ``dominoes``."""
+    rows = _ROWS
+    while len(rows) <= code:
+        rows.append([])
+    row = rows[code]
+    tiles = dominoes.tiles
+    anchor = code >> 2
+    port = code & 3
+    for tid in range(len(row), dominoes.count):
+        row.append(Placement(tiles[tid], anchor, port))
+    return row
 
 
 def placements(game: Game) -> list[Placement]:
@@ -42,11 +64,8 @@ def placements(game: Game) -> list[Placement]:
     by_value = game._by_value[seat]
     dominoes = game.set
     pair_ids = dominoes.pair_ids
-    tiles = dominoes.tiles
-    # interned per game (shared by its copies): a NamedTuple per legal move would
-    # cost more than generating the moves; never at module level, where it would
-    # grow from every seat's hand
-    rows = game._rows
+    count = dominoes.count
+    rows = _ROWS
     moves: list[Placement] = []
     append = moves.append
     if len(table.placements) < 5:
@@ -62,18 +81,12 @@ def placements(game: Game) -> list[Placement]:
         if only_arms and code >= 4:
             continue
         ids = pair_ids[v]
-        while len(rows) <= code:
-            rows.append([])
-        row = rows[code]
-        if not row:
-            row.extend([None] * dominoes.count)
+        row = rows[code] if code < len(rows) else _row(code, dominoes)
+        if len(row) < count:
+            row = _row(code, dominoes)
         while m:
             low = m & -m
-            tid = ids[low.bit_length() - 1]
-            mv = row[tid]
-            if mv is None:
-                mv = row[tid] = Placement(tiles[tid], code >> 2, code & 3)
-            append(mv)
+            append(row[ids[low.bit_length() - 1]])
             m ^= low
     if game._mother and moves:
         moves = mother_theresa(game, moves)
@@ -104,11 +117,9 @@ def generate(game: Game) -> list[Move]:
     """Every legal move of the player to move; none while a draw waits for its tile."""
     if game._outcome is not None or game._pending >= 0:
         return []
-    moves: list[Move] = []
-    moves.extend(placements(game))
+    moves = cast(list[Move], placements(game))  # a fresh list: the game caches it
     if moves:
         if game._stuck == DRAW_FREE and game.table.placements and can_draw(game):
             moves.append(DRAW)
         return moves
-    moves.append(DRAW if can_draw(game) else PASS)
-    return moves
+    return [DRAW if can_draw(game) else PASS]

@@ -99,7 +99,7 @@ def score_hand(
     termination: Termination,
     out_seat: int | None,
 ) -> Outcome:
-    """Score the end of a hand per RULES.md (sections 3.7 and 4)."""
+    """Score the end of a hand per docs/rules.md (sections 3.7 and 4)."""
     n = len(points)
     teams = rules.teams(n)
     sides: tuple[tuple[int, ...], ...] = teams or tuple((s,) for s in range(n))
@@ -125,7 +125,7 @@ def score_hand(
         if es is EndScoring.STRAIGHT:
             bonus[credited] = opp_pips - own_pips if rules.count_pips else 1
         elif es is EndScoring.BLOCK:
-            # teams: the difference of the couples' pips, never below 0 (RULES.md decision)
+            # teams: the couples' difference, never below 0 (docs/rules.md section 4, decision)
             bonus[credited] = max(0, opp_pips - own_pips) if teams else opp_pips
         elif es is EndScoring.MUGGINS:
             # going out: the opponents' pips; blocked (decision): the difference
@@ -146,7 +146,7 @@ def score_hand(
         side_places = places(side_finals)
     if es is EndScoring.BLOCK and termination is Termination.DOMINO and win is not None:
         # the block games: the side that went out wins the hand, placed first alone,
-        # even when its award is 0 (the partner holds many pips; RULES.md decision)
+        # even when its award is 0 (the partner holds many pips; docs/rules.md section 4, decision)
         rest = [f for i, f in enumerate(side_finals) if i != win]
         side_places = [
             1 if i == win else 2 + sum([r > f for r in rest]) for i, f in enumerate(side_finals)

@@ -9,7 +9,7 @@ A :class:`Ruleset` is a frozen, named, versioned value built by
 >>> Ruleset.from_text("fido set=12 mother_theresa") == ruleset("fido", mother_theresa=True)
 True
 
-See ``docs/rules.md`` for every variant and option (it follows RULES.md).
+See ``docs/rules.md`` for every variant and option (the rule book).
 """
 
 from __future__ import annotations
@@ -36,12 +36,12 @@ __all__ = [
 
 RULES_VERSION: Final = 1
 
-# fido-rules-de.txt "Spielvorbereitung"; double-21 per RULES.md's decision (2n/3 - 1).
+# fido-rules-de.txt "Spielvorbereitung"; double-21 per docs/rules.md's decision (2n/3 - 1).
 FIDO_DIVISORS: Final[dict[int, int]] = {6: 3, 9: 5, 12: 7, 15: 9, 18: 11, 21: 13}
 
 
 class Layout(StrEnum):
-    """How tiles form the table (RULES.md sections 2 and 4)."""
+    """How tiles form the table (docs/rules.md sections 2 and 4)."""
 
     CROSS = "cross"  # FIDO: every double crosswise, two ends and a free side
     INLINE = "inline"  # FIDO with soenke_hansen: doubles in line, no sides

@@ -33,7 +33,7 @@ __all__ = [
 
 
 def difference_class(tile: Tile, divisor: int) -> int:
-    """The tile's class, 1 .. divisor (RULES.md, hand sorting)."""
+    """The tile's class, 1 .. divisor (docs/rules.md section 3, hand sorting)."""
     k = tile.high if tile.is_double else tile.difference
     k %= divisor
     return k or divisor

@@ -1,4 +1,4 @@
-"""The table: a tree of placed tiles and its open slots (RULES.md section 2).
+"""The table: a tree of placed tiles and its open slots (docs/rules.md section 2).
 
 Every placed tile is numbered in the order it was placed (the opening tile is
 0). A *slot* is an open direction of a placed tile, coded ``anchor * 4 + port``
