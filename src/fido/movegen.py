@@ -32,24 +32,22 @@ DRAW_FREE: Final = 3
 
 # Interned placements, _ROWS[slot code][tile id] = Placement(tile, code // 4, code % 4):
 # creating a NamedTuple per legal move would cost more than generating the moves.
-# A row is filled whole, every tile of the set, the first time any table (a real
-# one or one a search imagines) has that many tiles: what the cache holds follows
-# from the number of tiles placed alone, never from which tiles some hand held.
+# Rows are filled whole, every tile of the set, for every slot of the first n
+# tiles, the first time any table (a real one, or one a search imagines) holds n
+# tiles: what the cache holds follows from table sizes and sets alone, never
+# from which tiles some hand held.
 _ROWS: Final[list[list[Placement]]] = []
 
 
-def _row(code: int, dominoes: DominoSet) -> list[Placement]:
-    """The placements on slot ``code`` of every tile of ``dominoes``."""
+def _grow(codes: int, dominoes: DominoSet) -> None:
+    """Rows for slot codes ``0 .. codes - 1``, each with every tile of ``dominoes``."""
     rows = _ROWS
-    while len(rows) <= code:
+    while len(rows) < codes:
         rows.append([])
-    row = rows[code]
     tiles = dominoes.tiles
-    anchor = code >> 2
-    port = code & 3
-    for tid in range(len(row), dominoes.count):
-        row.append(Placement(tiles[tid], anchor, port))
-    return row
+    for code, row in enumerate(rows):
+        for tid in range(len(row), dominoes.count):
+            row.append(Placement(tiles[tid], code >> 2, code & 3))
 
 
 def placements(game: Game) -> list[Placement]:
@@ -66,6 +64,9 @@ def placements(game: Game) -> list[Placement]:
     pair_ids = dominoes.pair_ids
     count = dominoes.count
     rows = _ROWS
+    codes = 4 * len(table.placements)
+    if len(rows) < codes or len(rows[0]) < count:
+        _grow(codes, dominoes)
     moves: list[Placement] = []
     append = moves.append
     if len(table.placements) < 5:
@@ -81,9 +82,7 @@ def placements(game: Game) -> list[Placement]:
         if only_arms and code >= 4:
             continue
         ids = pair_ids[v]
-        row = rows[code] if code < len(rows) else _row(code, dominoes)
-        if len(row) < count:
-            row = _row(code, dominoes)
+        row = rows[code]
         while m:
             low = m & -m
             append(row[ids[low.bit_length() - 1]])
