@@ -11,8 +11,9 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from fido.ranking.errors import ResultError
 from fido.ranking.fladub import pair_performance
-from fido.ranking.results import ResultError, find_player
+from fido.ranking.players import find_player
 from fido.ranking.snapshot import Entry, compute_month, published
 from fido.store import EntryRow, GameRow, LineRow, Player, SnapshotRow
 
