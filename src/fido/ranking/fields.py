@@ -18,14 +18,15 @@ from fido.store.models import INT_MAX
 __all__ = ["INT_MAX", "Number", "Text", "check_number", "check_text"]
 
 
-def check_text(text: str, what: str = "text") -> str:
+def check_text(text: str, what: str = "") -> str:
     """``text`` if it holds no control character, else an error naming them.
 
     :class:`ResultError` is a ``ValueError``: pydantic reports it as a field's error.
     """
     bad = control_chars(text)
     if bad:
-        raise ResultError(f"{what} holds control characters ({', '.join(dict.fromkeys(bad))})")
+        chars = ", ".join(dict.fromkeys(bad))
+        raise ResultError(f"{what + ' ' if what else ''}holds control characters ({chars})")
     return text
 
 
