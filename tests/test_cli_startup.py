@@ -112,3 +112,9 @@ def test_the_lazy_registry_repeats_the_sub_apps_help() -> None:
     for name, lazy in _FEDERATION.items():
         assert lazy.load() is apps[name]
         assert lazy.help == apps[name].info.help
+
+
+def test_a_typo_suggests_the_lazy_commands_too() -> None:
+    code, modules, out = _modules("player")
+    assert code == 2 and "Did you mean 'players'" in out
+    assert _heavy(modules) == []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Any, ClassVar
 
 import typer
@@ -54,6 +55,16 @@ class LazyGroup(TyperGroup):
         cmd.name = cmd_name
         self.add_command(cmd, cmd_name)
         return cmd
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        # Typer's "Did you mean" looks at the loaded commands only
+        name = args[0] if args else ""
+        known = self.list_commands(ctx)
+        if name and not name.startswith("-") and name not in known:
+            close = get_close_matches(name, known)
+            hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+            ctx.fail(f"No such command {name!r}.{hint}")
+        return super().resolve_command(ctx, args)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         self._listing = True
