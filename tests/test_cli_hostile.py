@@ -4,7 +4,8 @@ Hostile: numbers past the database's integers, markup and terminal control
 sequences in names, notes and months, files in other encodings, JSON nested
 too deeply, oversized CSV fields, databases that cannot be opened. Whatever
 the input, the output holds no traceback and no control character, and user
-text is shown as typed, never read as Rich markup.
+text is shown as typed, never read as Rich markup. Runs on SQLite and, with
+``FIDO_TEST_POSTGRES_URL``, PostgreSQL.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def refused(code: int, out: str, message: str, *, echoed: bool = False) -> None:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    url = f"sqlite:///{tmp_path / 'fido.db'}"
+def db(store_url: str) -> str:
+    url = store_url  # SQLite, and PostgreSQL (32-bit INTEGER) when make test provides one
     for name in ("Anna", "Bert"):
         assert fido("players", "add", name, db=url)[0] == 0
     return url

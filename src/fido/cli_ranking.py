@@ -260,7 +260,7 @@ def results_settle(
 
 
 def ranking_table(r: Ranking, top: int | None = None, title: str | None = None) -> RichTable:
-    t = RichTable(title=title or f"FIDO world ranking {r.month} ({r.games} games)")
+    t = RichTable(title=shown(title or f"FIDO world ranking {r.month} ({r.games} games)"))
     for col in ("pos", "player", "name", "FLADUB", "games", "change", "pos change"):
         t.add_column(col, justify="left" if col == "name" else "right")
     for e in r.entries[:top]:
