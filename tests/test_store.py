@@ -23,7 +23,7 @@ from fido.ranking import (
     submit,
     submit_many,
 )
-from fido.ranking.results import list_players
+from fido.ranking.players import list_players
 from fido.record import GameRecord
 from fido.store import Base, GameRow, LineRow, Store, open_store
 

@@ -12,29 +12,41 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
+from rich.text import Text
 
-from fido.cli_ranking import players_app, ranking_app, results_app
+from fido.cli_lazy import LazyApp, lazy_group
 from fido.errors import FidoError
 from fido.game import Game
 from fido.moves import Placement
 from fido.record import GameRecord
 from fido.rules import RULESETS, Ruleset, ruleset
+from fido.safe_text import printable, shown
 from fido.terminal.screen import results_table
 
+# the federation's commands need the database and ranking stack (SQLAlchemy,
+# Alembic, numpy): imported only when one of them runs, so that `fido play`,
+# `replay` and `rules` start fast (tests/test_cli_startup.py)
+_FEDERATION = {
+    "players": LazyApp("fido.cli_ranking", "players_app", "Register and list players."),
+    "results": LazyApp("fido.cli_ranking", "results_app", "Enter, import and review game results."),
+    "ranking": LazyApp(
+        "fido.cli_ranking", "ranking_app", "The monthly FIDO world ranking (FLADUB)."
+    ),
+}
+
 app = typer.Typer(
+    cls=lazy_group(_FEDERATION),
     add_completion=False,
     no_args_is_help=True,
     help="fido: FIDO dominoes and the classic domino games.",
 )
 console = Console()
 err = Console(stderr=True)
-app.add_typer(players_app, name="players")
-app.add_typer(results_app, name="results")
-app.add_typer(ranking_app, name="ranking")
 
 
 def _fail(message: str) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {escape(message)}")  # a message may hold [brackets]
+    # a message may quote [brackets] or control characters: never read as markup
+    err.print(Text.assemble(("error:", "bold red"), " ", printable(message)), soft_wrap=True)
     return typer.Exit(code=1)
 
 
@@ -72,16 +84,18 @@ def replay(
         step_through(record, console)
         return
     if not quiet:
-        t = RichTable(title=f"{file.name}: {record.ruleset.text()}")
+        t = RichTable(title=shown(f"{file.name}: {record.ruleset.text()}"))
         for col in ("#", "player", "move", "sum", "points", "scores"):
             t.add_column(col, justify="right" if col in ("#", "sum", "points") else "left")
         for i, name, move, s, pts, scores in rows:
             t.add_row(
-                str(i), name, move, str(s), str(pts) if pts else "", " ".join(map(str, scores))
+                str(i), shown(name), move, str(s), str(pts) if pts else "",
+                " ".join(map(str, scores)),
             )
         console.print(t)
-        if game.outcome is not None:
-            console.print(results_table(game.outcome, record.players))
+        if game.outcome is not None:  # the names are read as markup there: escaped
+            names = [escape(printable(p)) for p in record.players]
+            console.print(results_table(game.outcome, names))
     status = "finished" if game.outcome else "unfinished"
     console.print(f"[green]verified[/]: {len(record.moves)} moves, game {status}")
 

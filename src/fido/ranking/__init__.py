@@ -1,7 +1,10 @@
 """Match results and the monthly FIDO world ranking (FLADUB).
 
-* :mod:`fido.ranking.results`: players, result submission with validation,
-  confirmations and disputes (the API the server and web app call).
+* :mod:`fido.ranking.players`: register and find players.
+* :mod:`fido.ranking.submission`: validate and store results (the API the
+  server and web app call).
+* :mod:`fido.ranking.reviews`: confirmations, disputes and settlements.
+* :mod:`fido.ranking.importer`: results from CSV and JSON files.
 * :mod:`fido.ranking.fladub`: the formula on plain arrays.
 * :mod:`fido.ranking.snapshot`: compute and publish a month's ranking.
 * :mod:`fido.ranking.report`, :mod:`fido.ranking.export`: a player's report
@@ -10,22 +13,11 @@
 The formula and a worked example are in ``docs/ranking.md``.
 """
 
-from fido.ranking.results import (
-    Line,
-    PlayerIn,
-    ResultError,
-    ResultIn,
-    Status,
-    confirm,
-    dispute,
-    find_player,
-    list_players,
-    register_player,
-    settle,
-    status_at,
-    submit,
-    submit_many,
-)
+from fido.ranking.clock import utc, utcnow
+from fido.ranking.errors import ResultError
+from fido.ranking.players import PlayerIn, find_player, list_players, register_player
+from fido.ranking.reviews import Status, confirm, dispute, settle, status_at
+from fido.ranking.submission import Line, ResultIn, games_of, submit, submit_many
 
 __all__ = [
     "Line",
@@ -36,10 +28,13 @@ __all__ = [
     "confirm",
     "dispute",
     "find_player",
+    "games_of",
     "list_players",
     "register_player",
     "settle",
     "status_at",
     "submit",
     "submit_many",
+    "utc",
+    "utcnow",
 ]

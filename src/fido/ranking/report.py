@@ -11,9 +11,11 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from fido.ranking.errors import ResultError
 from fido.ranking.fladub import pair_performance
-from fido.ranking.results import ResultError, find_player
+from fido.ranking.players import find_player
 from fido.ranking.snapshot import Entry, compute_month, published
+from fido.safe_text import printable
 from fido.store import EntryRow, GameRow, LineRow, Player, SnapshotRow
 
 __all__ = ["GameLine", "Opponent", "Report", "player_report", "plot_report"]
@@ -150,7 +152,10 @@ def plot_report(report: Report, path: str | Path) -> Path:
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), constrained_layout=True)
     months = [m for m, _, _ in report.history]
     top.plot(months, [f for _, _, f in report.history], marker="o")
-    top.set_title(f"{report.name} (player {report.number}): FLADUB by month")
+    # a name is shown as typed: "$" would start matplotlib's mathtext (and may not parse)
+    top.set_title(
+        f"{printable(report.name)} (player {report.number}): FLADUB by month", parse_math=False
+    )
     top.set_ylabel("FLADUB")
     top.tick_params(axis="x", rotation=45)
     games = sorted(report.games, key=lambda g: g.played_on)

@@ -21,8 +21,9 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from fido.ranking.clock import utc, utcnow
+from fido.ranking.errors import ResultError
 from fido.ranking.fladub import Fladub, Params, compute
-from fido.ranking.results import ResultError, utc, utcnow
 from fido.store import EntryRow, GameRow, LineRow, Player, ReviewRow, SnapshotRow
 
 __all__ = [
@@ -41,9 +42,12 @@ __all__ = [
 
 def month_bounds(month: str) -> tuple[dt.date, dt.datetime]:
     """(the month's last day, the cutoff: the next month's first instant, UTC)."""
-    m = re.fullmatch(r"(\d{4})-(\d{2})", month.strip())
+    m = re.fullmatch(r"([0-9]{4})-([0-9]{2})", month.strip(), re.ASCII)
     if not m or not 1 <= int(m.group(2)) <= 12:
-        raise ResultError(f"a month is written YYYY-MM, e.g. 2026-11, not {month!r}")
+        shown = repr(month) if len(month) <= 40 else repr(month[:40]) + "..."
+        raise ResultError(f"a month is written YYYY-MM, e.g. 2026-11, not {shown}")
+    if not 1 <= int(m.group(1)) <= 9998:  # the cutoff, the next month's start, is a datetime
+        raise ResultError(f"a month's year is from 0001 to 9998, not {m.group(1)}")
     y, mo = int(m.group(1)), int(m.group(2))
     nxt = dt.date(y + mo // 12, mo % 12 + 1, 1)
     cutoff = dt.datetime(nxt.year, nxt.month, 1, tzinfo=dt.UTC)

@@ -23,11 +23,15 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.util import CommandError
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from fido.errors import FidoError
 from fido.store.models import (
+    INT_MAX,
     Base,
     EntryRow,
     GameRow,
@@ -39,6 +43,7 @@ from fido.store.models import (
 
 __all__ = [
     "DEFAULT_URL",
+    "INT_MAX",
     "Base",
     "EntryRow",
     "GameRow",
@@ -47,12 +52,25 @@ __all__ = [
     "ReviewRow",
     "SnapshotRow",
     "Store",
+    "StoreError",
     "database_url",
+    "db_message",
     "open_store",
 ]
 
 DEFAULT_URL = "sqlite:///fido.db"
 MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class StoreError(FidoError):
+    """The database cannot be opened or brought up to date; nothing was changed."""
+
+
+def db_message(e: BaseException) -> str:
+    """A database error as one line, without SQLAlchemy's SQL and links."""
+    inner = e.orig if isinstance(e, DBAPIError) and e.orig is not None else e
+    lines = str(inner).strip().splitlines()
+    return lines[0] if lines else type(inner).__name__
 
 
 def database_url(url: str | None = None) -> str:
@@ -90,13 +108,21 @@ def migrate(engine: Engine, revision: str = "head") -> None:
 
 
 def open_store(url: str | None = None) -> Store:
-    """Connect, run the migrations up to the newest, and return the store."""
+    """Connect, run the migrations up to the newest, and return the store.
+
+    A URL that is not one, a database that cannot be reached or a schema newer
+    than this fido raises :class:`StoreError` (the URL is not repeated: it may
+    hold a password).
+    """
     url = database_url(url)
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite") and (":memory:" in url or url in ("sqlite://", "sqlite:///")):
         kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
-    engine = create_engine(url, **kwargs)
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
-    migrate(engine)
+    try:
+        engine = create_engine(url, **kwargs)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        migrate(engine)
+    except (SQLAlchemyError, CommandError, OSError, ImportError, ValueError) as e:
+        raise StoreError(f"cannot open the database: {db_message(e)}") from None
     return Store(engine, sessionmaker(engine, expire_on_commit=False))

@@ -6,7 +6,7 @@
   of its score sheet per player (points, pips left, final).
 * :class:`ReviewRow`: a fellow player's confirmation or dispute, or the
   federation's settlement of a dispute; the result's status at any moment is
-  a function of these rows (see :mod:`fido.ranking.results`).
+  a function of these rows (see :mod:`fido.ranking.reviews`).
 * :class:`SnapshotRow` and :class:`EntryRow`: a published monthly ranking,
   never changed once written.
 
@@ -32,7 +32,20 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-__all__ = ["Base", "EntryRow", "GameRow", "LineRow", "Player", "ReviewRow", "SnapshotRow"]
+__all__ = [
+    "INT_MAX",
+    "Base",
+    "EntryRow",
+    "GameRow",
+    "LineRow",
+    "Player",
+    "ReviewRow",
+    "SnapshotRow",
+]
+
+# the largest value an Integer column holds on every backend (PostgreSQL's
+# INTEGER is 32 bits): numbers and ids are checked against it before a query
+INT_MAX = 2**31 - 1
 
 
 class Base(DeclarativeBase):

@@ -1,19 +1,14 @@
-"""Results in: players, validated game results, confirmations and disputes.
+"""Results in: validate a FIDO game's score sheet and store it once.
 
 One result is one FIDO game: the date it was played, the place or event, the
 set and divisor, and one line per player (her player number, points and pips
 left; final = points - pips). A whole game record may come with it; it is
 then replayed and must agree with the lines.
 
-Every function here takes an open :class:`~sqlalchemy.orm.Session` from
+Every function takes an open :class:`~sqlalchemy.orm.Session` from
 :meth:`fido.store.Store.session`, so a caller's block is one transaction: a
 :class:`ResultError` raised anywhere in it stores nothing. :func:`submit` is
 idempotent: the same game sent again returns the stored one.
-
-A result counts in the ranking unless a fellow player has disputed it and the
-federation has not settled the dispute by accepting it; a rejected result
-never counts. :func:`status_at` gives the status at any moment, from the
-review rows, so a month's ranking can be recomputed later bit for bit.
 """
 
 from __future__ import annotations
@@ -22,121 +17,34 @@ import datetime as dt
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fido import FidoError, Ruleset, ruleset
+from fido.ranking.clock import utc, utcnow
+from fido.ranking.errors import ResultError
+from fido.ranking.fields import INT_MAX, Number, Text, check_number
+from fido.ranking.players import find_player, first_error
 from fido.record import GameRecord
-from fido.store import GameRow, LineRow, Player, ReviewRow
+from fido.store import GameRow, LineRow
 
 __all__ = [
     "SOURCES",
     "Line",
-    "PlayerIn",
-    "ResultError",
     "ResultIn",
-    "Status",
-    "confirm",
-    "dispute",
-    "find_player",
-    "list_players",
-    "register_player",
-    "settle",
-    "status_at",
+    "check_result",
+    "find_game",
+    "games_of",
+    "parse_result",
+    "set_pips",
     "submit",
     "submit_many",
-    "utc",
-    "utcnow",
 ]
 
 SOURCES = ("api", "sheet", "import", "online")
-
-
-class ResultError(FidoError):
-    """A result, player or review that cannot be accepted; nothing was stored."""
-
-
-class Status(StrEnum):
-    SUBMITTED = "submitted"  # counts; nobody has reviewed it yet
-    CONFIRMED = "confirmed"  # counts; every other player confirmed
-    DISPUTED = "disputed"  # does not count until settled
-    ACCEPTED = "accepted"  # a dispute settled in the result's favour: counts
-    REJECTED = "rejected"  # settled against the result: never counts
-
-    @property
-    def counts(self) -> bool:
-        return self not in (Status.DISPUTED, Status.REJECTED)
-
-
-def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
-
-
-def utc(t: dt.datetime) -> dt.datetime:
-    """``t`` in UTC; a naive time (as SQLite returns them) is taken as UTC."""
-    return _aware(t)
-
-
-def _aware(t: dt.datetime) -> dt.datetime:
-    """SQLite hands back naive datetimes; every time fido stores is UTC."""
-    return t.astimezone(dt.UTC) if t.tzinfo else t.replace(tzinfo=dt.UTC)
-
-
-# ---------------------------------------------------------------- players
-
-
-class PlayerIn(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-    name: str = Field(min_length=1, max_length=200)
-    number: int | None = Field(default=None, ge=1)
-    country: str | None = Field(default=None, min_length=2, max_length=3)
-
-
-def register_player(
-    s: Session,
-    name: str,
-    number: int | None = None,
-    country: str | None = None,
-    *,
-    now: dt.datetime | None = None,
-) -> Player:
-    """Register a player; without ``number`` she gets the next free one."""
-    try:
-        p = PlayerIn(name=name, number=number, country=country)
-    except ValidationError as e:
-        raise ResultError(_first_error(e, "player")) from None
-    if p.number is None:
-        p.number = (s.scalar(select(func.max(Player.number))) or 0) + 1
-    elif s.scalar(select(Player).where(Player.number == p.number)) is not None:
-        raise ResultError(f"player number {p.number} is already registered")
-    row = Player(
-        number=p.number,
-        name=p.name,
-        country=p.country.upper() if p.country else None,
-        registered_at=_aware(now or utcnow()),
-    )
-    s.add(row)
-    s.flush()
-    return row
-
-
-def find_player(s: Session, number: int) -> Player:
-    row = s.scalar(select(Player).where(Player.number == number))
-    if row is None:
-        raise ResultError(f"no registered player has number {number}")
-    return row
-
-
-def list_players(s: Session) -> list[Player]:
-    return list(s.scalars(select(Player).order_by(Player.number)))
-
-
-# ---------------------------------------------------------------- results
 
 
 class Line(BaseModel):
@@ -144,9 +52,9 @@ class Line(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    player: int = Field(ge=1, description="the player's number")
-    points: int = Field(ge=0, description="points scored during play")
-    pips: int = Field(ge=0, description="pips left in hand at the end")
+    player: Number = Field(description="the player's number")
+    points: int = Field(ge=0, le=INT_MAX, description="points scored during play")
+    pips: int = Field(ge=0, le=INT_MAX, description="pips left in hand at the end")
     final: int | None = Field(default=None, description="points - pips, checked if given")
 
     @model_validator(mode="after")
@@ -165,13 +73,15 @@ class ResultIn(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
     date: dt.date
-    event: str = Field(min_length=1, max_length=200, description="place or event")
+    event: Text = Field(min_length=1, max_length=200, description="place or event")
     set: int = Field(default=12, description="double-n set: 6, 9, 12, 15, 18 or 21")
-    divisor: int | None = Field(default=None, description="default: the set's FIDO divisor")
+    divisor: int | None = Field(
+        default=None, le=INT_MAX, description="default: the set's FIDO divisor"
+    )
     lines: list[Line] = Field(min_length=2, max_length=9)
     record: dict[str, Any] | None = Field(default=None, description="the whole game record")
-    submitted_by: int | None = Field(default=None, description="submitting player's number")
-    key: str | None = Field(
+    submitted_by: Number | None = Field(default=None, description="submitting player's number")
+    key: Text | None = Field(
         default=None, max_length=64, description="a caller's id; default: the content's hash"
     )
     source: str = "api"
@@ -196,20 +106,16 @@ class ResultIn(BaseModel):
         return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
 
 
-def _first_error(e: ValidationError, what: str) -> str:
-    first = e.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
-    msg = str(first["msg"]).removeprefix("Value error, ")
-    return f"{what}: {where + ': ' if where else ''}{msg}"
-
-
 def parse_result(data: dict[str, Any] | ResultIn) -> ResultIn:
+    """``data`` validated as a :class:`ResultIn`; a :class:`ResultError` names the first fault."""
     if isinstance(data, ResultIn):
         return data
     try:
         return ResultIn.model_validate(data)
     except ValidationError as e:
-        raise ResultError(_first_error(e, "result")) from None
+        raise ResultError(first_error(e, "result")) from None
+    except RecursionError:
+        raise ResultError("result: nested too deeply") from None
 
 
 def set_pips(n: int) -> int:
@@ -262,6 +168,8 @@ def _check_record(r: ResultIn, rules: Ruleset) -> None:
         game = record.replay()
     except FidoError as e:
         raise ResultError(f"the game record: {e}") from None
+    except RecursionError:
+        raise ResultError("the game record is nested too deeply") from None
     if record.ruleset != rules:
         raise ResultError(
             f"the game record is for {record.ruleset.text()}, the result for {rules.text()}"
@@ -294,7 +202,7 @@ def submit(
     stored game and ``False``; a ``key`` sent again with other content is an
     error.
     """
-    now = _aware(now or utcnow())
+    now = utc(now or utcnow())
     r = parse_result(result)
     if r.source not in SOURCES:
         raise ResultError(f"unknown source {r.source!r} (one of: {', '.join(SOURCES)})")
@@ -334,12 +242,16 @@ def submit(
 
 
 def _stored_key(game: GameRow) -> str:
-    return ResultIn(
+    # built unvalidated: a row stored before a check was added must not make this raise
+    return ResultIn.model_construct(
         date=game.played_on,
         event=game.event,
         set=game.set,
         divisor=game.divisor,
-        lines=[Line(player=ln.player.number, points=ln.points, pips=ln.pips) for ln in game.lines],
+        lines=[
+            Line.model_construct(player=ln.player.number, points=ln.points, pips=ln.pips)
+            for ln in game.lines
+        ],
     ).content_key()
 
 
@@ -362,89 +274,17 @@ def submit_many(
     return out
 
 
-# ---------------------------------------------------------------- reviews
-
-
-def _game(s: Session, game_id: int) -> GameRow:
+def find_game(s: Session, game_id: int) -> GameRow:
+    """The stored game with this id; an error (never a database overflow) if none."""
+    check_number(game_id, "a game number")
     game = s.get(GameRow, game_id)
     if game is None:
         raise ResultError(f"there is no game {game_id}")
     return game
 
 
-def status_at(game: GameRow, at: dt.datetime | None = None) -> Status:
-    """The result's status after the reviews made before ``at`` (default: all)."""
-    players = {ln.player_id for ln in game.lines}
-    if game.submitted_by is not None:
-        players.discard(game.submitted_by)
-    status = Status.SUBMITTED
-    confirmed: set[int] = set()
-    for rv in game.reviews:
-        if at is not None and _aware(rv.at) >= _aware(at):
-            break
-        if rv.verdict == "reject":
-            return Status.REJECTED
-        if rv.verdict == "accept":
-            status = Status.ACCEPTED
-        elif rv.verdict == "dispute":
-            status = Status.DISPUTED
-        elif rv.verdict == "confirm" and rv.player_id is not None:
-            confirmed.add(rv.player_id)
-            if status is Status.SUBMITTED and confirmed >= players:
-                status = Status.CONFIRMED
-    return status
-
-
-def _review(
-    s: Session, game_id: int, number: int, verdict: str, *, note: str, now: dt.datetime | None
-) -> Status:
-    game = _game(s, game_id)
-    player = find_player(s, number)
-    if player.id not in {ln.player_id for ln in game.lines}:
-        raise ResultError(f"player {number} did not play in game {game_id}")
-    if player.id == game.submitted_by:
-        raise ResultError(f"player {number} submitted game {game_id}; the others review it")
-    current = status_at(game)
-    if current is Status.REJECTED:
-        raise ResultError(f"game {game_id} was rejected; it can no longer be reviewed")
-    if current is Status.ACCEPTED and verdict == "dispute":
-        raise ResultError(f"game {game_id}'s dispute was settled; it cannot be disputed again")
-    game.reviews.append(
-        ReviewRow(player_id=player.id, verdict=verdict, at=_aware(now or utcnow()), note=note)
-    )
-    s.flush()
-    return status_at(game)
-
-
-def confirm(
-    s: Session, game_id: int, number: int, *, note: str = "", now: dt.datetime | None = None
-) -> Status:
-    """Player ``number``, who played in the game, confirms its result."""
-    return _review(s, game_id, number, "confirm", note=note, now=now)
-
-
-def dispute(
-    s: Session, game_id: int, number: int, *, note: str = "", now: dt.datetime | None = None
-) -> Status:
-    """Player ``number`` disputes the result: it stops counting until settled."""
-    return _review(s, game_id, number, "dispute", note=note, now=now)
-
-
-def settle(
-    s: Session, game_id: int, accept: bool, *, note: str = "", now: dt.datetime | None = None
-) -> Status:
-    """The federation settles a disputed result: accepted, it counts; rejected, never."""
-    game = _game(s, game_id)
-    if status_at(game) is not Status.DISPUTED:
-        raise ResultError(f"game {game_id} is not disputed ({status_at(game).value})")
-    verdict = "accept" if accept else "reject"
-    at = _aware(now or utcnow())
-    game.reviews.append(ReviewRow(player_id=None, verdict=verdict, at=at, note=note))
-    s.flush()
-    return status_at(game)
-
-
 def games_of(s: Session, numbers: Iterable[int] | None = None) -> list[GameRow]:
+    """The stored games, oldest first; with ``numbers``, only those players' games."""
     q = select(GameRow).order_by(GameRow.played_on, GameRow.id)
     if numbers is not None:
         ids = [find_player(s, n).id for n in numbers]

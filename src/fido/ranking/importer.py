@@ -1,0 +1,204 @@
+"""Results from files: a season of score sheets as CSV or JSON, read and checked.
+
+:func:`read_results` turns a file into the result dicts that
+:func:`fido.ranking.submission.submit_many` takes, with a label per result
+(``row 7``, ``rows 7-9``, ``result 3``) for its error messages. Every fault of
+the file (its encoding, a malformed row, a number out of range, JSON nested
+too deeply) is a :class:`ResultError` with a one-line message; nothing here
+touches the store. The format is in ``docs/ranking.md``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import datetime as dt
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from fido.ranking.errors import ResultError
+
+__all__ = [
+    "CSV_COLUMNS",
+    "MAX_BYTES",
+    "decode",
+    "parse_csv",
+    "parse_json",
+    "parse_received",
+    "read_results",
+    "whole_number",
+]
+
+CSV_COLUMNS = ("game", "date", "event", "set", "divisor", "player", "points", "pips")
+MAX_BYTES = 64 * 1024 * 1024  # far more than any season of score sheets
+MAX_DIGITS = 18  # every number a result holds fits; beyond, it is out of range anyway
+
+# UTF-32 first: its little-endian mark begins with UTF-16's
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+
+Results = tuple[list[dict[str, Any]], list[str]]
+
+
+def clip(text: str, most: int = 40) -> str:
+    """``repr(text)``, cut short: a message quoting a megabyte field stays one line."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + "..."
+
+
+def whole_number(text: str, what: str) -> int:
+    """A whole number in ASCII digits (superscript or fullwidth digits are not), at most 18."""
+    t = text.strip()
+    if not _INT.fullmatch(t):
+        raise ResultError(f"{what}: {clip(t)} is not a whole number")
+    if len(t.lstrip("+-")) > MAX_DIGITS:
+        raise ResultError(f"{what}: {clip(t)} is out of range")
+    return int(t)
+
+
+def parse_received(text: str | None, *, now: dt.datetime | None = None) -> dt.datetime | None:
+    """The day the sheets arrived (noon UTC, never later than ``now``); ``None``: now."""
+    if text is None:
+        return None
+    now = now or dt.datetime.now(dt.UTC)
+    t = text.strip()
+    try:
+        if not _DAY.fullmatch(t):
+            raise ValueError
+        day = dt.date.fromisoformat(t)
+    except ValueError:
+        raise ResultError(f"--received is a date, YYYY-MM-DD, not {clip(text)}") from None
+    if day > now.date():
+        raise ResultError(f"--received {day} is in the future")
+    return min(dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.UTC), now)
+
+
+def decode(data: bytes, name: str) -> str:
+    """The file's text: UTF-8, or UTF-8/16/32 with a byte-order mark; else a clear error."""
+    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), "utf-8")
+    if encoding == "utf-8" and b"\x00" in data:
+        raise ResultError(
+            f"{name}: holds NUL bytes (UTF-16 without a byte-order mark?); save it as UTF-8"
+        )
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as e:
+        label = encoding.removesuffix("-sig").upper()
+        raise ResultError(
+            f"{name}: not {label} text (byte 0x{data[e.start]:02x} at offset {e.start}); "
+            "save it as UTF-8"
+        ) from None
+
+
+def _read(path: Path) -> str:
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise ResultError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > MAX_BYTES:
+        raise ResultError(f"{path.name}: larger than {MAX_BYTES // 2**20} MiB")
+    return decode(data, path.name)
+
+
+def read_results(path: Path) -> Results:
+    """The results in a ``.csv`` or ``.json`` file and their labels."""
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".json"):
+        raise ResultError(f"import reads .csv or .json files, not {clip(path.name)}")
+    text = _read(path)
+    return parse_csv(text, path.name) if suffix == ".csv" else parse_json(text, path.name)
+
+
+def parse_csv(text: str, name: str = "the file") -> Results:
+    """Results from CSV text: one row per player line, a game's rows together."""
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        return _csv_results(reader, name)
+    except csv.Error as e:
+        raise ResultError(f"{name}: line {reader.line_num}: {e}") from None
+
+
+def _csv_results(reader: csv.DictReader[str], name: str) -> Results:
+    fields = reader.fieldnames or []
+    missing = [c for c in CSV_COLUMNS if c not in fields]
+    if missing:
+        raise ResultError(f"{name}: missing column(s) {', '.join(missing)}")
+    results: list[dict[str, Any]] = []
+    labels: list[str] = []
+    current: str | None = None
+    first_row = 0
+    for rowno, row in enumerate(reader, start=2):
+        where = f"row {rowno}"
+        if None in row or any(v is None for v in row.values()):
+            raise ResultError(f"{where}: expected {len(fields)} fields")
+        line: dict[str, Any] = {
+            "player": whole_number(row["player"], f"{where}: player"),
+            "points": whole_number(row["points"], f"{where}: points"),
+            "pips": whole_number(row["pips"], f"{where}: pips"),
+        }
+        if (row.get("final") or "").strip():
+            line["final"] = whole_number(row["final"], f"{where}: final")
+        game = {
+            "date": row["date"].strip(),
+            "event": row["event"],
+            "set": whole_number(row["set"], f"{where}: set"),
+            "divisor": whole_number(row["divisor"], f"{where}: divisor")
+            if row["divisor"].strip()
+            else None,
+            "source": "import",
+        }
+        if row["game"] != current or not results:
+            current, first_row = row["game"], rowno
+            results.append({**game, "lines": [line]})
+            labels.append(f"row {rowno}")
+            continue
+        head = {k: results[-1][k] for k in game}
+        if head != game:
+            diff = next(k for k in game if game[k] != head[k])
+            raise ResultError(
+                f"{where}: game {_shown(current)} has {diff} {_shown(head[diff])} in row "
+                f"{first_row}, {_shown(game[diff])} here"
+            )
+        results[-1]["lines"].append(line)
+        labels[-1] = f"rows {first_row}-{rowno}"
+    if not results:
+        raise ResultError(f"{name}: no results")
+    return results, labels
+
+
+def _shown(value: object) -> str:
+    return clip(value) if isinstance(value, str) else repr(value)
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not a number JSON allows")
+
+
+def parse_json(text: str, name: str = "the file") -> Results:
+    """Results from JSON text: a list of results as the API takes them (or one result)."""
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise ResultError(f"{name}: not JSON: {e.msg} at line {e.lineno}") from None
+    except RecursionError:
+        raise ResultError(f"{name}: nested too deeply") from None
+    except ValueError as e:  # a number of more than 4300 digits, NaN, Infinity
+        raise ResultError(f"{name}: not JSON: {str(e).split(':')[0]}") from None
+    if isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+        raise ResultError(f"{name}: expected a list of results")
+    if not data:
+        raise ResultError(f"{name}: no results")
+    results = [{"source": "import", **r} for r in data]
+    return results, [f"result {i}" for i in range(1, len(results) + 1)]
