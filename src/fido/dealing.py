@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from fido.errors import ArgumentError, ConfigurationError, shown
+from fido.errors import ArgumentError, ConfigurationError, quote
 from fido.rules import Opener, Ruleset
 from fido.tiles import DominoSet, Tile
 
@@ -59,11 +59,11 @@ def deal(rules: Ruleset, players: int, rng: random.Random) -> tuple[list[int], t
 def _tiles(value: object, what: str) -> list[Tile]:
     """A sequence of tiles given by a caller, or a clear error."""
     if isinstance(value, str | bytes) or not isinstance(value, Sequence | set | frozenset):
-        raise ArgumentError(f"{what} must be a list of tiles, not {shown(value)}")
+        raise ArgumentError(f"{what} must be a list of tiles, not {quote(value)}")
     out = list(value)
     for t in out:
         if not isinstance(t, Tile):
-            raise ArgumentError(f"{what} holds {shown(t)}, which is not a Tile")
+            raise ArgumentError(f"{what} holds {quote(t)}, which is not a Tile")
     return out
 
 
@@ -72,7 +72,7 @@ def check_deal(
 ) -> tuple[list[int], list[Tile]]:
     """Every hand and the stock checked against the rules; hands as bitmasks."""
     if isinstance(hands, str | bytes) or not isinstance(hands, Sequence):
-        raise ArgumentError(f"hands must be a list of hands, not {shown(hands)}")
+        raise ArgumentError(f"hands must be a list of hands, not {quote(hands)}")
     players = len(hands)
     rules.check_players(players)
     size = rules.hand_size(players)

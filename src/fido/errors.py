@@ -13,7 +13,7 @@ __all__ = [
     "IllegalMoveError",
     "NotationError",
     "RecordError",
-    "shown",
+    "quote",
 ]
 
 
@@ -49,7 +49,7 @@ class RecordError(FidoError):
         self.move_number = move_number
 
 
-def shown(value: object, limit: int = 40) -> str:
+def quote(value: object, limit: int = 40) -> str:
     """A user's value quoted for a message: bounded, control characters escaped.
 
     Error messages repeat what was typed; a huge number or a screen-clearing

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final, NamedTuple
 
 from fido.dealing import check_deal, deal, find_opener
-from fido.errors import ArgumentError, ConfigurationError, IllegalMoveError, shown
+from fido.errors import ArgumentError, ConfigurationError, IllegalMoveError, quote
 from fido.movegen import DRAW_FREE, DRAW_ONE, DRAW_UNTIL, PASS_ONLY, can_place, generate
 from fido.moves import DRAW, PASS, Draw, Move, Placement, Turn
 from fido.results import Outcome, Termination, score_hand
@@ -66,7 +66,7 @@ def _as_rules(rules: object) -> Ruleset:
     if isinstance(rules, str):
         return Ruleset.from_text(rules)
     if not isinstance(rules, Ruleset):
-        raise ArgumentError(f"rules must be a Ruleset or ruleset text, not {shown(rules)}")
+        raise ArgumentError(f"rules must be a Ruleset or ruleset text, not {quote(rules)}")
     return rules
 
 
@@ -141,16 +141,16 @@ class Game:
         """
         rs = _as_rules(rules)
         if players.__class__ is not int:
-            raise ArgumentError(f"players must be a whole number, not {shown(players)}")
+            raise ArgumentError(f"players must be a whole number, not {quote(players)}")
         count: int = players
         if rng is None:
             if seed is not None and seed.__class__ is not int and seed.__class__ is not str:
-                raise ArgumentError(f"a seed is a whole number or text, not {shown(seed)}")
+                raise ArgumentError(f"a seed is a whole number or text, not {quote(seed)}")
             gen = random.Random(seed)
         elif isinstance(rng, random.Random):
             gen = rng
         else:
-            raise ArgumentError(f"rng must be a random.Random, not {shown(rng)}")
+            raise ArgumentError(f"rng must be a random.Random, not {quote(rng)}")
         hands, stock = deal(rs, count, gen)
         return cls._setup(rs, hands, () if explicit_chance else stock, stock)
 
@@ -189,16 +189,16 @@ class Game:
         game remembers is the hands as given.
         """
         if not isinstance(view, SeatView):
-            raise ArgumentError(f"from_view needs a SeatView, not {shown(view)}")
+            raise ArgumentError(f"from_view needs a SeatView, not {quote(view)}")
         rules = view.rules
         dominoes = rules.dominoes
         if isinstance(hands, str | bytes) or not isinstance(hands, Sequence):
-            raise ArgumentError(f"hands must be a list of hands, not {shown(hands)}")
+            raise ArgumentError(f"hands must be a list of hands, not {quote(hands)}")
         if len(hands) != view.players:
             raise ConfigurationError(f"the view has {view.players} seats, not {len(hands)}")
         for h in hands:
             if isinstance(h, str | bytes) or not isinstance(h, Sequence):
-                raise ArgumentError(f"a hand is a list of tiles, not {shown(h)}")
+                raise ArgumentError(f"a hand is a list of tiles, not {quote(h)}")
         given: list[list[Tile]] = [list(h) for h in hands]
         if view.seat is not None and sorted(given[view.seat]) != sorted(view.hand):
             raise ConfigurationError(f"seat {view.seat}'s hand must be the one the view shows")
@@ -208,13 +208,13 @@ class Game:
             ("the stock", stock, view.stock_count),
         ]:
             if not isinstance(tiles, Sequence) or isinstance(tiles, str | bytes):
-                raise ArgumentError(f"{who} must be a list of tiles, not {shown(tiles)}")
+                raise ArgumentError(f"{who} must be a list of tiles, not {quote(tiles)}")
             if len(tiles) != want:
                 raise ConfigurationError(f"{who} holds {want} tiles in the view, not {len(tiles)}")
             for t in tiles:
                 if not isinstance(t, Tile) or t not in dominoes or t in seen:
                     raise ConfigurationError(
-                        f"{shown(t)} cannot be in {who}: not free in this game"
+                        f"{quote(t)} cannot be in {who}: not free in this game"
                     )
                 seen.add(t)
         if len(seen) != dominoes.count:
@@ -425,7 +425,7 @@ class Game:
 
     def _seat(self, seat: object) -> int:
         if seat.__class__ is not int or not 0 <= seat < self.players:
-            raise ArgumentError(f"no seat {shown(seat)} (seats are 0 to {self.players - 1})")
+            raise ArgumentError(f"no seat {quote(seat)} (seats are 0 to {self.players - 1})")
         return seat
 
     # ------------------------------------------------------------ legal moves
@@ -466,7 +466,7 @@ class Game:
                 f"seat {self._pending} is drawing: the drawn tile comes first (apply_chance)"
             )
         if seat is not None and seat != self.turn:
-            raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {shown(seat)}'s")
+            raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {quote(seat)}'s")
         legal = self._legal
         if legal is None:
             legal = self._legal = generate(self)
@@ -554,7 +554,7 @@ class Game:
         if seat < 0:
             raise IllegalMoveError("no draw waits for its tile")
         if not isinstance(tile, Tile) or not self.stock_mask & tile.bit or tile not in self.set:
-            raise IllegalMoveError(f"{shown(tile)} is not in the stock")
+            raise IllegalMoveError(f"{quote(tile)} is not in the stock")
         node = self._log
         assert node is not None
         self._log = (*node[:4], tile, *node[5:])

@@ -40,14 +40,28 @@ _ROWS: Final[list[list[Placement]]] = []
 
 
 def _grow(codes: int, dominoes: DominoSet) -> None:
-    """Rows for slot codes ``0 .. codes - 1``, each with every tile of ``dominoes``."""
+    """Rows for slot codes ``0 .. codes - 1``, each with every tile of ``dominoes``.
+
+    Every row is as long as the longest (the largest set seen), so checking the
+    first row's length tells whether all rows hold a set's tiles.
+    """
     rows = _ROWS
+    top = max(dominoes.count, len(rows[0]) if rows else 0)
+    biggest = DominoSet(_max_pips(top))
     while len(rows) < codes:
         rows.append([])
-    tiles = dominoes.tiles
+    tiles = biggest.tiles
     for code, row in enumerate(rows):
-        for tid in range(len(row), dominoes.count):
+        for tid in range(len(row), top):
             row.append(Placement(tiles[tid], code >> 2, code & 3))
+
+
+def _max_pips(count: int) -> int:
+    """The n of the double-n set with ``count`` tiles."""
+    n = 0
+    while (n + 1) * (n + 2) // 2 < count:
+        n += 1
+    return n
 
 
 def placements(game: Game) -> list[Placement]:

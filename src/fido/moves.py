@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar, Final, NamedTuple
 
-from fido.errors import NotationError, shown
+from fido.errors import NotationError, quote
 from fido.tiles import Tile
 
 __all__ = [
@@ -75,7 +75,7 @@ class Move:
         :class:`~fido.errors.NotationError`.
         """
         if not isinstance(text, str):
-            raise NotationError(f"not a move: {shown(text)} (a move is text such as '18-7@0n')")
+            raise NotationError(f"not a move: {quote(text)} (a move is text such as '18-7@0n')")
         s = text.strip().lower()
         if s == "draw":
             return DRAW
@@ -84,7 +84,7 @@ class Move:
         m = _MOVE_RE.fullmatch(s)
         if not m:
             raise NotationError(
-                f"not a move: {shown(text)} (write tile@anchor+direction such as '18-7@0n', "
+                f"not a move: {quote(text)} (write tile@anchor+direction such as '18-7@0n', "
                 "the opening tile alone such as '18-18', 'draw' or 'pass')"
             )
         tile = Tile.from_text(f"{m.group(1)}-{m.group(2)}")

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from fido.errors import FidoError, NotationError, shown
+from fido.errors import FidoError, NotationError, quote
 from fido.game import Game
 from fido.moves import Placement
 from fido.results import Termination, score_hand
@@ -97,7 +97,7 @@ def view_text(view: SeatView) -> str:
 
 def _sections(text: object) -> list[str]:
     if not isinstance(text, str):
-        raise NotationError(f"a position is one line of text, not {shown(text)}")
+        raise NotationError(f"a position is one line of text, not {quote(text)}")
     if len(text) > MAX_LINE:
         raise NotationError(f"a position line is at most {MAX_LINE} characters")
     if "\n" in text.strip() or not text.isprintable():
@@ -108,13 +108,13 @@ def _sections(text: object) -> list[str]:
 def _keyword(section: str, word: str) -> str:
     head, _, rest = section.partition(" ")
     if head != word:
-        raise NotationError(f"expected the {word!r} section, found {shown(section)}")
+        raise NotationError(f"expected the {word!r} section, found {quote(section)}")
     return rest.strip()
 
 
 def _int(text: str, what: str, low: int, high: int) -> int:
     if not text.isascii() or not text.isdigit() or len(text) > 6:
-        raise NotationError(f"{what} must be a whole number, not {shown(text)}")
+        raise NotationError(f"{what} must be a whole number, not {quote(text)}")
     n = int(text)
     if not low <= n <= high:
         raise NotationError(f"{what} must be {low} to {high}, not {n}")
@@ -149,7 +149,7 @@ def _state(
     to_words = _keyword(rest[0], "to").split()
     if not to_words or len(to_words) > 2 or (len(to_words) == 2 and to_words[1] != "drawing"):
         raise NotationError(
-            f"'to' takes a seat, then 'drawing' while a draw waits: {shown(rest[0])}"
+            f"'to' takes a seat, then 'drawing' while a draw waits: {quote(rest[0])}"
         )
     to = _int(to_words[0], "the seat to move", 0, players - 1)
     scores_text = _keyword(rest[1], "scores").split()
@@ -272,9 +272,9 @@ def parse_view(text: str) -> SeatView:
         elif h.startswith("#"):
             counts.append(_int(h[1:], f"seat {s}'s tile count", 0, rules.dominoes.count))
         else:
-            raise NotationError(f"a view shows only the viewer's tiles; seat {s}: {shown(h)}")
+            raise NotationError(f"a view shows only the viewer's tiles; seat {s}: {quote(h)}")
     if not stock_text.startswith("#"):
-        raise NotationError(f"a view shows the stock's count, #n, not {shown(stock_text)}")
+        raise NotationError(f"a view shows the stock's count, #n, not {quote(stock_text)}")
     stock_count = _int(stock_text[1:], "the stock's count", 0, rules.dominoes.count)
     on_table = {p.tile for p in table.placements}
     if len(set(hand)) != len(hand) or on_table & set(hand):

@@ -19,7 +19,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Final
 
-from fido.errors import ConfigurationError, NotationError, shown
+from fido.errors import ConfigurationError, NotationError, quote
 from fido.tiles import DominoSet
 
 __all__ = [
@@ -129,9 +129,9 @@ class Ruleset:
     @classmethod
     def from_text(cls, text: str) -> Ruleset:
         if not isinstance(text, str):
-            raise NotationError(f"a ruleset is text such as 'fido set=12', not {shown(text)}")
+            raise NotationError(f"a ruleset is text such as 'fido set=12', not {quote(text)}")
         if len(text) > 200 or not text.isprintable():
-            raise NotationError(f"not a ruleset: {shown(text)} (write e.g. 'fido set=12')")
+            raise NotationError(f"not a ruleset: {quote(text)} (write e.g. 'fido set=12')")
         return _parse_ruleset(text)
 
     def check_players(self, players: int) -> None:
@@ -198,7 +198,7 @@ def _parse_ruleset(text: str) -> Ruleset:
             opts[key] = True
         elif value.isascii() and value.isdigit():
             if len(value) > 6:
-                raise NotationError(f"option {shown(key)}: {shown(value)} is far too large")
+                raise NotationError(f"option {quote(key)}: {quote(value)} is far too large")
             opts[key] = int(value)
         elif value.lower() in ("true", "false"):
             opts[key] = value.lower() == "true"
@@ -213,13 +213,13 @@ def _parse_ruleset(text: str) -> Ruleset:
 def _flag(opts: dict[str, object], key: str, default: bool = False) -> bool:
     v = opts.pop(key, default)
     if not isinstance(v, bool):
-        raise ConfigurationError(f"option {key} is on or off (true/false), not {shown(v)}")
+        raise ConfigurationError(f"option {key} is on or off (true/false), not {quote(v)}")
     return v
 
 
 def _check_empty(name: str, opts: dict[str, object], known: list[str]) -> None:
     if opts:
-        bad = ", ".join(k if k.isprintable() and len(k) < 40 else shown(k) for k in sorted(opts))
+        bad = ", ".join(k if k.isprintable() and len(k) < 40 else quote(k) for k in sorted(opts))
         allowed = ", ".join(known) if known else "none"
         raise ConfigurationError(f"unknown option for {name}: {bad} (options: {allowed})")
 
@@ -227,7 +227,7 @@ def _check_empty(name: str, opts: dict[str, object], known: list[str]) -> None:
 def _fido(opts: dict[str, object]) -> Ruleset:
     n = opts.pop("set", 12)
     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 99:
-        raise ConfigurationError(f"set must be a number such as 12 (double-12), not {shown(n)}")
+        raise ConfigurationError(f"set must be a number such as 12 (double-12), not {quote(n)}")
     div = opts.pop("divisor", FIDO_DIVISORS.get(n))
     if div is None:
         raise ConfigurationError(
@@ -235,10 +235,10 @@ def _fido(opts: dict[str, object]) -> Ruleset:
             "give a divisor too, e.g. divisor=5"
         )
     if not isinstance(div, int) or isinstance(div, bool) or div < 2:
-        raise ConfigurationError(f"the divisor is a whole number of at least 2, not {shown(div)}")
+        raise ConfigurationError(f"the divisor is a whole number of at least 2, not {quote(div)}")
     direction = opts.pop("direction", "clockwise")
     if direction not in ("clockwise", "counterclockwise"):
-        raise ConfigurationError(f"clockwise or counterclockwise, not {shown(direction)}")
+        raise ConfigurationError(f"clockwise or counterclockwise, not {quote(direction)}")
     mt = _flag(opts, "mother_theresa")
     sh = _flag(opts, "soenke_hansen")
     _check_empty("fido", opts, ["set", "divisor", "direction", "mother_theresa", "soenke_hansen"])
@@ -299,7 +299,7 @@ def _classic(
         # first seat open with any tile)
         choices = ", ".join(o.value for o in Opener)
         if not isinstance(open_with, str) or open_with not in {o.value for o in Opener}:
-            raise ConfigurationError(f"opener is one of {choices}, not {shown(open_with)}")
+            raise ConfigurationError(f"opener is one of {choices}, not {quote(open_with)}")
         if layout is not Layout.LINE and open_with == Opener.FIRST_SEAT.value:
             raise ConfigurationError(f"{name} opens with a double; opener=first_seat needs a line")
         if open_with != opener.value:
@@ -309,7 +309,7 @@ def _classic(
         # a house rule: the same hand size for every player count (e.g. the
         # dominoes package's Block deals 7 to each of 4 players)
         if not isinstance(hand, int) or isinstance(hand, bool) or hand < 1:
-            raise ConfigurationError(f"hand must be a number of tiles such as 7, not {shown(hand)}")
+            raise ConfigurationError(f"hand must be a number of tiles such as 7, not {quote(hand)}")
         hands = dict.fromkeys(hands, hand)
         options.append(("hand", str(hand)))
     if flags.get("all_fives"):
@@ -349,7 +349,7 @@ def ruleset(name: str, **options: object) -> Ruleset:
     lowest_double, or first_seat: seat 0 opens with any tile).
     """
     if not isinstance(name, str):
-        raise ConfigurationError(f"a ruleset's name is text, not {shown(name)}")
+        raise ConfigurationError(f"a ruleset's name is text, not {quote(name)}")
     opts = dict(options)
     key = name.lower().replace("-", "_")
     if key == "fido":
@@ -433,7 +433,7 @@ def ruleset(name: str, **options: object) -> Ruleset:
             layout=Layout.SPINNER,
             extra=("all_fives",),
         )
-    raise ConfigurationError(f"unknown ruleset {shown(name)} (one of: {', '.join(RULESETS)})")
+    raise ConfigurationError(f"unknown ruleset {quote(name)} (one of: {', '.join(RULESETS)})")
 
 
 RULESETS: Final = (

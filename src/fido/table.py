@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from fido.errors import IllegalMoveError, NotationError, shown
+from fido.errors import IllegalMoveError, NotationError, quote
 from fido.moves import PORTS, Move, Placement
 from fido.rules import Layout
 from fido.tiles import Tile
@@ -276,9 +276,9 @@ class Table:
     @classmethod
     def from_text(cls, text: str | object) -> Table:
         if not isinstance(text, str):
-            raise NotationError(f"a table is text such as 'cross 18-18', not {shown(text)}")
+            raise NotationError(f"a table is text such as 'cross 18-18', not {quote(text)}")
         if len(text) > 20_000 or not text.isprintable():
-            raise NotationError(f"not a table: {shown(text)}")
+            raise NotationError(f"not a table: {quote(text)}")
         words = text.split()
         if not words:
             raise NotationError("empty table text (write e.g. 'cross 18-18 18-12@0n')")
@@ -286,23 +286,23 @@ class Table:
             layout = Layout(words[0])
         except ValueError:
             raise NotationError(
-                f"unknown layout {shown(words[0])} (one of: {', '.join(x.value for x in Layout)})"
+                f"unknown layout {quote(words[0])} (one of: {', '.join(x.value for x in Layout)})"
             ) from None
         table = cls(layout)
         for i, w in enumerate(words[1:]):
             move = Move.from_text(w)
             if not isinstance(move, Placement):
-                raise NotationError(f"a table holds placements only, not {shown(w)}")
+                raise NotationError(f"a table holds placements only, not {quote(w)}")
             if move.is_opening != (i == 0):
-                raise NotationError(f"{shown(w)}: only the first tile is written without an anchor")
+                raise NotationError(f"{quote(w)}: only the first tile is written without an anchor")
             if move.anchor >= i > 0:
-                raise NotationError(f"{shown(w)}: tile #{move.anchor} is not on the table yet")
+                raise NotationError(f"{quote(w)}: tile #{move.anchor} is not on the table yet")
             if move.tile in (p.tile for p in table.placements):
-                raise NotationError(f"{shown(w)}: {move.tile} is on the table already")
+                raise NotationError(f"{quote(w)}: {move.tile} is on the table already")
             try:
                 table.place(move.tile, move.slot)
             except IllegalMoveError as e:
-                raise NotationError(f"{shown(w)}: {e}") from None
+                raise NotationError(f"{quote(w)}: {e}") from None
         return table
 
     def summary(self) -> str:

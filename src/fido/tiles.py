@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import ClassVar, Final
 
-from fido.errors import ArgumentError, NotationError, shown
+from fido.errors import ArgumentError, NotationError, quote
 
 __all__ = ["DominoSet", "Tile", "tile_id"]
 
@@ -55,11 +55,11 @@ class Tile:
             if tile is not None:
                 return tile
         else:
-            raise ArgumentError(f"tile halves must be integers, got {shown(a)} and {shown(b)}")
+            raise ArgumentError(f"tile halves must be integers, got {quote(a)} and {quote(b)}")
         hi, lo = key
         if lo < 0 or hi > MAX_PIPS:
             raise ArgumentError(
-                f"tile halves must be between 0 and {MAX_PIPS}, got {shown(a)} and {shown(b)}"
+                f"tile halves must be between 0 and {MAX_PIPS}, got {quote(a)} and {quote(b)}"
             )
         tile = object.__new__(cls)
         put = object.__setattr__
@@ -113,11 +113,11 @@ class Tile:
         m = _TILE_RE.fullmatch(text) if isinstance(text, str) else None
         if not m:
             raise NotationError(
-                f"not a tile: {shown(text)} (write it as two numbers, e.g. '18-12')"
+                f"not a tile: {quote(text)} (write it as two numbers, e.g. '18-12')"
             )
         a, b = int(m.group(1)), int(m.group(2))
         if max(a, b) > MAX_PIPS:
-            raise NotationError(f"not a tile: {shown(text)} (halves go up to {MAX_PIPS})")
+            raise NotationError(f"not a tile: {quote(text)} (halves go up to {MAX_PIPS})")
         return cls(a, b)
 
     def other(self, value: int) -> int:
@@ -126,7 +126,7 @@ class Tile:
             return self.low
         if value == self.low:
             return self.high
-        raise ArgumentError(f"{self} does not show {shown(value)}")
+        raise ArgumentError(f"{self} does not show {quote(value)}")
 
     def __contains__(self, value: object) -> bool:
         return value in (self.high, self.low)
@@ -152,7 +152,7 @@ class DominoSet:
             return cached
         if max_pips.__class__ is not int or not 1 <= max_pips <= MAX_PIPS:
             raise ArgumentError(
-                f"a set is double-1 .. double-{MAX_PIPS}, got double-{shown(max_pips)}"
+                f"a set is double-1 .. double-{MAX_PIPS}, got double-{quote(max_pips)}"
             )
         self = object.__new__(cls)
         tiles = tuple(Tile(a, b) for a in range(max_pips + 1) for b in range(a + 1))

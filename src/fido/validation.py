@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fido.errors import shown
+from fido.errors import quote
 from fido.movegen import DRAW_FREE, can_draw, can_place, placements
 from fido.moves import PORTS, Draw, Move, Pass, Placement
 from fido.rules import Opener, Stuck
@@ -39,16 +39,16 @@ def explain(game: Game, move: object) -> str:
     if isinstance(move, Pass):
         return _pass(game)
     if isinstance(move, Move):
-        return f"{shown(move)} is not a move fido knows"
-    return f"not a move: {shown(move)} (use Move.from_text, e.g. Move.from_text('6-4@0n'))"
+        return f"{quote(move)} is not a move fido knows"
+    return f"not a move: {quote(move)} (use Move.from_text, e.g. Move.from_text('6-4@0n'))"
 
 
 def _placement(game: Game, move: Placement) -> str:
     tile, anchor, port = move.tile, move.anchor, move.port
     if not isinstance(tile, Tile):
-        return f"not a tile: {shown(tile)}"
+        return f"not a tile: {quote(tile)}"
     if anchor.__class__ is not int or port.__class__ is not int:
-        return f"a placement's anchor and direction are whole numbers, not {shown(move)}"
+        return f"a placement's anchor and direction are whole numbers, not {quote(move)}"
     if not game.hands[game.turn] & tile.bit or tile not in game.set:
         return f"you do not hold {tile}"
     table = game.table
@@ -60,9 +60,9 @@ def _placement(game: Game, move: Placement) -> str:
     if anchor < 0:
         return f"the table is open: say where {tile} goes, e.g. {tile}@0n"
     if not 0 <= port <= 3:
-        return f"no such direction {shown(port)} (use n, e, s, w)"
+        return f"no such direction {quote(port)} (use n, e, s, w)"
     if anchor >= n_placed:
-        return f"no tile #{shown(anchor)} on the table (tiles are numbered 0 to {n_placed - 1})"
+        return f"no tile #{quote(anchor)} on the table (tiles are numbered 0 to {n_placed - 1})"
     code = anchor * 4 + port
     slot = table.open.get(code)
     if slot is None:
