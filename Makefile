@@ -28,7 +28,8 @@ test: $(COMPILED)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/python tests/with_postgres.py $(BIN)/pytest  # + a throwaway PostgreSQL if installed
-	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/test_golden.py tests/test_errors.py tests/test_notation.py tests/test_properties.py
+	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/test_golden.py tests/test_errors.py tests/test_notation.py \
+		tests/test_properties.py tests/test_undo_chance.py tests/test_hostile_input.py tests/test_position.py
 
 $(VENV)/.installed-bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
