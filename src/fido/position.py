@@ -139,6 +139,10 @@ def _head(text: object, n_sections: int) -> tuple[Ruleset, Table, list[str], str
             f"{rules.name} lays its table {rules.layout.value}, not {table.layout.value}"
         )
     hands = [h.strip() for h in _keyword(parts[2], "hands").split("/")]
+    try:
+        rules.check_players(len(hands))
+    except FidoError as e:
+        raise NotationError(str(e)) from None
     stock = _keyword(parts[3], "stock")
     return rules, table, hands, stock, parts[4:]
 
@@ -166,10 +170,6 @@ def parse_game(text: str) -> Game:
     :class:`~fido.errors.NotationError`."""
     rules, table, hand_texts, stock_text, rest = _head(text, 8)
     players = len(hand_texts)
-    try:
-        rules.check_players(players)
-    except FidoError as e:
-        raise NotationError(str(e)) from None
     hands = [_tile_list(h) for h in hand_texts]
     explicit = stock_text.startswith("{")
     if explicit:
@@ -254,10 +254,6 @@ def parse_view(text: str) -> SeatView:
     """The view of a line from :func:`view_text` (without history: a position, not a record)."""
     rules, table, hand_texts, stock_text, rest = _head(text, 9)
     players = len(hand_texts)
-    try:
-        rules.check_players(players)
-    except FidoError as e:
-        raise NotationError(str(e)) from None
     to, drawing, scores, _passes, opener = _state(rest[:4], players)
     if drawing:
         raise NotationError("a view's line does not show a waiting draw")
