@@ -84,7 +84,8 @@ def test_a_view_round_trips(
     line = view_text(view)
     back = parse_view(line)
     assert view_text(back) == line
-    for field in ("rules", "players", "seat", "hand", "hand_counts", "stock_count", "scores"):
+    fields = ("rules", "players", "seat", "hand", "hand_counts", "stock_count", "scores", "passes")
+    for field in fields:
         assert getattr(back, field) == getattr(view, field), field
     assert back.table == view.table and back.to_move == view.to_move
     assert back.legal_moves == view.legal_moves

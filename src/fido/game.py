@@ -234,7 +234,7 @@ class Game:
             log = (*turn, passes, None, -1, -1, -1, log)
             passes = passes + 1 if turn.move is PASS else 0
         g._log = log
-        g.passes = passes
+        g.passes = view.passes
         g._outcome = view.outcome
         return g
 

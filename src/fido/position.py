@@ -79,16 +79,11 @@ def view_text(view: SeatView) -> str:
     hands = " / ".join(
         _tiles(view.hand) if s == view.seat else f"#{n}" for s, n in enumerate(view.hand_counts)
     )
-    passes = 0
-    for turn in reversed(view.history):
-        if turn.move.text() != "pass":
-            break
-        passes += 1
     seat = "-" if view.seat is None else str(view.seat)
     return " | ".join(
         [*_common(view.rules, view.table, hands=hands, stock=f"#{view.stock_count}",
                   to=str(view.to_move), scores=view.scores),
-         f"passes {passes}", f"opener {view.opener}", f"view {seat}"]
+         f"passes {view.passes}", f"opener {view.opener}", f"view {seat}"]
     )
 
 
@@ -254,7 +249,7 @@ def parse_view(text: str) -> SeatView:
     """The view of a line from :func:`view_text` (without history: a position, not a record)."""
     rules, table, hand_texts, stock_text, rest = _head(text, 9)
     players = len(hand_texts)
-    to, drawing, scores, _passes, opener = _state(rest[:4], players)
+    to, drawing, scores, passes, opener = _state(rest[:4], players)
     if drawing:
         raise NotationError("a view's line does not show a waiting draw")
     seat_text = _keyword(rest[4], "view")
@@ -282,7 +277,7 @@ def parse_view(text: str) -> SeatView:
     view = SeatView(
         rules=rules, players=players, seat=seat, hand=tuple(hand), table=table,
         hand_counts=tuple(counts), stock_count=stock_count, scores=tuple(scores),
-        to_move=to, opener=opener, history=(), legal_moves=(), outcome=None,
+        to_move=to, opener=opener, history=(), legal_moves=(), outcome=None, passes=passes,
     )
     if seat is None or seat != to:
         return view

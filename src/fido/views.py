@@ -38,6 +38,7 @@ class SeatView:
     history: tuple[Turn, ...]
     legal_moves: tuple[Move, ...]
     outcome: Outcome | None
+    passes: int = 0  # passes in a row since the last placement or draw
 
     @property
     def ends_sum(self) -> int:
@@ -80,4 +81,5 @@ def make_view(game: Game, seat: int | None) -> SeatView:
         history=history,
         legal_moves=tuple(game.legal_moves()) if mine else (),
         outcome=game.outcome,
+        passes=game.passes,
     )
