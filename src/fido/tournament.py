@@ -12,15 +12,19 @@ Per bot spec (a spec in several seats is one entry): mean final, win rate
 score minus the mean score of the other seats, where a seat's score is its
 team's final in team games and its own final otherwise.
 
-Everything is a function of the seed: the deals (``Game.new(seed=...)``), the
-bots' generators (:func:`fido.bots.runner.bot_rng`), so one worker, many
-workers and a Ray cluster give the same numbers (time-limited bots aside:
+The deals are a function of the public seed (``Game.new(seed=...)``); the
+bots' generators are not: they come from a secret drawn once per tournament
+(:func:`fido.bots.runner.bot_rng`), since a generator derived from the seed
+lets a bot read the seed off its state and rebuild every hand. Given the same
+``bot_secret`` (the result keeps it, to be revealed after the run), one worker,
+many workers and a Ray cluster give the same numbers (time-limited bots aside:
 give ``search`` ``time=0`` for exact reproducibility).
 """
 
 from __future__ import annotations
 
 import csv
+import socket
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -28,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from fido.bots.registry import make_bot
-from fido.bots.runner import bot_rng, play_out
+from fido.bots.runner import bot_rng, new_secret, play_out
 from fido.errors import ConfigurationError
 from fido.game import Game
 from fido.record import GameRecord
@@ -110,6 +114,7 @@ class TournamentResult:
     bots: tuple[str, ...]
     seed: int
     hands: list[HandResult] = field(default_factory=list)
+    bot_secret: bytes = field(default=b"", repr=False)  # the bots' dice, told after the run
 
     def stats(self) -> list[BotStats]:
         """Per bot spec, in the order first seated; CIs over deals."""
@@ -146,6 +151,7 @@ class TournamentResult:
             "players": self.players,
             "bots": list(self.bots),
             "seed": self.seed,
+            "bot_secret": self.bot_secret.hex(),
             "stats": [
                 {
                     "bot": s.bot,
@@ -202,17 +208,26 @@ def deal_seed(seed: int, deal: int) -> int:
     return seed * 1_000_003 + deal
 
 
-def play_deal(
-    rules: str, bots: Sequence[str], seed: int, deal: int, keep_records: bool = False
+def play_deal(  # noqa: PLR0917 (the job tuple is passed positionally)
+    rules: str,
+    bots: Sequence[str],
+    seed: int,
+    deal: int,
+    keep_records: bool = False,
+    bot_secret: bytes | None = None,
 ) -> list[HandResult]:
-    """Every rotation of one deal (the unit of work, picklable in and out)."""
+    """Every rotation of one deal (the unit of work, picklable in and out).
+
+    ``bot_secret`` keys the bots' generators (a fresh one when None).
+    """
+    secret = bot_secret if bot_secret is not None else new_secret()
     players = len(bots)
     made = {spec: make_bot(spec) for spec in dict.fromkeys(bots)}
     out = []
     for rotation in range(players):
         seating = tuple(bots[(s - rotation) % players] for s in range(players))
         game = Game.new(rules, players, seed=deal_seed(seed, deal))
-        rngs = [bot_rng(f"{seed}:{deal}:{rotation}", s) for s in range(players)]
+        rngs = [bot_rng(secret, deal, rotation, s) for s in range(players)]
         play_out(game, [made[spec] for spec in seating], rngs)
         outcome = game.outcome
         assert outcome is not None
@@ -234,13 +249,47 @@ def play_deal(
     return out
 
 
-def _play_job(job: tuple[str, tuple[str, ...], int, int, bool]) -> list[HandResult]:
+Job = tuple[str, tuple[str, ...], int, int, bool, bytes]
+
+
+def _play_job(job: Job) -> list[HandResult]:
     return play_deal(*job)
 
 
-def _run_ray(
-    jobs: list[tuple[str, tuple[str, ...], int, int, bool]], address: str
-) -> Iterator[list[HandResult]]:
+RAY_CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's head before giving up
+
+
+def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
+    """Refuse an address whose head does not answer within ``timeout`` seconds.
+
+    ``ray.init`` waits a long time for an unreachable head (minutes), so a
+    mistyped address looks like a hang; a plain TCP connection tells at once.
+    ``local`` and ``auto`` are left to Ray.
+    """
+    if address in ("local", "auto"):
+        return
+    rest = address.removeprefix("ray://")
+    host, colon, port_text = rest.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port_text.isascii() or not port_text.isdigit():
+        raise ConfigurationError(
+            f"--ray {address!r}: give host:port (e.g. 10.0.0.5:6379 or ray://10.0.0.5:10001), "
+            "'local' or 'auto'"
+        )
+    port = int(port_text)
+    if not 0 < port < 65536:
+        raise ConfigurationError(f"--ray {address!r}: port {port} is not 1 .. 65535")
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as e:
+        reason = e.strerror or type(e).__name__
+        if isinstance(e, TimeoutError):
+            reason = f"no answer in {timeout:g} s"
+        raise ConfigurationError(f"cannot reach the Ray cluster at {address}: {reason}") from None
+
+
+def _run_ray(jobs: list[Job], address: str) -> Iterator[list[HandResult]]:
     try:
         import ray  # noqa: PLC0415 (optional: the cluster extra)
     except ImportError:
@@ -268,12 +317,15 @@ def run_tournament(
     ray_address: str | None = None,
     keep_records: bool = False,
     progress: Callable[[int], None] | None = None,
+    bot_secret: bytes | None = None,
 ) -> TournamentResult:
     """Play ``deals`` deals, each in every rotation of ``bots`` (one spec per seat).
 
     ``workers``: processes on this machine (None: all cores; 1: in this
     process). ``ray_address``: run on a Ray cluster instead ("local" starts one
-    here). ``progress`` is called with the number of deals done.
+    here). ``progress`` is called with the number of deals done. ``bot_secret``
+    keys the bots' generators: a fresh one each run unless given (to reproduce
+    a run, give the one its result holds).
     """
     text = rules.text() if isinstance(rules, Ruleset) else rules
     rs = Ruleset.from_text(text)
@@ -281,11 +333,18 @@ def run_tournament(
     rs.hand_size(len(bots))
     if deals < 1:
         raise ConfigurationError("a tournament needs at least one deal")
+    if workers is not None and workers < 1:
+        raise ConfigurationError(f"workers is 1 or more processes, not {workers}")
+    secret = new_secret() if bot_secret is None else bot_secret
+    if not isinstance(secret, bytes) or not secret:
+        raise ConfigurationError("bot_secret is a non-empty byte string")
     for spec in dict.fromkeys(bots):
         make_bot(spec)  # unknown bots and bad options fail here, before any work
+    if ray_address:
+        check_ray_address(ray_address)
     specs = tuple(bots)
-    result = TournamentResult(rs.text(), len(specs), specs, seed)
-    jobs = [(rs.text(), specs, seed, d, keep_records) for d in range(deals)]
+    result = TournamentResult(rs.text(), len(specs), specs, seed, bot_secret=secret)
+    jobs = [(rs.text(), specs, seed, d, keep_records, secret) for d in range(deals)]
     results: Iterable[list[HandResult]]
     if ray_address:
         results = _run_ray(jobs, ray_address)
