@@ -50,6 +50,7 @@ __all__ = [
 ]
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
+MAX_DEALS = 1_000_000  # the jobs are listed up front; a million deals is days of play
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,8 +332,8 @@ def run_tournament(
     rs = Ruleset.from_text(text)
     rs.check_players(len(bots))
     rs.hand_size(len(bots))
-    if deals < 1:
-        raise ConfigurationError("a tournament needs at least one deal")
+    if not 1 <= deals <= MAX_DEALS:
+        raise ConfigurationError(f"a tournament plays 1 to {MAX_DEALS:,} deals, not {deals}")
     if workers is not None and workers < 1:
         raise ConfigurationError(f"workers is 1 or more processes, not {workers}")
     secret = new_secret() if bot_secret is None else bot_secret
