@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import random
 import re
 import signal
@@ -17,6 +18,8 @@ from fido.record import GameRecord
 from fido.terminal.screen import arm_lines, screen
 
 FIDO = str(Path(sys.executable).with_name("fido"))
+# the code under test: a source tree on PYTHONPATH comes before the installed one
+PASS_ENV = {k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}
 PROMPT = r"Your move \(key or notation"
 RULES = "fido set=6"
 
@@ -34,7 +37,7 @@ def spawn(*args: str, log: io.StringIO | None = None) -> pexpect.spawn:
         dimensions=(24, 80),
         encoding="utf-8",
         timeout=60,
-        env={"TERM": "dumb"},
+        env={"TERM": "dumb", **PASS_ENV},
         preexec_fn=_ctrl_c_on,
     )
     if log is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,8 @@ from fido.record import GameRecord
 from fido.tournament import Estimate, HandResult, TournamentResult, compare, run_tournament
 
 FIDO = str(Path(sys.executable).with_name("fido"))
+# the code under test: a source tree on PYTHONPATH comes before the installed one
+PASS_ENV = {k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}
 
 
 def test_every_deal_is_replayed_in_every_rotation() -> None:
@@ -124,7 +127,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
         check=False,
-        env={"COLUMNS": "150", "PATH": "/usr/bin:/bin"},
+        env={"COLUMNS": "150", "PATH": "/usr/bin:/bin", **PASS_ENV},
     )
 
 

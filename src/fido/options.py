@@ -95,7 +95,7 @@ def check_name(name: str, what: str = "--name") -> str:
     """
     if has_control(name):
         raise ConfigurationError(
-            f"{what} {plain(name, 60)!r} holds control characters; use printable text"
+            f"{what} '{plain(name, 60)}' holds control characters; use printable text"
         )
     if not name.strip():
         raise ConfigurationError(f"{what} must not be empty")

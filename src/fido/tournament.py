@@ -24,6 +24,7 @@ give ``search`` ``time=0`` for exact reproducibility).
 from __future__ import annotations
 
 import csv
+import os
 import socket
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -258,13 +259,18 @@ def _play_job(job: Job) -> list[HandResult]:
 
 
 RAY_CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's head before giving up
+# A Ray head (GCS, or the Ray Client server) is a gRPC server: to an HTTP/2
+# connection preface it answers with a SETTINGS frame (type 4) at once.
+_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_H2_SETTINGS = 4
 
 
 def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
     """Refuse an address whose head does not answer within ``timeout`` seconds.
 
-    ``ray.init`` waits a long time for an unreachable head (minutes), so a
-    mistyped address looks like a hang; a plain TCP connection tells at once.
+    ``ray.init`` waits a long time for an unreachable head, so a mistyped
+    address looks like a hang; a TCP connection and the first bytes of HTTP/2
+    (what gRPC, so Ray, speaks) tell within ``timeout``.
     ``local`` and ``auto`` are left to Ray.
     """
     if address in ("local", "auto"):
@@ -281,16 +287,28 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> Non
     if not 0 < port < 65536:
         raise ConfigurationError(f"--ray {address!r}: port {port} is not 1 .. 65535")
     try:
-        with socket.create_connection((host, port), timeout=timeout):
-            pass
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            conn.settimeout(timeout)
+            conn.sendall(_H2_PREFACE)
+            answer = b""
+            while len(answer) < 9:  # a frame header
+                part = conn.recv(9 - len(answer))
+                if not part:
+                    break
+                answer += part
     except OSError as e:
         reason = e.strerror or type(e).__name__
         if isinstance(e, TimeoutError):
             reason = f"no answer in {timeout:g} s"
         raise ConfigurationError(f"cannot reach the Ray cluster at {address}: {reason}") from None
+    if len(answer) < 4 or answer[3] != _H2_SETTINGS:  # a Ray head speaks gRPC, i.e. HTTP/2
+        raise ConfigurationError(
+            f"no Ray cluster at {address}: something answers there, but not Ray"
+        )
 
 
 def _run_ray(jobs: list[Job], address: str) -> Iterator[list[HandResult]]:
+    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")  # not a warning a second
     try:
         import ray  # noqa: PLC0415 (optional: the cluster extra)
     except ImportError:
@@ -298,10 +316,14 @@ def _run_ray(jobs: list[Job], address: str) -> Iterator[list[HandResult]]:
             "--ray needs Ray: pip install 'fido[cluster]' (or drop --ray to use local cores)"
         ) from None
     if not ray.is_initialized():
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        try:
+            if address == "local":
+                ray.init(include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        except Exception as e:  # Ray raises ConnectionError, RuntimeError, ...
+            message = str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
+            raise ConfigurationError(f"cannot start Ray at {address}: {message}") from None
     remote = ray.remote(_play_job)
     pending = [remote.remote(job) for job in jobs]
     for ref in pending:  # in deal order, so results do not depend on the cluster

@@ -64,7 +64,7 @@ class Option:
 
 
 def _num(x: float) -> str:
-    return f"{int(x):_}" if x == int(x) else f"{x:g}"
+    return f"{int(x):,}" if x == int(x) else f"{x:g}"
 
 
 # The built-in levels' options (a level missing here takes no options). The

@@ -25,7 +25,7 @@ from rich.console import Console
 
 from fido.bots import Bot, make_bot
 from fido.bots.runner import bot_move, bot_rng, new_secret
-from fido.game import Game
+from fido.game import Game, Turn
 from fido.moves import Draw, Pass, Placement
 from fido.notation import parse_move
 from fido.record import GameRecord
@@ -86,6 +86,8 @@ class Session:
         self.console = console or Console(width=80, highlight=False)
         self.ask = ask
         self.log: list[str] = []
+        for turn in game.history():  # a resumed game: the last moves as she left them
+            self._note_turn(turn)
         self.message = ""
         self.saved = False
 
@@ -206,12 +208,15 @@ class Session:
 
     def _note(self, seat: int) -> None:
         turn = self.game.last_turn()
-        assert turn is not None
+        assert turn is not None and turn.seat == seat
+        self._note_turn(turn)
+
+    def _note_turn(self, turn: Turn) -> None:
         text = turn.move.text()
-        if isinstance(turn.move, Draw) and seat == self.seat and turn.drawn is not None:
+        if isinstance(turn.move, Draw) and turn.seat == self.seat and turn.drawn is not None:
             text += f" ({turn.drawn.text()})"  # only she sees what she drew
         scored = f"  +{turn.points}" if turn.points else ""
-        self.log.append(f"{self.shown[seat]}: {text}{scored}  (sum {turn.ends_sum})")
+        self.log.append(f"{self.shown[turn.seat]}: {text}{scored}  (sum {turn.ends_sum})")
 
     def _hint(self, view: SeatView) -> str:
         scoring = [
