@@ -197,7 +197,7 @@ def simulate(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     from fido.errors import ConfigurationError  # noqa: PLC0415
     from fido.options import check_output_dir, check_output_file, split_specs  # noqa: PLC0415
     from fido.terminal.text import plain  # noqa: PLC0415
-    from fido.tournament import run_tournament, save_records  # noqa: PLC0415
+    from fido.tournament import check_tournament, run_tournament, save_records  # noqa: PLC0415
 
     try:
         Ruleset.from_text(rules).check_players(players)
@@ -219,9 +219,10 @@ def simulate(  # noqa: PLR0917 (a Typer command: every option is a parameter)
                 check_output_file(path, what)
         if records is not None:
             check_output_dir(records, "--records")
+        seating = [specs[i % len(specs)] for i in range(players)]
+        check_tournament(rules, seating, deals=deals, workers=workers, ray_address=ray)
     except FidoError as e:
         raise _fail(plain(e)) from None
-    seating = [specs[i % len(specs)] for i in range(players)]
     try:
         with Progress(console=err, transient=True) as bar:
             task = bar.add_task("deals", total=deals)

@@ -377,7 +377,7 @@ def _diff(claimed: dict[str, Any], actual: dict[str, Any]) -> str:
 
 
 def _malformed(e: ValidationError, prefix: tuple[str, ...]) -> RecordError:
-    first = e.errors()[0]
+    first = max(e.errors(), key=lambda err: len(err["loc"]))  # a union's deepest complaint
     where = _short(".".join(str(p) for p in (*prefix, *first["loc"])) or "record", 60)
     return RecordError(
         f"malformed record: {where}: {_short(first['msg'], 80)} ({e.error_count()} problem(s))"

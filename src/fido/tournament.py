@@ -45,6 +45,7 @@ __all__ = [
     "Estimate",
     "HandResult",
     "TournamentResult",
+    "check_tournament",
     "compare",
     "play_deal",
     "run_tournament",
@@ -330,6 +331,30 @@ def _run_ray(jobs: list[Job], address: str) -> Iterator[list[HandResult]]:
         yield ray.get(ref)
 
 
+def check_tournament(
+    rules: str | Ruleset,
+    bots: Sequence[str],
+    *,
+    deals: int,
+    workers: int | None = None,
+    ray_address: str | None = None,
+) -> Ruleset:
+    """Everything :func:`run_tournament` would refuse, refused now (before any work)."""
+    text = rules.text() if isinstance(rules, Ruleset) else rules
+    rs = Ruleset.from_text(text)
+    rs.check_players(len(bots))
+    rs.hand_size(len(bots))
+    if not 1 <= deals <= MAX_DEALS:
+        raise ConfigurationError(f"a tournament plays 1 to {MAX_DEALS:,} deals, not {deals}")
+    if workers is not None and workers < 1:
+        raise ConfigurationError(f"workers is 1 or more processes, not {workers}")
+    for spec in dict.fromkeys(bots):
+        make_bot(spec)  # unknown bots and bad options
+    if ray_address:
+        check_ray_address(ray_address)
+    return rs
+
+
 def run_tournament(
     rules: str | Ruleset,
     bots: Sequence[str],
@@ -350,21 +375,10 @@ def run_tournament(
     keys the bots' generators: a fresh one each run unless given (to reproduce
     a run, give the one its result holds).
     """
-    text = rules.text() if isinstance(rules, Ruleset) else rules
-    rs = Ruleset.from_text(text)
-    rs.check_players(len(bots))
-    rs.hand_size(len(bots))
-    if not 1 <= deals <= MAX_DEALS:
-        raise ConfigurationError(f"a tournament plays 1 to {MAX_DEALS:,} deals, not {deals}")
-    if workers is not None and workers < 1:
-        raise ConfigurationError(f"workers is 1 or more processes, not {workers}")
+    rs = check_tournament(rules, bots, deals=deals, workers=workers, ray_address=ray_address)
     secret = new_secret() if bot_secret is None else bot_secret
     if not isinstance(secret, bytes) or not secret:
         raise ConfigurationError("bot_secret is a non-empty byte string")
-    for spec in dict.fromkeys(bots):
-        make_bot(spec)  # unknown bots and bad options fail here, before any work
-    if ray_address:
-        check_ray_address(ray_address)
     specs = tuple(bots)
     result = TournamentResult(rs.text(), len(specs), specs, seed, bot_secret=secret)
     jobs = [(rs.text(), specs, seed, d, keep_records, secret) for d in range(deals)]
