@@ -214,3 +214,35 @@ def test_from_view_refuses_worlds_that_contradict_the_view() -> None:
     dup[other][0] = view.table.placements[0].tile
     with pytest.raises(ConfigurationError, match="not free"):
         Game.from_view(view, dup, g.stock[g.stock_pos :])
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:sims=1e9", "sims is a whole number from 1 to 1,000,000, not 1000000000.0"),
+        ("search:sims=0", "sims is simulations per move, 1 to 1,000,000, not 0"),
+        ("search:sims=2000000", "not 2,000,000"),
+        ("search:time=nan", "time must be a finite number, not nan"),
+        ("search:time=-inf", "time must be a finite number"),
+        ("search:time=1e400", "time is a number from 0 to 600, not '1e400'"),
+        ("search:time=601", "time is seconds per move .* 0 to 600, not 601"),
+        ("search:greedy=1.5", "greedy is a probability, 0 to 1"),
+        ("search:sims=２", "sims is a whole number from 1 to 1,000,000, not '２'"),
+        ("search:sims=²", "sims is a whole number"),
+        ("search:sims=" + "9" * 5000, "longer than 200 characters"),
+        ("search:prior=oracle", "prior is one of expert, none"),
+        ("search:sims=5,sims=6", "option sims given twice"),
+        ("search:__class__=1", "'__class__' is not an option name|no option '__class__'"),
+        ("expert:depth=3", "bot 'expert' has no option 'depth' \\(it takes no options\\)"),
+        ("search:depth=3", "has no option 'depth' \\(it takes sims, time"),
+    ],
+)
+def test_bot_options_are_range_checked(spec: str, message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        make_bot(spec)
+
+
+def test_good_bot_options_still_make_bots() -> None:
+    bot = make_bot(" search : sims = 200 , time = 0 , greedy = .5 , prior = none ")
+    assert bot.name == "search:sims=200,time=0"
+    assert make_bot("search:time=0.25").name == "search:sims=2000,time=0.25"

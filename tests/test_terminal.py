@@ -14,7 +14,7 @@ import pexpect
 import pytest
 from rich.console import Console
 
-from fido import Game, SeatView
+from fido import Game, Placement, SeatView, Tile
 from fido.bots.base import Move
 from fido.bots.registry import register
 from fido.record import GameRecord
@@ -310,3 +310,29 @@ def test_an_unexpected_error_saves_the_game_first(tmp_path: Path) -> None:
     rec = GameRecord.load(save)
     assert rec.bots is not None and rec.bots[seat] is None
     assert not rec.replay().is_over
+
+
+class Cheater:
+    """Answers with a move that is not legal: the runner's step names it."""
+
+    name = "cheater"
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        return Placement(Tile(0, 0), 0, 0)
+
+
+def test_the_terminal_asks_bots_through_the_runners_step(tmp_path: Path) -> None:
+    """An illegal bot move gets runner.bot_move's error (the one bot loop), and the game is kept."""
+    register("cheater", f"{__name__}:Cheater")
+    game = Game.new(RULES, 3, seed=5)
+    seat = (game.turn + 2) % 3
+    levels: list[str | None] = ["cheater"] * 3
+    levels[seat] = None
+    out = io.StringIO()
+    session = Session(
+        game, levels, seat, ["Ann", "B", "C"], save=tmp_path / "c.json", delay=0,
+        hint_bot="expert", console=Console(file=out, width=200), ask=lambda _prompt: "1",
+    )  # fmt: skip
+    assert session.run() == 1
+    assert f"IllegalMoveError: bot 'cheater' at seat {game.turn}" in out.getvalue()
+    assert GameRecord.load(tmp_path / "c.json").moves == ()
