@@ -281,3 +281,9 @@ def test_names_and_events_with_markup_and_control_characters_are_shown_as_text(
     assert "[/x]" in out.stdout and "\\x1b[2Jeve" in out.stdout and "bo\\u202eb" in out.stdout
     assert "[bold]night\\x07" in out.stdout and "[red]odd.json" in out.stdout
     assert "verified" in out.stdout
+
+
+def test_demo_checks_its_save_path_before_the_game() -> None:
+    out = run("demo", "--save", "/nonexistent/d.json")
+    refused(out, "--save /nonexistent/d.json: the directory /nonexistent does not exist")
+    assert "Result" not in out.stdout

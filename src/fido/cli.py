@@ -131,15 +131,20 @@ def demo(
     save: Annotated[Path | None, typer.Option(help="write the game record here")] = None,
 ) -> None:
     """Watch a game of random players, move by move."""
+    from fido.options import check_output_file  # noqa: PLC0415
+    from fido.terminal.text import plain, safe  # noqa: PLC0415
+
     try:
         rs = Ruleset.from_text(rules)
         rng = random.Random(seed)
         game = Game.new(rs, players, rng=rng)
+        if save is not None:
+            check_output_file(save, "--save")  # before the game, not after it
     except FidoError as e:
-        raise _fail(str(e)) from None
+        raise _fail(plain(e)) from None
     names = [f"Player {i + 1}" for i in range(players)]
     console.print(
-        f"[bold]{rs.text()}[/], {players} players; "
+        f"[bold]{escape(rs.text())}[/], {players} players; "
         f"{names[game.opener]} opens with {game.opening_tile or 'any tile'}"
     )
     while not game.is_over:
@@ -156,8 +161,11 @@ def demo(
     assert game.outcome is not None
     console.print(results_table(game.outcome, names))
     if save is not None:
-        GameRecord.from_game(game, names, date=dt.date.today()).save(save)
-        console.print(f"record saved to {save}")
+        try:
+            GameRecord.from_game(game, names, date=dt.date.today()).save(save)
+        except OSError as e:
+            raise _fail(f"cannot save the record: {plain(e)}") from None
+        console.print(f"record saved to {safe(save)}")
 
 
 @app.command()
