@@ -79,22 +79,22 @@ def replay(
 def play(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     rules: Annotated[
         str | None,
-        typer.Option(help="ruleset text with its options [default: 'fido set=12']"),
+        typer.Option(help="ruleset text with its options (default: 'fido set=12')"),
     ] = None,
     players: Annotated[
-        int | None, typer.Option(help="players at the table, you included [default: 4]")
+        int | None, typer.Option(help="players at the table, you included (default: 4)")
     ] = None,
     bots: Annotated[
         str | None,
         typer.Option(
             help="bot level for every other seat, or one per seat: 'expert,search' "
-            "[default: expert]"
+            "(default: expert)"
         ),
     ] = None,
     seat: Annotated[
-        int | None, typer.Option(help="your seat, 0 .. players - 1 [default: 0]")
+        int | None, typer.Option(help="your seat, 0 .. players - 1 (default: 0)")
     ] = None,
-    name: Annotated[str | None, typer.Option(help="your name in the record [default: You]")] = None,
+    name: Annotated[str | None, typer.Option(help="your name in the record (default: You)")] = None,
     seed: Annotated[
         int | None, typer.Option(help="seed of the deal (for replaying a deal)")
     ] = None,
@@ -106,7 +106,7 @@ def play(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     ] = None,
     resume: Annotated[
         Path | None,
-        typer.Option(help="go on with a game saved by fido play (its seats and players)"),
+        typer.Option(help="go on with a game saved by fido play, with its bots and seats"),
     ] = None,
 ) -> None:
     """Play a hand at the terminal against bots (default: FIDO double-12, three experts)."""
@@ -173,10 +173,10 @@ def simulate(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     rules: Annotated[str, typer.Option(help="ruleset text, e.g. 'fido set=12'")] = "fido set=12",
     players: Annotated[int, typer.Option(help="number of seats")] = 4,
     bots: Annotated[
-        str, typer.Option(help="bot specs, comma-separated with ';' between seats if options")
+        str, typer.Option(help="bot specs per seat, comma- or ';'-separated")
     ] = "greedy,random",
     deals: Annotated[int, typer.Option(help="deals; each is played in every rotation")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the deals and the bots")] = 0,
+    seed: Annotated[int, typer.Option(help="seed of the deals (the bots' dice: a secret per run)")] = 0,
     workers: Annotated[
         int | None, typer.Option(help="local processes (default: all cores)")
     ] = None,
