@@ -176,7 +176,9 @@ def simulate(  # noqa: PLR0917 (a Typer command: every option is a parameter)
         str, typer.Option(help="bot specs per seat, comma- or ';'-separated")
     ] = "greedy,random",
     deals: Annotated[int, typer.Option(help="deals; each is played in every rotation")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the deals (the bots' dice: a secret per run)")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="seed of the deals (the bots' dice: a secret per run)")
+    ] = 0,
     workers: Annotated[
         int | None, typer.Option(help="local processes (default: all cores)")
     ] = None,
