@@ -33,7 +33,7 @@ from rich.console import Console
 
 from fido import Game
 from fido.bots import Bot, make_bot
-from fido.bots.runner import bot_rng, play_out
+from fido.bots.runner import bot_rng, new_secret, play_out
 from fido.bots.search import margin
 from peer_bots import PEER_RULES_2P, PEER_RULES_4P, DominoesAlphaBeta, OpenSpielISMCTS
 
@@ -71,7 +71,8 @@ def play_deal(job: tuple[argparse.Namespace, int]) -> dict[str, object]:
     for shift in (0, 1):
         bots = [us if (s + shift) % 2 == 0 else peer for s in range(players)]
         game = Game.new(rules, players, seed=args.seed * 1_000_003 + deal)
-        play_out(game, bots, [bot_rng(f"{args.seed}:{deal}:{shift}", s) for s in range(players)])
+        rngs = [bot_rng(args.bot_secret, deal, shift, s) for s in range(players)]
+        play_out(game, bots, rngs)
         assert game.outcome is not None
         our_seat = shift % 2  # seat 0 is ours when shift == 0, seat 1 otherwise
         m = margin(game.outcome, our_seat)
@@ -98,6 +99,7 @@ def main() -> None:
         "--summarize", type=Path, default=None, help="only summarize a --out file (runs appended)"
     )
     args = ap.parse_args()
+    args.bot_secret = new_secret()  # the bots' dice must not lead back to the deals
     if args.ours is None:
         args.ours = (
             "search:sims=100000,time=0.1"

@@ -9,8 +9,10 @@ import pytest
 
 from fido import ConfigurationError, Game, IllegalMoveError, Placement, SeatView, Tile
 from fido.bots import GreedyBot, RandomBot, make_bot, play_hand, play_out
-from fido.bots.base import Bot
-from fido.bots.runner import bot_rng
+from fido.bots.base import Bot, Move
+from fido.bots.registry import register
+from fido.bots.runner import bot_move, bot_rng, new_secret
+from fido.tournament import deal_seed, run_tournament
 from fido.views import make_view
 
 
@@ -85,7 +87,66 @@ def test_play_hand_is_reproducible_and_seeds_bots_apart_from_the_deal() -> None:
     a = play_hand("fido set=9", bots, seed=5)
     b = play_hand("fido set=9", bots, seed=5)
     assert a.history() == b.history()
-    assert bot_rng(5, 0).random() != bot_rng(5, 1).random()
+    secret = new_secret()
+    assert bot_rng(secret, 5, 0).random() != bot_rng(secret, 5, 1).random()
+    c = play_hand("fido set=9", bots, seed=5, bot_secret=secret)
+    d = play_hand("fido set=9", bots, seed=5, bot_secret=secret)
+    assert c.history() == d.history()
+    assert c.table != a.table  # other dice, same deal
+    assert [c.hand(s) for s in range(4)] != [] and c.initial_hands == a.initial_hands
+
+
+SPIED: list[tuple[int | None, object]] = []  # (seat, the generator's state at its first move)
+
+
+class StateSpy:
+    """A bot that keeps its generator's state, as a cheating bot would read it."""
+
+    name = "spy"
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        SPIED.append((view.seat, rng.getstate()))
+        return rng.choice(view.legal_moves)
+
+
+def _spy_run(seed: int, secret: bytes | None = None) -> list[tuple[int | None, object]]:
+    register("spy", f"{__name__}:StateSpy")
+    SPIED.clear()
+    run_tournament(
+        "fido set=6", ["spy", "random", "random"], deals=2, seed=seed, workers=1,
+        bot_secret=secret,
+    )  # fmt: skip
+    return list(SPIED)
+
+
+def test_bot_generators_do_not_lead_back_to_the_public_seed() -> None:
+    """The old generator, Random(f"fido-bot:{seed}:{deal}:{rotation}:{seat}"), gave the seed
+    away through its state, and the seed gives every hand and the stock."""
+    seed = 3
+    a, b = _spy_run(seed), _spy_run(seed)
+    assert a and b
+    assert a[0][1] != b[0][1]  # the same deal, the same seat: other dice (a new secret each run)
+    guesses = {
+        random.Random(f"fido-bot:{x}:{deal}:{rot}:{s}").getstate()
+        for x in range(50) for deal in range(2) for rot in range(3) for s in range(3)
+    }  # fmt: skip
+    guesses |= {random.Random(x).getstate() for x in range(50)}
+    guesses |= {random.Random(deal_seed(seed, d)).getstate() for d in range(2)}
+    assert not guesses & {state for _s, state in a}
+    # with the secret given (to replay a run) the bots get the same dice again
+    secret = new_secret()
+    assert _spy_run(seed, secret) == _spy_run(seed, secret)
+
+
+def test_bot_move_is_the_one_step_of_every_loop() -> None:
+    g = mid_game(moves=3)
+    seat = g.turn
+    turn = bot_move(g, GreedyBot(), random.Random(0))
+    assert turn.seat == seat and g.last_turn() == turn
+    before = g.history()
+    with pytest.raises(IllegalMoveError, match="bot 'cheater' at seat"):
+        bot_move(g, Cheater(), random.Random(0))
+    assert g.history() == before
 
 
 def test_registry_errors_are_clear() -> None:
@@ -153,3 +214,35 @@ def test_from_view_refuses_worlds_that_contradict_the_view() -> None:
     dup[other][0] = view.table.placements[0].tile
     with pytest.raises(ConfigurationError, match="not free"):
         Game.from_view(view, dup, g.stock[g.stock_pos :])
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:sims=1e9", "sims is a whole number from 1 to 1,000,000, not 1000000000.0"),
+        ("search:sims=0", "sims is simulations per move, 1 to 1,000,000, not 0"),
+        ("search:sims=2000000", "not 2,000,000"),
+        ("search:time=nan", "time must be a finite number, not nan"),
+        ("search:time=-inf", "time must be a finite number"),
+        ("search:time=1e400", "time is a number from 0 to 600, not '1e400'"),
+        ("search:time=601", "time is seconds per move .* 0 to 600, not 601"),
+        ("search:greedy=1.5", "greedy is a probability, 0 to 1"),
+        ("search:sims=２", "sims is a whole number from 1 to 1,000,000, not '２'"),
+        ("search:sims=²", "sims is a whole number"),
+        ("search:sims=" + "9" * 5000, "longer than 200 characters"),
+        ("search:prior=oracle", "prior is one of expert, none"),
+        ("search:sims=5,sims=6", "option sims given twice"),
+        ("search:__class__=1", "'__class__' is not an option name|no option '__class__'"),
+        ("expert:depth=3", "bot 'expert' has no option 'depth' \\(it takes no options\\)"),
+        ("search:depth=3", "has no option 'depth' \\(it takes sims, time"),
+    ],
+)
+def test_bot_options_are_range_checked(spec: str, message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        make_bot(spec)
+
+
+def test_good_bot_options_still_make_bots() -> None:
+    bot = make_bot(" search : sims = 200 , time = 0 , greedy = .5 , prior = none ")
+    assert bot.name == "search:sims=200,time=0"
+    assert make_bot("search:time=0.25").name == "search:sims=2000,time=0.25"

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 FIDO = str(Path(sys.executable).with_name("fido"))
+# the code under test: a source tree on PYTHONPATH comes before the installed one
+PASS_ENV = {k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -17,7 +20,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=60,
         check=False,
-        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin"},
+        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", **PASS_ENV},
     )
 
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+import time
+import tracemalloc
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from fido import Game, RecordError
-from fido.record import GameRecord
+from fido.record import MAX_RECORD_BYTES, GameRecord, max_moves
+from fido.rules import RULESETS, Ruleset
 
 
 def played(rules: str = "fido set=12", players: int = 4, seed: int = 5) -> Game:
@@ -143,3 +147,121 @@ def test_unfinished_game_records_without_results() -> None:
     rec = GameRecord.from_game(g)
     assert rec.results is None
     assert GameRecord.from_json(rec.to_json()).replay().table == g.table
+
+
+# ------------------------------------------------------------ hostile files
+
+
+def test_a_file_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    with path.open("wb") as f:
+        f.truncate(MAX_RECORD_BYTES + 1)  # sparse: nothing to parse, only its size
+    start = time.perf_counter()
+    with pytest.raises(RecordError, match=r"too large for a game record.*at most 4 MiB"):
+        GameRecord.load(path)
+    assert time.perf_counter() - start < 1
+
+
+def test_a_record_of_passes_is_refused_at_its_first_impossible_move_quickly() -> None:
+    """The 56 MB record of passes took a minute and 4 GB; under the cap it is refused at once."""
+    data = GameRecord.from_game(Game.new("fido set=12", 4, seed=1)).to_dict()
+    data["moves"] = ["pass"] * 500_000
+    text = json.dumps(data)
+    assert len(text) < MAX_RECORD_BYTES
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        with pytest.raises(RecordError, match=r"move 1 \(pass\)") as info:
+            GameRecord.from_json(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert info.value.move_number == 1
+    assert time.perf_counter() - start < 5
+    assert peak < 200_000_000  # bytes: the moves past any possible hand are never built
+
+
+def test_no_played_hand_comes_near_the_move_bound() -> None:
+    for name in RULESETS:
+        rs = Ruleset.from_text(name)
+        for players in (rs.min_players, rs.max_players):
+            g = played(name, players, seed=players)
+            assert len(g.history()) < max_moves(rs, players) / 2
+
+
+def test_the_move_bound_refuses_even_legal_looking_tails() -> None:
+    g = played("block", 2)
+    data = GameRecord.from_game(g).to_dict()
+    data["results"] = None
+    data["moves"] += ["pass"] * max_moves(g.rules, 2)
+    with pytest.raises(RecordError, match="already over") as info:
+        GameRecord.from_json(json.dumps(data))
+    assert info.value.move_number == len(g.history()) + 1
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("x".encode("utf-16"), "UTF-16 text; fido records are UTF-8"),
+        ('{"format": 1}'.encode("utf-16-le"), "NUL characters"),
+        (b"\xff\xfe\x00\x00{", "UTF-32"),
+        (b'{"format": "fido-record", "players": ["\xe9"]}', r"not UTF-8 text \(byte 0xe9"),
+        (b"[" * 100_000, "nested too deeply"),
+        (b'{"version": ' + b"9" * 5000 + b"}", "integer string conversion"),
+        (b"NaN", "NaN is not a number a record may hold"),
+        (b"[]", "a JSON list, not an object"),
+        (b"", "not JSON"),
+    ],
+)
+def test_files_that_are_not_records(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "r.json"
+    path.write_bytes(content)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.load(path)
+
+
+def test_a_utf8_byte_order_mark_is_fine(tmp_path: Path) -> None:
+    rec = GameRecord.from_game(played())
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + rec.to_json().encode())
+    assert GameRecord.load(path) == rec
+
+
+def test_a_directory_is_not_a_record(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match="cannot read"):
+        GameRecord.load(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d["moves"][0].update(seat="0"), r"moves\.0\..*seat"),
+        (lambda d: d["moves"][0].update(seat=True), r"moves\.0\..*seat"),
+        (lambda d: d["moves"][0].update(points=1.0), r"moves\.0\..*points"),
+        (lambda d: d["moves"].__setitem__(0, 7), r"moves\.0"),
+        (lambda d: d.update(players=[1, 2, 3, 4]), r"players\.0"),
+        (lambda d: d.update(ruleset=["fido"]), "ruleset"),
+        (lambda d: d["deal"]["hands"][0].__setitem__(0, 12), r"deal\.hands\.0\.0"),
+        (lambda d: d["deal"].update(stock="3-1"), r"deal\.stock"),
+        (lambda d: d.update(results=[1]), "results"),
+        (lambda d: d.update(event={"a": 1}), "event"),
+        (lambda d: d.update(date="yesterday"), "date"),
+        (lambda d: d.update(bots=["expert"]), "1 bot entries for 4 seats"),
+        (lambda d: d["deal"]["hands"][0].__setitem__(0, "100-1"), "not a tile: '100-1'"),
+        (lambda d: d["moves"][0].update(move="999-9@0e"), r"move 1 \(999-9@0e\)"),
+        (lambda d: d["moves"][0].update(seat=10**4000), r"claims seat 10{10}…, but"),
+        (lambda d: d["results"].update(seats=[[[[]]]]), "results do not match"),
+    ],
+)
+def test_wrong_types_anywhere_are_a_record_error(mutate: Any, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_json(_tamper(played(), mutate)).replay()
+
+
+def test_who_played_each_seat_round_trips() -> None:
+    g = played()
+    bots = [None, "expert", "search:time=0.5", "greedy"]
+    rec = GameRecord.from_game(g, ["Ann", "e", "s", "g"], bots=bots)
+    again = GameRecord.from_json(rec.to_json())
+    assert again.bots == tuple(bots) and again == rec
+    assert "bots" not in GameRecord.from_game(g).to_dict()  # unknown: left out, as before

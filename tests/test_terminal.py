@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import random
 import re
 import signal
@@ -11,12 +12,18 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from rich.console import Console
 
-from fido import Game
+from fido import Game, Placement, SeatView, Tile
+from fido.bots.base import Move
+from fido.bots.registry import register
 from fido.record import GameRecord
 from fido.terminal.screen import arm_lines, screen
+from fido.terminal.session import Session
 
 FIDO = str(Path(sys.executable).with_name("fido"))
+# the code under test: a source tree on PYTHONPATH comes before the installed one
+PASS_ENV = {k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}
 PROMPT = r"Your move \(key or notation"
 RULES = "fido set=6"
 
@@ -34,7 +41,7 @@ def spawn(*args: str, log: io.StringIO | None = None) -> pexpect.spawn:
         dimensions=(24, 80),
         encoding="utf-8",
         timeout=60,
-        env={"TERM": "dumb"},
+        env={"TERM": "dumb", **PASS_ENV},
         preexec_fn=_ctrl_c_on,
     )
     if log is not None:
@@ -185,3 +192,147 @@ def test_a_38_tile_hand_fits_the_screen() -> None:
     assert len(view.hand) == 38
     assert all(t.text() in text for t in view.hand)
     assert len(shown) <= 23 and all(len(line) <= 80 for line in shown)
+
+
+def test_a_name_with_markup_plays_to_the_end_and_the_record_is_saved(tmp_path: Path) -> None:
+    """`--name "[/x]"` used to crash at the result table, and the record was never saved."""
+    save = tmp_path / "game.json"
+    log = io.StringIO()
+    child = spawn(*play_args(save, seed=3), "--name", "[/x]", log=log)
+    while child.expect([PROMPT, "game record saved to"]) == 0:
+        child.sendline("1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    out = log.getvalue()
+    result = out[out.index("Result (") :]
+    assert re.search(r"│\s+\d+ │ \[/x\]\s+│", result)  # the name as typed, in the table
+    assert GameRecord.load(save).players[0] == "[/x]"
+
+
+def test_typed_garbage_is_answered_and_the_game_goes_on(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    child = spawn(*play_args(save))
+    child.expect(PROMPT)
+    for text, answer in [
+        ("100-1", r"'100-1': .*(between 0 and 99|up to 99)"),
+        ("999-9", r"'999-9': .*(between 0 and 99|up to 99)"),
+        ("²-1", r"'²-1': not a move"),
+        ("１-1", r"'１-1': "),  # the core reads fullwidth digits (reported)
+        ("\x1b[A", r"'\\x1b\[A': not a move"),
+        ("[/x]", r"'\[/x\]': not a move"),
+    ]:
+        child.sendline(text)
+        child.expect(answer)
+        child.expect(PROMPT)
+    child.sendline("1")  # and a real move still works
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect("Leave the game")
+    child.sendline("s")
+    child.expect(r"go\s+on\s+with")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert len(GameRecord.load(save).moves) >= 1
+
+
+def test_a_saved_game_is_resumed_with_its_bots_and_finished(tmp_path: Path) -> None:
+    save = tmp_path / "left.json"
+    args = ["play", "--rules", RULES, "--players", "3", "--seed", "9", "--delay", "0",
+            "--hint", "expert", "--bots", "greedy;random", "--seat", "1", "--name", "Ann",
+            "--save", str(save)]  # fmt: skip
+    child = spawn(*args)
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("Leave the game")
+    child.sendline("s")
+    child.expect(pexpect.EOF)
+    saved = GameRecord.load(save)
+    assert saved.bots == ("greedy", None, "random")
+    assert saved.players == ("greedy 1", "Ann", "random 3")
+    before = [m.move for m in saved.moves]
+    # the rules, players and seed come from the record: giving them is refused
+    child = spawn("play", "--resume", str(save), "--seed", "9")
+    child.expect("drop --seed")
+    child.expect(pexpect.EOF)
+    log = io.StringIO()
+    child = spawn("play", "--resume", str(save), "--delay", "0", "--hint", "expert", log=log)
+    child.expect(PROMPT)
+    assert f": {before[-1]}" in log.getvalue()  # the last moves before she left are shown
+    child.sendline("1")
+    while child.expect([PROMPT, "game record saved to"]) == 0:
+        child.sendline("1")
+    child.expect(pexpect.EOF)
+    done = GameRecord.load(save)
+    assert [m.move for m in done.moves[: len(before)]] == before
+    assert (done.hands, done.stock) == (saved.hands, saved.stock)
+    assert done.replay().is_over and done.bots == saved.bots
+    # a finished game is not resumed
+    child = spawn("play", "--resume", str(save))
+    child.expect(r"is\s+finished;\s+replay\s+it\s+with")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+
+
+class Boom:
+    """A bot with a bug: the session must keep the game and say so."""
+
+    name = "boom"
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        raise RuntimeError("the bot broke")
+
+
+def test_an_unexpected_error_saves_the_game_first(tmp_path: Path) -> None:
+    register("boom", f"{__name__}:Boom")
+    save = tmp_path / "crash.json"
+    game = Game.new(RULES, 3, seed=5)
+    seat = (game.turn + 1) % 3  # the bot moves first
+    levels: list[str | None] = ["boom"] * 3
+    levels[seat] = None
+    out = io.StringIO()
+    console = Console(file=out, width=80)
+    session = Session(
+        game, levels, seat, ["Ann", "B", "C"], save=save, delay=0, hint_bot="expert",
+        console=console, ask=lambda _prompt: "1",
+    )  # fmt: skip
+    assert session.run() == 1
+    text = out.getvalue()
+    assert (
+        "error: fido play stopped on an internal error (RuntimeError: the bot broke)"
+        in " ".join(text.split())
+    )
+    assert f"fido play --resume {save}" in text.replace("\n", "")
+    rec = GameRecord.load(save)
+    assert rec.bots is not None and rec.bots[seat] is None
+    assert not rec.replay().is_over
+
+
+class Cheater:
+    """Answers with a move that is not legal: the runner's step names it."""
+
+    name = "cheater"
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        return Placement(Tile(0, 0), 0, 0)
+
+
+def test_the_terminal_asks_bots_through_the_runners_step(tmp_path: Path) -> None:
+    """An illegal bot move gets runner.bot_move's error (the one bot loop), and the game is kept."""
+    register("cheater", f"{__name__}:Cheater")
+    game = Game.new(RULES, 3, seed=5)
+    seat = (game.turn + 2) % 3
+    levels: list[str | None] = ["cheater"] * 3
+    levels[seat] = None
+    out = io.StringIO()
+    session = Session(
+        game, levels, seat, ["Ann", "B", "C"], save=tmp_path / "c.json", delay=0,
+        hint_bot="expert", console=Console(file=out, width=200), ask=lambda _prompt: "1",
+    )  # fmt: skip
+    assert session.run() == 1
+    assert f"IllegalMoveError: bot 'cheater' at seat {game.turn}" in out.getvalue()
+    assert GameRecord.load(tmp_path / "c.json").moves == ()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,10 +11,13 @@ from pathlib import Path
 import pytest
 
 from fido import ConfigurationError
+from fido.bots.runner import new_secret
 from fido.record import GameRecord
 from fido.tournament import Estimate, HandResult, TournamentResult, compare, run_tournament
 
 FIDO = str(Path(sys.executable).with_name("fido"))
+# the code under test: a source tree on PYTHONPATH comes before the installed one
+PASS_ENV = {k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}
 
 
 def test_every_deal_is_replayed_in_every_rotation() -> None:
@@ -31,23 +35,38 @@ def test_every_deal_is_replayed_in_every_rotation() -> None:
     assert len({GameRecord.from_json(h.record or "").hands for h in res.hands}) == 3
 
 
-def test_same_seed_same_results_on_one_or_two_workers() -> None:
+def test_same_seed_and_secret_same_results_on_one_or_two_workers() -> None:
     bots = ["greedy", "random", "greedy", "random"]
-    a = run_tournament("block", bots, deals=8, seed=9, workers=1)
-    b = run_tournament("block", bots, deals=8, seed=9, workers=2)
-    c = run_tournament("block", bots, deals=8, seed=10, workers=1)
+    secret = new_secret()
+    a = run_tournament("block", bots, deals=8, seed=9, workers=1, bot_secret=secret)
+    b = run_tournament("block", bots, deals=8, seed=9, workers=2, bot_secret=secret)
+    c = run_tournament("block", bots, deals=8, seed=10, workers=1, bot_secret=secret)
     assert a.hands == b.hands
     assert a.hands != c.hands
+    # without the secret, the same seed deals the same cards but the bots throw other dice
+    d = run_tournament("block", bots, deals=8, seed=9, workers=1, keep_records=True)
+    e = run_tournament("block", bots, deals=8, seed=9, workers=1, keep_records=True)
+    assert d.bot_secret != e.bot_secret and len(d.bot_secret) == 32
+    assert [GameRecord.from_json(h.record or "").hands for h in d.hands] == [
+        GameRecord.from_json(h.record or "").hands for h in e.hands
+    ]
+    assert [h.finals for h in d.hands] != [h.finals for h in e.hands]
+    # the secret the result reveals replays the run
+    again = run_tournament("block", bots, deals=8, seed=9, workers=1, bot_secret=d.bot_secret)
+    assert [h.finals for h in again.hands] == [h.finals for h in d.hands]
 
 
 def test_a_local_ray_instance_gives_the_same_results() -> None:
     import ray  # noqa: PLC0415 (the dev extra installs it; slow to import)
 
     bots = ["greedy", "random", "random"]
-    local = run_tournament("fido set=6", bots, deals=6, seed=2, workers=1)
+    secret = new_secret()
+    local = run_tournament("fido set=6", bots, deals=6, seed=2, workers=1, bot_secret=secret)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        remote = run_tournament("fido set=6", bots, deals=6, seed=2, ray_address="local")
+        remote = run_tournament(
+            "fido set=6", bots, deals=6, seed=2, ray_address="local", bot_secret=secret
+        )
     finally:
         ray.shutdown()
     assert remote.hands == local.hands
@@ -97,7 +116,7 @@ def test_bad_tournaments_are_refused() -> None:
         run_tournament("fido set=6", ["greedy", "wizard", "random"], deals=1, workers=1)
     with pytest.raises(ConfigurationError):
         run_tournament("sebastopol", ["greedy"] * 3, deals=1, workers=1)
-    with pytest.raises(ConfigurationError, match="at least one deal"):
+    with pytest.raises(ConfigurationError, match="1 to 1,000,000 deals"):
         run_tournament("block", ["greedy"] * 2, deals=0, workers=1)
 
 
@@ -108,7 +127,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
         check=False,
-        env={"COLUMNS": "150", "PATH": "/usr/bin:/bin"},
+        env={"COLUMNS": "150", "PATH": "/usr/bin:/bin", **PASS_ENV},
     )
 
 

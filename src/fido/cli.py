@@ -20,7 +20,7 @@ from fido.game import Game
 from fido.moves import Placement
 from fido.record import GameRecord
 from fido.rules import RULESETS, Ruleset, ruleset
-from fido.safe_text import printable, shown
+from fido.safe_text import printable
 from fido.terminal.screen import results_table
 
 # the federation's commands need the database and ranking stack (SQLAlchemy,
@@ -52,46 +52,34 @@ def _fail(message: str) -> typer.Exit:
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    file: Annotated[Path, typer.Argument(help="a game record (JSON, at most 4 MiB)")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only verify")] = False,
     step: Annotated[
         bool, typer.Option("--step", help="step through it: n next, p back, a number, q")
     ] = False,
 ) -> None:
     """Replay a game record, print its sums and scores, and verify it."""
+    from fido.safe_text import printable, safe  # noqa: PLC0415
+    from fido.terminal.replay import replay_rows  # noqa: PLC0415 (names are shown safely)
+
     try:
         record = GameRecord.load(file)
-        rows = []
-        game = record.new_game()
-        for i, turn, g in record.steps():
-            game = g
-            rows.append(
-                (
-                    i,
-                    record.players[turn.seat],
-                    turn.move.text(),
-                    turn.ends_sum,
-                    turn.points,
-                    list(g.scores),
-                )
-            )
+        rows, game = replay_rows(record)
         record.check_results(game)
     except FidoError as e:
-        raise _fail(f"record refused: {e}") from None
+        raise _fail(f"record refused: {printable(e)}") from None
     if step:
         from fido.terminal.replay import step_through  # noqa: PLC0415 (interactive only)
 
         step_through(record, console)
         return
     if not quiet:
-        t = RichTable(title=shown(f"{file.name}: {record.ruleset.text()}"))
+        event = f" ({safe(record.event, 60)})" if record.event else ""
+        t = RichTable(title=f"{safe(file.name, 60)}: {safe(record.ruleset.text())}{event}")
         for col in ("#", "player", "move", "sum", "points", "scores"):
             t.add_column(col, justify="right" if col in ("#", "sum", "points") else "left")
-        for i, name, move, s, pts, scores in rows:
-            t.add_row(
-                str(i), shown(name), move, str(s), str(pts) if pts else "",
-                " ".join(map(str, scores)),
-            )
+        for row in rows:
+            t.add_row(*row)
         console.print(t)
         if game.outcome is not None:  # the names are read as markup there: escaped
             names = [escape(printable(p)) for p in record.players]
@@ -103,40 +91,49 @@ def replay(
 @app.command()
 def play(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     rules: Annotated[
-        str, typer.Option(help="ruleset text with its options, e.g. 'fido set=18 mother_theresa'")
-    ] = "fido set=12",
-    players: Annotated[int, typer.Option(help="players at the table, you included")] = 4,
+        str | None,
+        typer.Option(help="ruleset text with its options (default: 'fido set=12')"),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option(help="players at the table, you included (default: 4)")
+    ] = None,
     bots: Annotated[
-        str, typer.Option(help="bot level for every other seat, or one per seat: 'expert,search'")
-    ] = "expert",
-    seat: Annotated[int, typer.Option(help="your seat, 0 .. players - 1")] = 0,
-    name: Annotated[str, typer.Option(help="your name in the record")] = "You",
+        str | None,
+        typer.Option(
+            help="bot level for every other seat, or one per seat: 'expert,search' "
+            "(default: expert)"
+        ),
+    ] = None,
+    seat: Annotated[
+        int | None, typer.Option(help="your seat, 0 .. players - 1 (default: 0)")
+    ] = None,
+    name: Annotated[str | None, typer.Option(help="your name in the record (default: You)")] = None,
     seed: Annotated[
         int | None, typer.Option(help="seed of the deal (for replaying a deal)")
     ] = None,
-    delay: Annotated[float, typer.Option(help="seconds between bot moves")] = 0.6,
+    delay: Annotated[float, typer.Option(help="seconds between bot moves, 0 to 60")] = 0.6,
     hint: Annotated[str, typer.Option(help="the bot the hint key asks")] = "search:time=0.5",
     save: Annotated[
-        Path | None, typer.Option(help="game record file (default: dated name)")
+        Path | None,
+        typer.Option(help="game record file (default: a dated name, or the resumed file)"),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="go on with a game saved by fido play, with its bots and seats"),
     ] = None,
 ) -> None:
     """Play a hand at the terminal against bots (default: FIDO double-12, three experts)."""
-    from fido.terminal.session import Session  # noqa: PLC0415 (keeps `fido rules` fast)
+    from fido.safe_text import printable  # noqa: PLC0415
+    from fido.terminal.options import PlayOptions, prepare  # noqa: PLC0415 (keeps `rules` fast)
 
-    levels = [b.strip() for b in bots.split(",") if b.strip()]
-    if len(levels) == 1:
-        levels *= players - 1
-    if len(levels) != players - 1:
-        raise _fail(f"--bots names {len(levels)} levels for {players - 1} bot seats")
-    if delay < 0:
-        raise _fail("--delay is seconds, 0 or more")
+    options = PlayOptions(rules, players, bots, seat, name, seed, delay, hint, save, resume)
     try:
-        rs = Ruleset.from_text(rules)
-        rs.check_players(players)
-        session = Session(rs, levels, seat, name, seed, delay, save, hint)
-    except (FidoError, ValueError) as e:
-        raise _fail(str(e)) from None
-    session.run()
+        session = prepare(options)
+    except FidoError as e:
+        raise _fail(printable(e)) from None
+    code = session.run()
+    if code:
+        raise typer.Exit(code=code)
 
 
 @app.command()
@@ -147,15 +144,20 @@ def demo(
     save: Annotated[Path | None, typer.Option(help="write the game record here")] = None,
 ) -> None:
     """Watch a game of random players, move by move."""
+    from fido.options import check_output_file  # noqa: PLC0415
+    from fido.safe_text import printable, safe  # noqa: PLC0415
+
     try:
         rs = Ruleset.from_text(rules)
         rng = random.Random(seed)
         game = Game.new(rs, players, rng=rng)
+        if save is not None:
+            check_output_file(save, "--save")  # before the game, not after it
     except FidoError as e:
-        raise _fail(str(e)) from None
+        raise _fail(printable(e)) from None
     names = [f"Player {i + 1}" for i in range(players)]
     console.print(
-        f"[bold]{rs.text()}[/], {players} players; "
+        f"[bold]{escape(rs.text())}[/], {players} players; "
         f"{names[game.opener]} opens with {game.opening_tile or 'any tile'}"
     )
     while not game.is_over:
@@ -172,8 +174,11 @@ def demo(
     assert game.outcome is not None
     console.print(results_table(game.outcome, names))
     if save is not None:
-        GameRecord.from_game(game, names, date=dt.date.today()).save(save)
-        console.print(f"record saved to {save}")
+        try:
+            GameRecord.from_game(game, names, date=dt.date.today()).save(save)
+        except OSError as e:
+            raise _fail(f"cannot save the record: {printable(e)}") from None
+        console.print(f"record saved to {safe(save)}")
 
 
 @app.command()
@@ -181,10 +186,12 @@ def simulate(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     rules: Annotated[str, typer.Option(help="ruleset text, e.g. 'fido set=12'")] = "fido set=12",
     players: Annotated[int, typer.Option(help="number of seats")] = 4,
     bots: Annotated[
-        str, typer.Option(help="bot specs, comma-separated with ';' between seats if options")
+        str, typer.Option(help="bot specs per seat, comma- or ';'-separated")
     ] = "greedy,random",
     deals: Annotated[int, typer.Option(help="deals; each is played in every rotation")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the deals and the bots")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="seed of the deals (the bots' dice: a secret per run)")
+    ] = 0,
     workers: Annotated[
         int | None, typer.Option(help="local processes (default: all cores)")
     ] = None,
@@ -196,21 +203,49 @@ def simulate(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     ] = None,
     csv_out: Annotated[Path | None, typer.Option("--csv", help="write the figures as CSV")] = None,
     records: Annotated[Path | None, typer.Option(help="save every hand's record here")] = None,
+    bot_secret: Annotated[
+        str | None,
+        typer.Option(help="the bots' dice as hex, to replay a run (its --json holds it)"),
+    ] = None,
 ) -> None:
     """Bots against bots: duplicate deals, 95% confidence intervals per bot.
 
     ``--bots`` lists one spec per seat, cycled when shorter than ``--players``:
     ``greedy,random`` at 4 seats is greedy, random, greedy, random. Specs with
-    options use ';' between seats: ``search:sims=200,time=0;expert``.
+    options: ``search:sims=200,time=0,expert`` or with ';' between seats.
+    Every option and output path is checked before the first deal.
     """
     from rich.progress import Progress  # noqa: PLC0415 (only this command needs it)
 
-    from fido.tournament import run_tournament, save_records  # noqa: PLC0415
+    from fido.errors import ConfigurationError  # noqa: PLC0415
+    from fido.options import check_output_dir, check_output_file, split_specs  # noqa: PLC0415
+    from fido.safe_text import printable  # noqa: PLC0415
+    from fido.tournament import check_tournament, run_tournament, save_records  # noqa: PLC0415
 
-    specs = [b.strip() for b in (bots.split(";") if ";" in bots else bots.split(","))]
-    if not all(specs):
-        raise _fail(f"empty bot name in --bots {bots!r}")
-    seating = [specs[i % len(specs)] for i in range(players)]
+    try:
+        Ruleset.from_text(rules).check_players(players)
+        specs = split_specs(bots)
+        if workers is not None and workers < 1:
+            raise ConfigurationError(f"--workers is 1 or more processes, not {workers}")
+        secret = None
+        if bot_secret is not None:
+            try:
+                secret = bytes.fromhex(bot_secret)
+            except ValueError:
+                raise ConfigurationError(
+                    "--bot-secret is hex digits (from a run's --json)"
+                ) from None
+            if not secret:
+                raise ConfigurationError("--bot-secret must not be empty")
+        for path, what in ((json_out, "--json"), (csv_out, "--csv")):
+            if path is not None:
+                check_output_file(path, what)
+        if records is not None:
+            check_output_dir(records, "--records")
+        seating = [specs[i % len(specs)] for i in range(players)]
+        check_tournament(rules, seating, deals=deals, workers=workers, ray_address=ray)
+    except FidoError as e:
+        raise _fail(printable(e)) from None
     try:
         with Progress(console=err, transient=True) as bar:
             task = bar.add_task("deals", total=deals)
@@ -223,17 +258,17 @@ def simulate(  # noqa: PLR0917 (a Typer command: every option is a parameter)
                 ray_address=ray,
                 keep_records=records is not None,
                 progress=lambda done: bar.update(task, completed=done),
+                bot_secret=secret,
             )
     except FidoError as e:
-        raise _fail(str(e)) from None
-    t = RichTable(
-        title=f"{result.rules}, {players} seats, {deals} deals x {players} rotations, seed {seed}"
-    )
+        raise _fail(printable(e)) from None
+    title = f"{result.rules}, {players} seats, {deals} deals x {players} rotations, seed {seed}"
+    t = RichTable(title=escape(title))
     for col in ("bot", "hands", "final", "margin", "win rate", "place"):
         t.add_column(col, justify="left" if col == "bot" else "right")
     for s in result.stats():
         t.add_row(
-            s.bot,
+            escape(s.bot),
             str(s.hands),
             f"{s.final.mean:.1f} ± {s.final.half_width:.1f}",
             str(s.margin),
@@ -242,12 +277,16 @@ def simulate(  # noqa: PLR0917 (a Typer command: every option is a parameter)
         )
     console.print(t)
     console.print("± : 95% confidence interval over deals; margin: score minus the others' mean")
-    if json_out:
-        json_out.write_text(json.dumps(result.to_json(), indent=2))
-    if csv_out:
-        result.write_csv(csv_out)
-    if records:
-        console.print(f"{save_records(result, records)} records saved in {records}")
+    try:
+        if json_out:
+            json_out.write_text(json.dumps(result.to_json(), indent=2))
+        if csv_out:
+            result.write_csv(csv_out)
+        if records:
+            n = save_records(result, records)
+            console.print(f"{n} records saved in {escape(printable(records))}")
+    except OSError as e:  # checked before the run; the disk may still fill up
+        raise _fail(f"cannot write the results: {printable(e)}") from None
 
 
 @app.command(name="rules")

@@ -5,6 +5,8 @@ Each message says what was wrong and, where there is one, the fix.
 
 from __future__ import annotations
 
+from fido.safe_text import printable
+
 __all__ = [
     "AmbiguousMoveError",
     "ArgumentError",
@@ -61,7 +63,5 @@ def quote(value: object, limit: int = 40) -> str:
         text = value if isinstance(value, str) else repr(value)
     except Exception:  # a hostile __repr__ must not break the message
         text = f"<{type(value).__name__}>"
-    short = text if len(text) <= limit else text[:limit] + "..."
-    if isinstance(value, str):
-        return ascii(short) if not short.isprintable() else repr(short)
-    return ascii(short) if not short.isprintable() else short
+    short = printable(text, limit)
+    return f"'{short}'" if isinstance(value, str) else short

@@ -17,30 +17,49 @@ Format (version 1)::
      "results": {... Outcome.to_dict() ...}}
 
 A move may also be written as its bare text (``"12-5@0n"``): then nothing
-but its legality is checked.
+but its legality is checked. A record saved by ``fido play`` also says who
+played each seat: ``"bots": [null, "expert", "search:time=0.5", "expert"]``
+(null for a person), so ``fido play --resume`` can go on with the same table;
+the field is left out when unknown.
+
+Reading is bounded: a record file is at most :data:`MAX_RECORD_BYTES` (4 MiB;
+the longest hand there is, double-21 with 9 players, has a few thousand
+moves, well under 1 MiB as fido writes it), refused before parsing when
+larger; it must be UTF-8 (a UTF-8 byte order mark is allowed); any malformed
+content, at any depth and of any type, is a :class:`~fido.errors.RecordError`.
+A record with more moves than its hand could ever have is replayed only as
+far as needed to refuse it at its first impossible move.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-from fido.errors import FidoError, RecordError
+from fido.errors import RecordError
 from fido.game import Game, Turn
 from fido.moves import Move
 from fido.rules import Ruleset
 from fido.tiles import Tile
 
-__all__ = ["FORMAT", "VERSION", "GameRecord", "MoveEntry"]
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "GameRecord", "MoveEntry", "max_moves"]
 
 FORMAT = "fido-record"
 VERSION = 1
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+_BOMS = {
+    b"\xff\xfe\x00\x00": "UTF-32",
+    b"\x00\x00\xfe\xff": "UTF-32",
+    b"\xff\xfe": "UTF-16",
+    b"\xfe\xff": "UTF-16",
+}
 
 
 class _Strict(BaseModel):
@@ -48,27 +67,53 @@ class _Strict(BaseModel):
 
 
 class MoveEntry(_Strict):
-    move: str
-    seat: int | None = None
-    points: int | None = None
-    sum: int | None = None
+    move: StrictStr
+    seat: StrictInt | None = None
+    points: StrictInt | None = None
+    sum: StrictInt | None = None
 
 
 class _Deal(_Strict):
-    hands: list[list[str]]
-    stock: list[str]
+    hands: list[list[StrictStr]]
+    stock: list[StrictStr]
 
 
 class _Record(_Strict):
     format: Literal["fido-record"]
     version: Literal[1]
-    ruleset: str
-    players: list[str]
+    ruleset: StrictStr
+    players: list[StrictStr]
+    bots: list[StrictStr | None] | None = None
     date: dt.date | None = None
-    event: str | None = None
+    event: StrictStr | None = None
     deal: _Deal
-    moves: list[str | MoveEntry]
+    moves: list[Any]  # checked after the count (see _from_data)
     results: dict[str, Any] | None = None
+
+
+_MOVES: TypeAdapter[list[str | MoveEntry]] = TypeAdapter(list[StrictStr | MoveEntry])
+
+
+def max_moves(rules: Ruleset, players: int) -> int:
+    """More moves than any hand of ``rules`` with ``players`` can have.
+
+    Every placement and every draw uses up a tile (at most 2 per tile of the
+    set), and a run of passes is shorter than ``players + 1`` (a full round
+    of passes ends the hand), so a hand has fewer than
+    ``(2 * tiles + 1) * (players + 1)`` moves.
+    """
+    return (2 * rules.dominoes.count + 1) * (players + 1)
+
+
+def _short(text: object, limit: int = 40) -> str:
+    """A piece of a record quoted in a message: one line, not too long."""
+    s = str(text)
+    s = s if len(s) <= limit else s[: limit - 1] + "…"
+    return s.encode("unicode_escape").decode("ascii") if not s.isprintable() else s
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number a record may hold")
 
 
 @dataclass(frozen=True)
@@ -84,6 +129,7 @@ class GameRecord:
     date: dt.date | None = None
     event: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    bots: tuple[str | None, ...] | None = None  # per seat: a bot spec, None for a person
 
     # ------------------------------------------------------------ building
 
@@ -95,10 +141,13 @@ class GameRecord:
         *,
         date: dt.date | None = None,
         event: str | None = None,
+        bots: list[str | None] | tuple[str | None, ...] | None = None,
     ) -> GameRecord:
         names = tuple(players) if players else tuple(f"Seat {i}" for i in range(game.players))
         if len(names) != game.players:
             raise ValueError(f"{game.players} players need {game.players} names, got {len(names)}")
+        if bots is not None and len(bots) != game.players:
+            raise ValueError(f"{game.players} players need {game.players} bot entries")
         moves = tuple(
             MoveEntry(move=t.move.text(), seat=t.seat, points=t.points, sum=t.ends_sum)
             for t in game.history()
@@ -112,16 +161,19 @@ class GameRecord:
             results=game.outcome.to_dict() if game.outcome else None,
             date=date,
             event=event,
+            bots=tuple(bots) if bots is not None else None,
         )
 
     # ------------------------------------------------------------ JSON
 
     def to_dict(self) -> dict[str, Any]:
+        seats: dict[str, Any] = {} if self.bots is None else {"bots": list(self.bots)}
         return {
             "format": FORMAT,
             "version": VERSION,
             "ruleset": self.ruleset.text(),
             "players": list(self.players),
+            **seats,
             "date": self.date.isoformat() if self.date else None,
             "event": self.event,
             "deal": {
@@ -140,47 +192,96 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
+        """Read a record file: at most :data:`MAX_RECORD_BYTES`, UTF-8, refused cleanly."""
+        where = _short(path, 200)
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            with Path(path).open("rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size > MAX_RECORD_BYTES:
+                    raise RecordError(_too_big(where, size))
+                data = f.read(MAX_RECORD_BYTES + 1)  # a pipe or device has no size
         except OSError as e:
-            raise RecordError(f"cannot read {path}: {e.strerror}") from None
+            raise RecordError(f"cannot read {where}: {e.strerror or e}") from None
+        if len(data) > MAX_RECORD_BYTES:
+            raise RecordError(_too_big(where, None))
+        return cls.from_bytes(data)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> GameRecord:
+        """A record from a file's bytes: UTF-8 only (with or without a BOM)."""
+        if len(data) > MAX_RECORD_BYTES:
+            raise RecordError(_too_big("the record", len(data)))
+        for bom, name in _BOMS.items():
+            if data.startswith(bom):
+                raise RecordError(f"the record is {name} text; fido records are UTF-8")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise RecordError(
+                f"the record is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})"
+            ) from None
         return cls.from_json(text)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
+        """Parse and check a record's JSON (its moves are checked by :meth:`steps`)."""
+        if len(text) > MAX_RECORD_BYTES:
+            raise RecordError(_too_big("the record", len(text)))
+        if "\x00" in text:
+            raise RecordError("the record holds NUL characters (UTF-16 text?); records are UTF-8")
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as e:
             raise RecordError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        except RecursionError:
+            raise RecordError("not a record: JSON nested too deeply") from None
+        except ValueError as e:  # an integer past Python's digit limit, NaN, Infinity
+            raise RecordError(f"not a record: {_short(e, 80)}") from None
+        try:
+            return cls._from_data(data)
+        except RecursionError:
+            raise RecordError("not a record: JSON nested too deeply") from None
+
+    @classmethod
+    def _from_data(cls, data: Any) -> GameRecord:
+        if not isinstance(data, dict):
+            raise RecordError(f"not a record: a JSON {type(data).__name__}, not an object")
         if (
             isinstance(data, dict)
             and data.get("format") == FORMAT
             and data.get("version") != VERSION
         ):
             raise RecordError(
-                f"record version {data.get('version')!r} is not supported (this fido reads "
-                f"version {VERSION})"
+                f"record version {_short(repr(data.get('version')), 20)} is not supported "
+                f"(this fido reads version {VERSION})"
             )
         try:
             raw = _Record.model_validate(data)
         except ValidationError as e:
-            first = e.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "record"
-            raise RecordError(
-                f"malformed record: {where}: {first['msg']} ({e.error_count()} problem(s))"
-            ) from None
+            raise _malformed(e, ()) from None
         try:
             rules = Ruleset.from_text(raw.ruleset)
             hands = tuple(tuple(Tile.from_text(t) for t in h) for h in raw.deal.hands)
             stock = tuple(Tile.from_text(t) for t in raw.deal.stock)
-        except FidoError as e:
-            raise RecordError(f"malformed record: {e}") from None
+        except ValueError as e:  # FidoError, or a tile the core refuses otherwise
+            raise RecordError(f"malformed record: {_short(e, 160)}") from None
         if len(raw.players) != len(hands):
             raise RecordError(
                 f"malformed record: {len(raw.players)} players but {len(hands)} hands dealt"
             )
-        moves = tuple(m if isinstance(m, MoveEntry) else MoveEntry(move=m) for m in raw.moves)
-        return cls(
+        if raw.bots is not None and len(raw.bots) != len(hands):
+            raise RecordError(
+                f"malformed record: {len(raw.bots)} bot entries for {len(hands)} seats"
+            )
+        limit = max_moves(rules, len(hands))
+        # no hand is longer: past that, the first impossible move is among the first limit + 1
+        cut = raw.moves[: limit + 1]
+        try:
+            entries = _MOVES.validate_python(cut)
+        except ValidationError as e:
+            raise _malformed(e, ("moves",)) from None
+        moves = tuple(m if isinstance(m, MoveEntry) else MoveEntry(move=m) for m in entries)
+        record = cls(
             ruleset=rules,
             players=tuple(raw.players),
             hands=hands,
@@ -189,40 +290,52 @@ class GameRecord:
             results=raw.results,
             date=raw.date,
             event=raw.event,
+            bots=tuple(raw.bots) if raw.bots is not None else None,
         )
+        if len(raw.moves) > limit:
+            for _step in replace(record, results=None).steps():  # refuses at the first bad move
+                pass
+            raise RecordError(f"{len(raw.moves)} moves: no hand of {rules.text()} has {limit}")
+        return record
 
     # ------------------------------------------------------------ replay
 
     def new_game(self) -> Game:
         try:
             return Game.from_deal(self.ruleset, self.hands, self.stock)
-        except FidoError as e:
-            raise RecordError(f"the deal cannot be played: {e}") from None
+        except ValueError as e:  # FidoError, or a deal the core refuses otherwise
+            raise RecordError(f"the deal cannot be played: {_short(e, 160)}") from None
 
     def steps(self) -> Iterator[tuple[int, Turn, Game]]:
         """Replay move by move, verifying each; yields (number from 1, turn, game after)."""
         game = self.new_game()
         for i, entry in enumerate(self.moves, start=1):
-            label = f"move {i} ({entry.move})"
+            label = f"move {i} ({_short(entry.move, 24)})"
             if game.is_over:
                 raise RecordError(f"{label}: the game was already over", i)
             if entry.seat is not None and entry.seat != game.turn:
                 raise RecordError(
-                    f"{label}: claims seat {entry.seat}, but it is seat {game.turn}'s turn", i
+                    f"{label}: claims seat {_short(entry.seat, 12)}, but it is seat "
+                    f"{game.turn}'s turn",
+                    i,
                 )
             try:
                 game.push(Move.from_text(entry.move))
-            except FidoError as e:
-                raise RecordError(f"{label}: {e}", i) from None
+            except ValueError as e:  # FidoError, or text the core refuses otherwise
+                raise RecordError(f"{label}: {_short(e, 160)}", i) from None
             turn = game.last_turn()
             assert turn is not None
             if entry.points is not None and entry.points != turn.points:
                 raise RecordError(
-                    f"{label}: claims {entry.points} points, the rules give {turn.points}", i
+                    f"{label}: claims {_short(entry.points, 12)} points, the rules give "
+                    f"{turn.points}",
+                    i,
                 )
             if entry.sum is not None and entry.sum != turn.ends_sum:
                 raise RecordError(
-                    f"{label}: claims a sum of {entry.sum}, the table gives {turn.ends_sum}", i
+                    f"{label}: claims a sum of {_short(entry.sum, 12)}, the table gives "
+                    f"{turn.ends_sum}",
+                    i,
                 )
             yield i, turn, game
 
@@ -257,7 +370,23 @@ def _diff(claimed: dict[str, Any], actual: dict[str, Any]) -> str:
             if isinstance(a, list) and isinstance(b, list):
                 for j, (x, y) in enumerate(zip(a, b, strict=False)):
                     if x != y:
-                        return f"{key}[{j}] claims {x}, the replay gives {y}"
-            return f"{key} claims {a!r}, the replay gives {b!r}"
+                        return f"{key}[{j}] claims {_short(x, 120)}, the replay gives {y}"
+            return f"{key} claims {_short(repr(a), 120)}, the replay gives {b!r}"
     extra = sorted(set(claimed) - set(actual))
-    return f"unexpected fields {extra}"
+    return f"unexpected fields {_short(extra, 120)}"
+
+
+def _malformed(e: ValidationError, prefix: tuple[str, ...]) -> RecordError:
+    first = max(e.errors(), key=lambda err: len(err["loc"]))  # a union's deepest complaint
+    where = _short(".".join(str(p) for p in (*prefix, *first["loc"])) or "record", 60)
+    return RecordError(
+        f"malformed record: {where}: {_short(first['msg'], 80)} ({e.error_count()} problem(s))"
+    )
+
+
+def _too_big(where: str, size: int | None) -> str:
+    bytes_ = f" ({size:,} bytes)" if size is not None else ""
+    return (
+        f"{where} is too large for a game record{bytes_}: records are at most "
+        f"{MAX_RECORD_BYTES // (1024 * 1024)} MiB"
+    )

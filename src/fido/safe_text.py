@@ -1,48 +1,81 @@
 """Text typed by users, made harmless before a terminal shows it.
 
 A name holding ``[/x]`` is Rich markup that makes the table printing it raise;
-one holding ``ESC [2J`` clears the screen of whoever lists it. Input is refused
-when it holds control characters (:func:`control_chars`); whatever reaches a
-terminal anyway goes through :func:`printable` (plain output) or :func:`shown`
-(Rich output: a :class:`~rich.text.Text`, which Rich never reads as markup).
+one holding ``ESC [2J`` clears the screen of whoever lists it; a bidi override
+reorders what follows. Input is refused when it holds such characters
+(:func:`has_control`, :func:`control_chars`); whatever reaches a terminal
+anyway goes through :func:`printable` (plain output), :func:`safe` (a string
+for Rich markup) or :func:`shown` (a :class:`~rich.text.Text`, which Rich never
+reads as markup).
 
 >>> printable("tab\\there \\x1b[2J")
 'tab\\\\there \\\\x1b[2J'
 >>> shown("[/x]").plain
 '[/x]'
+>>> safe("[/x]")
+'\\\\[/x]'
 """
 
 from __future__ import annotations
 
-import re
+import unicodedata
+from typing import TYPE_CHECKING
 
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.text import Text
 
-__all__ = ["control_chars", "printable", "shown"]
+__all__ = ["control_chars", "has_control", "printable", "safe", "shown"]
 
-# C0 and C1 controls and DEL; line and paragraph separators; the bidirectional
-# overrides and isolates, which reorder what a terminal shows
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# Cc: C0/C1 controls (ESC, BEL, NUL, DEL ...); Cf: format characters such as the
+# bidi overrides and isolates; Zl/Zp: line and paragraph separators; surrogates,
+# private use and unassigned code points, which no terminal shows as themselves
+_HIDDEN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"))
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _hidden(ch: str) -> bool:
+    return unicodedata.category(ch) in _HIDDEN
+
+
+def _visible(ch: str) -> str:
+    if not _hidden(ch):
+        return ch
+    if ch in _NAMED:
+        return _NAMED[ch]
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a character a terminal would not show as itself."""
+    return any(_hidden(ch) for ch in text)
 
 
 def control_chars(text: str) -> list[str]:
     """The control characters in ``text``, as visible escapes (empty: none)."""
-    return [_visible(m) for m in _CONTROL.finditer(text)]
+    return [_visible(ch) for ch in text if _hidden(ch)]
 
 
-def _visible(m: re.Match[str]) -> str:
-    c = m.group()
-    if c in _NAMED:
-        return _NAMED[c]
-    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+def printable(text: object, limit: int | None = None) -> str:
+    """``text`` with every control character written as a visible escape (``\\x1b``),
+    cut to ``limit`` characters when given."""
+    s = "".join(_visible(ch) for ch in str(text))
+    if limit is not None and len(s) > limit:
+        s = s[: max(0, limit - 1)] + "…"
+    return s
 
 
-def printable(text: object) -> str:
-    """``text`` with every control character written as a visible escape (``\\x1b``)."""
-    return _CONTROL.sub(_visible, str(text))
+def safe(text: object, limit: int | None = None) -> str:
+    """:func:`printable`, with Rich markup escaped: for ``console.print`` and table cells."""
+    from rich.markup import escape  # noqa: PLC0415 (the engine's errors use this module)
+
+    return escape(printable(text, limit))
 
 
 def shown(text: object, style: str = "") -> Text:
     """``text`` for Rich, shown exactly as typed: never read as markup, no controls."""
+    from rich.text import Text  # noqa: PLC0415 (the engine's errors use this module)
+
     return Text(printable(text), style=style)

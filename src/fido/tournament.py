@@ -12,15 +12,20 @@ Per bot spec (a spec in several seats is one entry): mean final, win rate
 score minus the mean score of the other seats, where a seat's score is its
 team's final in team games and its own final otherwise.
 
-Everything is a function of the seed: the deals (``Game.new(seed=...)``), the
-bots' generators (:func:`fido.bots.runner.bot_rng`), so one worker, many
-workers and a Ray cluster give the same numbers (time-limited bots aside:
+The deals are a function of the public seed (``Game.new(seed=...)``); the
+bots' generators are not: they come from a secret drawn once per tournament
+(:func:`fido.bots.runner.bot_rng`), since a generator derived from the seed
+lets a bot read the seed off its state and rebuild every hand. Given the same
+``bot_secret`` (the result keeps it, to be revealed after the run), one worker,
+many workers and a Ray cluster give the same numbers (time-limited bots aside:
 give ``search`` ``time=0`` for exact reproducibility).
 """
 
 from __future__ import annotations
 
 import csv
+import os
+import socket
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -28,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from fido.bots.registry import make_bot
-from fido.bots.runner import bot_rng, play_out
+from fido.bots.runner import bot_rng, new_secret, play_out
 from fido.errors import ConfigurationError
 from fido.game import Game
 from fido.record import GameRecord
@@ -40,12 +45,14 @@ __all__ = [
     "Estimate",
     "HandResult",
     "TournamentResult",
+    "check_tournament",
     "compare",
     "play_deal",
     "run_tournament",
 ]
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
+MAX_DEALS = 1_000_000  # the jobs are listed up front; a million deals is days of play
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +117,7 @@ class TournamentResult:
     bots: tuple[str, ...]
     seed: int
     hands: list[HandResult] = field(default_factory=list)
+    bot_secret: bytes = field(default=b"", repr=False)  # the bots' dice, told after the run
 
     def stats(self) -> list[BotStats]:
         """Per bot spec, in the order first seated; CIs over deals."""
@@ -146,6 +154,7 @@ class TournamentResult:
             "players": self.players,
             "bots": list(self.bots),
             "seed": self.seed,
+            "bot_secret": self.bot_secret.hex(),
             "stats": [
                 {
                     "bot": s.bot,
@@ -202,17 +211,26 @@ def deal_seed(seed: int, deal: int) -> int:
     return seed * 1_000_003 + deal
 
 
-def play_deal(
-    rules: str, bots: Sequence[str], seed: int, deal: int, keep_records: bool = False
+def play_deal(  # noqa: PLR0917 (the job tuple is passed positionally)
+    rules: str,
+    bots: Sequence[str],
+    seed: int,
+    deal: int,
+    keep_records: bool = False,
+    bot_secret: bytes | None = None,
 ) -> list[HandResult]:
-    """Every rotation of one deal (the unit of work, picklable in and out)."""
+    """Every rotation of one deal (the unit of work, picklable in and out).
+
+    ``bot_secret`` keys the bots' generators (a fresh one when None).
+    """
+    secret = bot_secret if bot_secret is not None else new_secret()
     players = len(bots)
     made = {spec: make_bot(spec) for spec in dict.fromkeys(bots)}
     out = []
     for rotation in range(players):
         seating = tuple(bots[(s - rotation) % players] for s in range(players))
         game = Game.new(rules, players, seed=deal_seed(seed, deal))
-        rngs = [bot_rng(f"{seed}:{deal}:{rotation}", s) for s in range(players)]
+        rngs = [bot_rng(secret, deal, rotation, s) for s in range(players)]
         play_out(game, [made[spec] for spec in seating], rngs)
         outcome = game.outcome
         assert outcome is not None
@@ -234,13 +252,64 @@ def play_deal(
     return out
 
 
-def _play_job(job: tuple[str, tuple[str, ...], int, int, bool]) -> list[HandResult]:
+Job = tuple[str, tuple[str, ...], int, int, bool, bytes]
+
+
+def _play_job(job: Job) -> list[HandResult]:
     return play_deal(*job)
 
 
-def _run_ray(
-    jobs: list[tuple[str, tuple[str, ...], int, int, bool]], address: str
-) -> Iterator[list[HandResult]]:
+RAY_CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's head before giving up
+# A Ray head (GCS, or the Ray Client server) is a gRPC server: to an HTTP/2
+# connection preface it answers with a SETTINGS frame (type 4) at once.
+_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_H2_SETTINGS = 4
+
+
+def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
+    """Refuse an address whose head does not answer within ``timeout`` seconds.
+
+    ``ray.init`` waits a long time for an unreachable head, so a mistyped
+    address looks like a hang; a TCP connection and the first bytes of HTTP/2
+    (what gRPC, so Ray, speaks) tell within ``timeout``.
+    ``local`` and ``auto`` are left to Ray.
+    """
+    if address in ("local", "auto"):
+        return
+    rest = address.removeprefix("ray://")
+    host, colon, port_text = rest.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port_text.isascii() or not port_text.isdigit():
+        raise ConfigurationError(
+            f"--ray {address!r}: give host:port (e.g. 10.0.0.5:6379 or ray://10.0.0.5:10001), "
+            "'local' or 'auto'"
+        )
+    port = int(port_text)
+    if not 0 < port < 65536:
+        raise ConfigurationError(f"--ray {address!r}: port {port} is not 1 .. 65535")
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            conn.settimeout(timeout)
+            conn.sendall(_H2_PREFACE)
+            answer = b""
+            while len(answer) < 9:  # a frame header
+                part = conn.recv(9 - len(answer))
+                if not part:
+                    break
+                answer += part
+    except OSError as e:
+        reason = e.strerror or type(e).__name__
+        if isinstance(e, TimeoutError):
+            reason = f"no answer in {timeout:g} s"
+        raise ConfigurationError(f"cannot reach the Ray cluster at {address}: {reason}") from None
+    if len(answer) < 4 or answer[3] != _H2_SETTINGS:  # a Ray head speaks gRPC, i.e. HTTP/2
+        raise ConfigurationError(
+            f"no Ray cluster at {address}: something answers there, but not Ray"
+        )
+
+
+def _run_ray(jobs: list[Job], address: str) -> Iterator[list[HandResult]]:
+    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")  # not a warning a second
     try:
         import ray  # noqa: PLC0415 (optional: the cluster extra)
     except ImportError:
@@ -248,14 +317,42 @@ def _run_ray(
             "--ray needs Ray: pip install 'fido[cluster]' (or drop --ray to use local cores)"
         ) from None
     if not ray.is_initialized():
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        try:
+            if address == "local":
+                ray.init(include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        except Exception as e:  # Ray raises ConnectionError, RuntimeError, ...
+            message = str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
+            raise ConfigurationError(f"cannot start Ray at {address}: {message}") from None
     remote = ray.remote(_play_job)
     pending = [remote.remote(job) for job in jobs]
     for ref in pending:  # in deal order, so results do not depend on the cluster
         yield ray.get(ref)
+
+
+def check_tournament(
+    rules: str | Ruleset,
+    bots: Sequence[str],
+    *,
+    deals: int,
+    workers: int | None = None,
+    ray_address: str | None = None,
+) -> Ruleset:
+    """Everything :func:`run_tournament` would refuse, refused now (before any work)."""
+    text = rules.text() if isinstance(rules, Ruleset) else rules
+    rs = Ruleset.from_text(text)
+    rs.check_players(len(bots))
+    rs.hand_size(len(bots))
+    if not 1 <= deals <= MAX_DEALS:
+        raise ConfigurationError(f"a tournament plays 1 to {MAX_DEALS:,} deals, not {deals}")
+    if workers is not None and workers < 1:
+        raise ConfigurationError(f"workers is 1 or more processes, not {workers}")
+    for spec in dict.fromkeys(bots):
+        make_bot(spec)  # unknown bots and bad options
+    if ray_address:
+        check_ray_address(ray_address)
+    return rs
 
 
 def run_tournament(
@@ -268,24 +365,23 @@ def run_tournament(
     ray_address: str | None = None,
     keep_records: bool = False,
     progress: Callable[[int], None] | None = None,
+    bot_secret: bytes | None = None,
 ) -> TournamentResult:
     """Play ``deals`` deals, each in every rotation of ``bots`` (one spec per seat).
 
     ``workers``: processes on this machine (None: all cores; 1: in this
     process). ``ray_address``: run on a Ray cluster instead ("local" starts one
-    here). ``progress`` is called with the number of deals done.
+    here). ``progress`` is called with the number of deals done. ``bot_secret``
+    keys the bots' generators: a fresh one each run unless given (to reproduce
+    a run, give the one its result holds).
     """
-    text = rules.text() if isinstance(rules, Ruleset) else rules
-    rs = Ruleset.from_text(text)
-    rs.check_players(len(bots))
-    rs.hand_size(len(bots))
-    if deals < 1:
-        raise ConfigurationError("a tournament needs at least one deal")
-    for spec in dict.fromkeys(bots):
-        make_bot(spec)  # unknown bots and bad options fail here, before any work
+    rs = check_tournament(rules, bots, deals=deals, workers=workers, ray_address=ray_address)
+    secret = new_secret() if bot_secret is None else bot_secret
+    if not isinstance(secret, bytes) or not secret:
+        raise ConfigurationError("bot_secret is a non-empty byte string")
     specs = tuple(bots)
-    result = TournamentResult(rs.text(), len(specs), specs, seed)
-    jobs = [(rs.text(), specs, seed, d, keep_records) for d in range(deals)]
+    result = TournamentResult(rs.text(), len(specs), specs, seed, bot_secret=secret)
+    jobs = [(rs.text(), specs, seed, d, keep_records, secret) for d in range(deals)]
     results: Iterable[list[HandResult]]
     if ray_address:
         results = _run_ray(jobs, ray_address)

@@ -20,6 +20,7 @@ from rich.table import Table as RichTable
 from fido.moves import Move
 from fido.results import Outcome
 from fido.rules import Scoring
+from fido.safe_text import safe
 from fido.sorting import is_joker, ratzek_rows
 from fido.table import SIDE, Table
 from fido.views import SeatView
@@ -144,17 +145,25 @@ def screen(
 
 
 def results_table(outcome: Outcome, players: Sequence[str]) -> RichTable:
-    """The result of a hand: place, points, bonus, pips left, final (teams too)."""
+    """The result of a hand: place, points, bonus, pips left, final (teams too).
+
+    Names are escaped and cut here, since they come from people and records.
+    """
     t = RichTable(title=f"Result ({outcome.termination.value})")
     for col in ("place", "player", "points", "bonus", "pips left", "final"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for r in sorted(outcome.seats, key=lambda r: (r.place, r.seat)):
         t.add_row(
-            str(r.place), players[r.seat], str(r.points), str(r.bonus), str(r.pips), str(r.final)
+            str(r.place),
+            safe(players[r.seat], 40),  # a name is data: "[/x]" is not markup here
+            str(r.points),
+            str(r.bonus),
+            str(r.pips),
+            str(r.final),
         )
     if outcome.teams:
         for team in outcome.teams:
-            names = " + ".join(players[s] for s in team.seats)
+            names = " + ".join(safe(players[s], 40) for s in team.seats)
             t.add_row(
                 f"team {team.place}",
                 names,

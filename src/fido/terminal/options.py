@@ -1,0 +1,164 @@
+"""``fido play``'s options, all checked before the deal: a new game or a resumed one.
+
+Everything that could go wrong later is tried now: the ruleset and the number
+of players, every bot spec and the hint bot's (built once), the seat, the
+delay (finite, 0 to 60 s), the name (no control characters), and the save
+path (its directory exists and takes a file). Any problem is a
+:class:`~fido.errors.FidoError` with one line, and no game has started.
+
+``--resume FILE`` goes on with a game saved by ``fido play``: the record
+holds the deal, so the game is rebuilt by replaying (and verifying) its
+moves; the seats' bots come from the record (``--seat``, ``--bots`` and
+``--name`` override it, and are needed for a record that does not say who
+played), and the game is saved back to FILE unless ``--save`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from fido.bots.registry import make_bot, parse_spec
+from fido.errors import ConfigurationError
+from fido.game import Game
+from fido.options import check_name, check_output_file, check_seconds, split_specs
+from fido.record import GameRecord
+from fido.rules import Ruleset
+from fido.safe_text import printable
+from fido.terminal.session import Session, default_record_path
+
+__all__ = ["PlayOptions", "prepare"]
+
+DEFAULT_RULES = "fido set=12"
+DEFAULT_PLAYERS = 4
+DEFAULT_BOTS = "expert"
+DEFAULT_NAME = "You"
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """The options as typed; None means not given (a resumed game keeps the record's)."""
+
+    rules: str | None = None
+    players: int | None = None
+    bots: str | None = None
+    seat: int | None = None
+    name: str | None = None
+    seed: int | None = None
+    delay: float = 0.6
+    hint: str = "search:time=0.5"
+    save: Path | None = None
+    resume: Path | None = None
+
+
+def _levels(bots: str, players: int, seat: int) -> list[str | None]:
+    """One spec per seat (None at hers) from ``--bots``: one level for all, or one per seat."""
+    specs = split_specs(bots)
+    if len(specs) == 1:
+        specs *= players - 1
+    if len(specs) != players - 1:
+        raise ConfigurationError(f"--bots names {len(specs)} levels for {players - 1} bot seats")
+    for spec in dict.fromkeys(specs):
+        make_bot(spec)  # unknown bots and bad options fail now, not at their first move
+    levels: list[str | None] = list(specs)
+    levels.insert(seat, None)
+    return levels
+
+
+def _seat(seat: int, players: int) -> int:
+    if not 0 <= seat < players:
+        raise ConfigurationError(f"--seat is 0 .. {players - 1} at {players} players, not {seat}")
+    return seat
+
+
+def _bot_name(spec: str, seat: int) -> str:
+    return f"{parse_spec(spec)[0]} {seat + 1}"
+
+
+def prepare(opts: PlayOptions) -> Session:
+    """Check everything, deal (or rebuild the saved game), and seat everyone."""
+    delay = check_seconds(opts.delay, "--delay")
+    make_bot(opts.hint)  # --hint is asked only later: its spec is checked now
+    if opts.resume is not None:
+        return _resume(opts, delay)
+    name = check_name(opts.name if opts.name is not None else DEFAULT_NAME)
+    rules = Ruleset.from_text(opts.rules if opts.rules is not None else DEFAULT_RULES)
+    players = opts.players if opts.players is not None else DEFAULT_PLAYERS
+    rules.check_players(players)
+    rules.hand_size(players)
+    seat = _seat(opts.seat if opts.seat is not None else 0, players)
+    levels = _levels(opts.bots if opts.bots is not None else DEFAULT_BOTS, players, seat)
+    save = check_output_file(opts.save or default_record_path(), "--save")
+    seed = opts.seed if opts.seed is not None else random.SystemRandom().getrandbits(64)
+    game = Game.new(rules, players, seed=seed)
+    names = [name if s == seat else _bot_name(lv or "", s) for s, lv in enumerate(levels)]
+    return Session(game, levels, seat, names, save=save, delay=delay, hint_bot=opts.hint)
+
+
+def _resume(opts: PlayOptions, delay: float) -> Session:
+    assert opts.resume is not None
+    given = [
+        flag
+        for flag, value in (
+            ("--rules", opts.rules),
+            ("--players", opts.players),
+            ("--seed", opts.seed),
+        )
+        if value is not None
+    ]
+    if given:
+        raise ConfigurationError(
+            f"--resume goes on with the record's deal; drop {', '.join(given)}"
+        )
+    path = opts.resume
+    record = GameRecord.load(path)
+    game = record.new_game()
+    for _i, _turn, g in record.steps():  # verifies every move
+        game = g
+    record.check_results(game)  # claimed results must be the replay's
+    if game.is_over:
+        raise ConfigurationError(
+            f"the game in {printable(path, 200)} is finished; replay it with: fido replay "
+            f"{printable(path, 200)}"
+        )
+    players = game.players
+    if opts.bots is not None or record.bots is None:
+        if opts.seat is None and record.bots is not None:
+            seat = _person_seat(record.bots, path)
+        else:
+            seat = _seat(opts.seat if opts.seat is not None else 0, players)
+        levels = _levels(opts.bots if opts.bots is not None else DEFAULT_BOTS, players, seat)
+    else:
+        levels = list(record.bots)
+        seat = _person_seat(record.bots, path) if opts.seat is None else _seat(opts.seat, players)
+        if levels[seat] is not None:  # she takes a bot's seat: that bot sits in hers
+            levels[_person_seat(record.bots, path)] = levels[seat]
+            levels[seat] = None
+        for spec in dict.fromkeys(lv for lv in levels if lv is not None):
+            make_bot(spec)  # a record is data: its specs are checked like options
+    names = list(record.players)
+    if opts.name is not None:
+        names[seat] = check_name(opts.name)
+    save = check_output_file(opts.save or path, "--save")
+    return Session(
+        game,
+        levels,
+        seat,
+        names,
+        save=save,
+        delay=delay,
+        hint_bot=opts.hint,
+        date=record.date,
+        event=record.event,
+    )
+
+
+def _person_seat(bots: tuple[str | None, ...], path: Path) -> int:
+    people = [s for s, b in enumerate(bots) if b is None]
+    if len(people) != 1:
+        raise ConfigurationError(
+            f"{printable(path, 200)} has {len(people)} people's seats; "
+            "say which is yours with --seat"
+        )
+    return people[0]
