@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 from fido.dealing import check_deal, deal, find_opener
 from fido.errors import ArgumentError, ConfigurationError, IllegalMoveError, quote
 from fido.movegen import DRAW_FREE, DRAW_ONE, DRAW_UNTIL, PASS_ONLY, can_place, generate
-from fido.moves import DRAW, PASS, Draw, Move, Placement, Turn
+from fido.moves import DRAW, PASS, Draw, Move, Placement, PlacementTuple, Turn
 from fido.results import Outcome, Termination, score_hand
 from fido.rollout import playout
 from fido.rules import Ruleset, Scoring, Stuck
@@ -70,6 +70,14 @@ def _as_rules(rules: object) -> Ruleset:
     return rules
 
 
+def _is_sequence(value: object) -> bool:
+    """A list, tuple or other sequence, but not text (lists first: no ABC check)."""
+    cls = value.__class__
+    if cls is list or cls is tuple:
+        return True
+    return isinstance(value, Sequence) and not isinstance(value, str | bytes)
+
+
 def _divisor_of(rules: Ruleset) -> int:
     if rules.scoring is Scoring.DIVISOR:
         return rules.divisor
@@ -85,6 +93,7 @@ class Game:
     hands: list[int]
     initial_hands: tuple[int, ...]  # the deal, for records
     stock_mask: int  # the tiles in the stock
+    stock_count: int  # how many (kept beside the mask: the move generator asks every turn)
     stock_pos: int  # how many tiles were drawn
     table: Table
     turn: int
@@ -106,7 +115,8 @@ class Game:
     _mother: bool
     _keep: int  # tiles that stay in the stock
     # the history, newest first, as linked flat tuples: (seat, move, points, sum,
-    # drawn, passes before, slot taken, sum before, spinner before, arms before, next)
+    # drawn, passes before, slot taken, sum before, spinner before, arms before,
+    # legal moves before (or None), next)
     _log: tuple[object, ...] | None
     _outcome: Outcome | None
     _legal: list[Move] | None  # the legal moves of this state, once generated
@@ -192,12 +202,12 @@ class Game:
             raise ArgumentError(f"from_view needs a SeatView, not {quote(view)}")
         rules = view.rules
         dominoes = rules.dominoes
-        if isinstance(hands, str | bytes) or not isinstance(hands, Sequence):
+        if not _is_sequence(hands):
             raise ArgumentError(f"hands must be a list of hands, not {quote(hands)}")
         if len(hands) != view.players:
             raise ConfigurationError(f"the view has {view.players} seats, not {len(hands)}")
         for h in hands:
-            if isinstance(h, str | bytes) or not isinstance(h, Sequence):
+            if not _is_sequence(h):
                 raise ArgumentError(f"a hand is a list of tiles, not {quote(h)}")
         given: list[list[Tile]] = [list(h) for h in hands]
         if view.seat is not None and sorted(given[view.seat]) != sorted(view.hand):
@@ -207,7 +217,7 @@ class Game:
             *((f"seat {i}", h, view.hand_counts[i]) for i, h in enumerate(given)),
             ("the stock", stock, view.stock_count),
         ]:
-            if not isinstance(tiles, Sequence) or isinstance(tiles, str | bytes):
+            if not _is_sequence(tiles):
                 raise ArgumentError(f"{who} must be a list of tiles, not {quote(tiles)}")
             if len(tiles) != want:
                 raise ConfigurationError(f"{who} holds {want} tiles in the view, not {len(tiles)}")
@@ -220,7 +230,8 @@ class Game:
         if len(seen) != dominoes.count:
             raise ConfigurationError("hands, stock and table must make up the whole set")
         masks = [dominoes.mask_of(h) for h in given]
-        g = cls._setup(rules, masks, tuple(stock), tuple(stock), opened=bool(view.table.placements))
+        pile = tuple(stock)
+        g = cls._setup(rules, masks, pile, pile, opened=bool(view.table.placements))
         g.table = view.table.copy()
         g.scores = list(view.scores)
         g.turn = view.to_move
@@ -231,8 +242,9 @@ class Game:
         passes = 0
         for turn in view.history:
             # the history can be read, not undone: a world's search pops only its own moves
-            log = (*turn, passes, None, -1, -1, -1, log)
-            passes = passes + 1 if turn.move is PASS else 0
+            move = turn[1]
+            log = (turn[0], move, turn[2], turn[3], turn[4], passes, None, -1, -1, -1, None, log)
+            passes = passes + 1 if move is PASS else 0
         g._log = log
         g.passes = view.passes
         g._outcome = view.outcome
@@ -267,6 +279,7 @@ class Game:
         g._keep = rules.keep_in_stock
         g._order = order
         g.stock_mask = g.set.mask_of(stock)
+        g.stock_count = len(stock)
         g.stock_pos = 0
         g._pending = -1
         g.table = Table(rules.layout)
@@ -309,6 +322,7 @@ class Game:
         g.initial_hands = self.initial_hands
         g._order = self._order
         g.stock_mask = self.stock_mask
+        g.stock_count = self.stock_count
         g.stock_pos = self.stock_pos
         g._pending = self._pending
         g.table = self.table.copy()
@@ -354,10 +368,6 @@ class Game:
         return self._outcome
 
     @property
-    def stock_count(self) -> int:
-        return self.stock_mask.bit_count()
-
-    @property
     def explicit_chance(self) -> bool:
         """Whether draws wait for :meth:`apply_chance` (the game does not hold the order)."""
         return not self._order and self.stock_pos + self.stock_count > 0
@@ -395,7 +405,7 @@ class Game:
         node = self._log
         while node is not None:
             out.append(Turn(*node[:5]))  # type: ignore[arg-type]
-            node = node[10]  # type: ignore[assignment]
+            node = node[11]  # type: ignore[assignment]
         out.reverse()
         return out
 
@@ -408,7 +418,7 @@ class Game:
         node = self._log
         while node is not None:
             n += 1
-            node = node[10]  # type: ignore[assignment]
+            node = node[11]  # type: ignore[assignment]
         return n
 
     def last_turn(self) -> Turn | None:
@@ -418,10 +428,10 @@ class Game:
         """What ``move`` would score now (0 for draws and passes). Does not check legality."""
         if move.__class__ is not Placement or self.rules.scoring is Scoring.NONE:
             return 0
-        p: Placement = move
-        if p.anchor < 0:
-            return self.rules.points(2 * p.tile.high if p.tile.is_double else p.tile.pips)
-        return self.rules.points(self.table.ends_sum + self.table.delta(p.tile, p.slot))
+        tile, anchor, port = cast(PlacementTuple, move)
+        if anchor < 0:
+            return self.rules.points(2 * tile.high if tile.is_double else tile.pips)
+        return self.rules.points(self.table.ends_sum + self.table.delta(tile, anchor * 4 + port))
 
     def _seat(self, seat: object) -> int:
         if seat.__class__ is not int or not 0 <= seat < self.players:
@@ -482,8 +492,11 @@ class Game:
         raise IllegalMoveError(explain(self, move))
 
     def _apply(self, move: Move) -> None:
-        """Make a legal move (the caller has checked; rollouts call this directly)."""
-        self._legal = None
+        """Make a legal move (the caller has checked; rollouts call this directly).
+
+        The history node keeps the legal moves of the state before it, so that
+        :meth:`pop` gives them back without generating them again.
+        """
         cls = move.__class__
         if cls is Placement:
             self._place(move)  # type: ignore[arg-type]
@@ -491,19 +504,20 @@ class Game:
             self._draw()
         else:
             self._pass()
+        self._legal = None
 
     def _place(self, move: Placement) -> None:
-        tile = move.tile
+        tile, anchor, port = cast(PlacementTuple, move)
         seat = self.turn
         table = self.table
         before = table.ends_sum
         spinner = table.spinner
         arms = table.arms_taken
-        if move.anchor < 0:
+        if anchor < 0:
             slot = None
             s = table.place(tile, -1, move)
         else:
-            code = move.anchor * 4 + move.port
+            code = anchor * 4 + port
             slot = table.open[code]
             s = table.place(tile, code, move)
         self.hands[seat] ^= tile.bit
@@ -520,7 +534,10 @@ class Game:
             pts = self.rules.points(s)
         if pts:
             self.scores[seat] += pts
-        self._log = (seat, move, pts, s, None, self.passes, slot, before, spinner, arms, self._log)
+        self._log = (
+            seat, move, pts, s, None, self.passes, slot, before, spinner, arms,
+            self._legal, self._log,
+        )  # fmt: skip
         self.passes = 0
         if not self.hands[seat]:
             self._finish(Termination.DOMINO, seat)
@@ -535,12 +552,11 @@ class Game:
     def _draw(self) -> None:
         seat = self.turn
         s = self.table.ends_sum
-        if self._order:
-            tile = self._order[self.stock_pos]
-            self._log = (seat, DRAW, 0, s, tile, self.passes, None, s, -1, -1, self._log)
+        tile = self._order[self.stock_pos] if self._order else None
+        self._log = (seat, DRAW, 0, s, tile, self.passes, None, s, -1, -1, self._legal, self._log)
+        if tile is not None:
             self._take(seat, tile)
         else:
-            self._log = (seat, DRAW, 0, s, None, self.passes, None, s, -1, -1, self._log)
             self._pending = seat
         self.passes = 0
 
@@ -572,6 +588,7 @@ class Game:
     def _take(self, seat: int, tile: Tile) -> None:
         """The drawn tile goes from the stock into ``seat``'s hand."""
         self.stock_mask ^= tile.bit
+        self.stock_count -= 1
         self.stock_pos += 1
         self.hands[seat] |= tile.bit
         by_value = self._by_value[seat]
@@ -584,7 +601,7 @@ class Game:
     def _pass(self) -> None:
         seat = self.turn
         s = self.table.ends_sum
-        self._log = (seat, PASS, 0, s, None, self.passes, None, s, -1, -1, self._log)
+        self._log = (seat, PASS, 0, s, None, self.passes, None, s, -1, -1, self._legal, self._log)
         self.passes += 1
         if self.passes >= self.players:
             self._finish(Termination.BLOCKED, None)
@@ -626,6 +643,7 @@ class Game:
         elif move.__class__ is Draw:
             drawn: Tile = node[4]  # type: ignore[assignment]
             self.stock_mask |= drawn.bit
+            self.stock_count += 1
             self.stock_pos -= 1
             self.hands[seat] ^= drawn.bit
             by_value = self._by_value[seat]
@@ -634,7 +652,8 @@ class Game:
         self.passes = node[5]  # type: ignore[assignment]
         self.turn = seat
         self._outcome = None
-        self._log = node[10]  # type: ignore[assignment]
+        self._log = node[11]  # type: ignore[assignment]
+        self._legal = node[10]  # type: ignore[assignment]  # the moves of the state restored
         return move
 
     # ------------------------------------------------------------ views
@@ -660,7 +679,8 @@ def _blank() -> Game:
 
 # what a pickle of a game holds (the legal-move cache is rebuilt)
 _STATE: Final = (
-    *("rules", "players", "set", "hands", "initial_hands", "stock_mask", "stock_pos", "table"),
+    *("rules", "players", "set", "hands", "initial_hands", "stock_mask", "stock_count"),
+    *("stock_pos", "table"),
     *("turn", "scores", "passes", "opener", "opening_tile", "_order", "_pending", "_by_value"),
     *("_divisor", "_clockwise", "_stuck", "_mother", "_keep", "_log", "_outcome"),
 )

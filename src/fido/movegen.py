@@ -115,7 +115,7 @@ def mother_theresa(game: Game, moves: list[Placement]) -> list[Placement]:
 
 
 def can_draw(game: Game) -> bool:
-    return game._stuck != PASS_ONLY and game.stock_mask.bit_count() > game._keep
+    return game._stuck != PASS_ONLY and game.stock_count > game._keep
 
 
 def can_place(game: Game) -> bool:

@@ -93,6 +93,11 @@ class Move:
         return Placement(tile, int(m.group(3)), PORTS.index(m.group(4)))
 
 
+# what compiled code unpacks a Placement as: a plain tuple's items are read at C
+# speed, its fields by name through the class's descriptors
+PlacementTuple = tuple[Tile, int, int]
+
+
 class _PlacementFields(NamedTuple):
     tile: Tile
     anchor: int = -1

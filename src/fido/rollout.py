@@ -9,11 +9,11 @@ the trusted move application directly (the moves are legal by construction).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from fido.errors import IllegalMoveError
 from fido.movegen import generate
-from fido.moves import Move, Placement
+from fido.moves import Move, Placement, PlacementTuple
 from fido.results import Outcome
 
 if TYPE_CHECKING:
@@ -49,17 +49,16 @@ def best_now(game: Game, moves: list[Move]) -> Move:
     for m in moves:
         if m.__class__ is not Placement:
             continue
-        p: Placement = m
-        tile = p.tile
-        if p.anchor < 0:
-            pts = game.points_for(p)
+        tile, anchor, port = cast(PlacementTuple, m)
+        if anchor < 0:
+            pts = game.points_for(m)
         elif d > 0:
-            s = base + table.delta(tile, p.anchor * 4 + p.port)
+            s = base + table.delta(tile, anchor * 4 + port)
             pts = s // d if s % d == 0 else 0
         elif d == 0:
             pts = 0
         else:
-            pts = game.points_for(p)
+            pts = game.points_for(m)
         key = pts * 1024 + tile.pips
         if key > best_key:
             best, best_key = m, key
