@@ -12,7 +12,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from fido.cli import app
-from fido.safe_text import control_chars, printable, shown
+from fido.rich_text import shown
+from fido.safe_text import control_chars, printable
 
 CONTROLS = [chr(c) for c in (*range(32), *range(0x7F, 0xA0))] + [
     "\u2028", "\u2029", "\u202a", "\u202e", "\u2066", "\u2069"

@@ -59,7 +59,7 @@ def replay(
     ] = False,
 ) -> None:
     """Replay a game record, print its sums and scores, and verify it."""
-    from fido.safe_text import printable, safe  # noqa: PLC0415
+    from fido.rich_text import safe  # noqa: PLC0415
     from fido.terminal.replay import replay_rows  # noqa: PLC0415 (names are shown safely)
 
     try:
@@ -145,7 +145,7 @@ def demo(
 ) -> None:
     """Watch a game of random players, move by move."""
     from fido.options import check_output_file  # noqa: PLC0415
-    from fido.safe_text import printable, safe  # noqa: PLC0415
+    from fido.rich_text import safe  # noqa: PLC0415
 
     try:
         rs = Ruleset.from_text(rules)

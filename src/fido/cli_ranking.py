@@ -33,7 +33,8 @@ from fido.ranking.report import Report, player_report, plot_report
 from fido.ranking.reviews import confirm, dispute, settle, status_at
 from fido.ranking.snapshot import Ranking, compute_month, publish, published, verify
 from fido.ranking.submission import games_of, parse_result, submit, submit_many
-from fido.safe_text import printable, shown
+from fido.rich_text import shown
+from fido.safe_text import printable
 from fido.store import db_message, open_store
 
 __all__ = ["players_app", "ranking_app", "refusing", "results_app"]

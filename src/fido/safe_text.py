@@ -1,30 +1,21 @@
 """Text typed by users, made harmless before a terminal shows it.
 
-A name holding ``[/x]`` is Rich markup that makes the table printing it raise;
-one holding ``ESC [2J`` clears the screen of whoever lists it; a bidi override
+A name holding ``ESC [2J`` clears the screen of whoever lists it; a bidi override
 reorders what follows. Input is refused when it holds such characters
 (:func:`has_control`, :func:`control_chars`); whatever reaches a terminal
-anyway goes through :func:`printable` (plain output), :func:`safe` (a string
-for Rich markup) or :func:`shown` (a :class:`~rich.text.Text`, which Rich never
-reads as markup).
+anyway goes through :func:`printable`, and through :mod:`fido.rich_text` when
+Rich prints it (a name holding ``[/x]`` is Rich markup). No dependency: the
+engine's error messages quote user values through this module.
 
 >>> printable("tab\\there \\x1b[2J")
 'tab\\\\there \\\\x1b[2J'
->>> shown("[/x]").plain
-'[/x]'
->>> safe("[/x]")
-'\\\\[/x]'
 """
 
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from rich.text import Text
-
-__all__ = ["control_chars", "has_control", "printable", "safe", "shown"]
+__all__ = ["control_chars", "has_control", "printable"]
 
 # Cc: C0/C1 controls (ESC, BEL, NUL, DEL ...); Cf: format characters such as the
 # bidi overrides and isolates; Zl/Zp: line and paragraph separators; surrogates,
@@ -65,17 +56,3 @@ def printable(text: object, limit: int | None = None) -> str:
     if limit is not None and len(s) > limit:
         s = s[: max(0, limit - 1)] + "…"
     return s
-
-
-def safe(text: object, limit: int | None = None) -> str:
-    """:func:`printable`, with Rich markup escaped: for ``console.print`` and table cells."""
-    from rich.markup import escape  # noqa: PLC0415 (the engine's errors use this module)
-
-    return escape(printable(text, limit))
-
-
-def shown(text: object, style: str = "") -> Text:
-    """``text`` for Rich, shown exactly as typed: never read as markup, no controls."""
-    from rich.text import Text  # noqa: PLC0415 (the engine's errors use this module)
-
-    return Text(printable(text), style=style)

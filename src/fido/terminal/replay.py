@@ -14,7 +14,8 @@ from rich.markup import escape
 
 from fido.game import Game
 from fido.record import GameRecord
-from fido.safe_text import printable, safe
+from fido.rich_text import safe
+from fido.safe_text import printable
 from fido.terminal.screen import arm_lines, header, seat_lines
 
 __all__ = ["positions", "replay_rows", "step_through"]

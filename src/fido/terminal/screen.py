@@ -19,8 +19,8 @@ from rich.table import Table as RichTable
 
 from fido.moves import Move
 from fido.results import Outcome
+from fido.rich_text import safe
 from fido.rules import Scoring
-from fido.safe_text import safe
 from fido.sorting import is_joker, ratzek_rows
 from fido.table import SIDE, Table
 from fido.views import SeatView

@@ -29,7 +29,8 @@ from fido.game import Game, Turn
 from fido.moves import Draw, Pass, Placement
 from fido.notation import parse_move
 from fido.record import GameRecord
-from fido.safe_text import printable, safe
+from fido.rich_text import safe
+from fido.safe_text import printable
 from fido.terminal.screen import move_keys, results_table, screen
 from fido.views import SeatView
 
