@@ -31,7 +31,14 @@ from fido.ranking.importer import parse_received, read_results, whole_number
 from fido.ranking.players import list_players, register_player
 from fido.ranking.report import Report, player_report, plot_report
 from fido.ranking.reviews import confirm, dispute, settle, status_at
-from fido.ranking.snapshot import Ranking, compute_month, publish, published, verify
+from fido.ranking.snapshot import (
+    Ranking,
+    compute_month,
+    late_games,
+    publish,
+    published,
+    verify,
+)
 from fido.ranking.submission import games_of, parse_result, submit, submit_many
 from fido.safe_text import printable, shown
 from fido.store import db_message, open_store
@@ -116,7 +123,7 @@ def players_add(
 @players_app.command("list")
 def players_list(db: Db = None) -> None:
     """List the registered players."""
-    with refusing(), open_store(db).session() as s:
+    with refusing(), open_store(db).session(write=False) as s:
         t = RichTable(title="Players")
         for col in ("number", "name", "country", "registered"):
             t.add_column(col, justify="right" if col == "number" else "left")
@@ -209,7 +216,7 @@ def results_list(
     db: Db = None,
 ) -> None:
     """List the stored games with their status."""
-    with refusing(), open_store(db).session() as s:
+    with refusing(), open_store(db).session(write=False) as s:
         t = RichTable(title="Games")
         for col in ("game", "played", "event", "set", "players (final)", "status"):
             t.add_column(col, justify="right" if col in ("game", "set") else "left")
@@ -276,13 +283,40 @@ def ranking_table(r: Ranking, top: int | None = None, title: str | None = None) 
 
 
 @ranking_app.command("compute")
-def ranking_compute(month: Month, db: Db = None, top: Top = 20) -> None:
+def ranking_compute(
+    month: Month,
+    db: Db = None,
+    top: Top = 20,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="show what would be published; store nothing")
+    ] = False,
+    allow_empty: Annotated[
+        bool,
+        typer.Option(
+            "--allow-empty",
+            help="publish even though no result was received in the month "
+            "while games played in it came later",
+        ),
+    ] = False,
+) -> None:
     """Compute and publish a month's ranking (once, after the month has ended)."""
     with refusing():
         _top(top)
-        with open_store(db).session() as s:
-            r = publish(s, month)
-    console.print(ranking_table(r, top))
+        with open_store(db).session(write=not dry_run) as s:
+            r = publish(s, month, allow_empty=allow_empty, dry_run=dry_run)
+            received, late = late_games(s, r.month)
+    title = f"Dry run: {r.month} as it would be published ({r.games} games)" if dry_run else None
+    console.print(ranking_table(r, top, title))
+    if late:
+        console.print(
+            f"note: {late} game(s) played in {r.month} were received after its cutoff "
+            f"({r.cutoff:%Y-%m-%d %H:%M} UTC); they count from a later month on"
+        )
+    if dry_run:
+        console.print(
+            f"dry run: nothing published; {received} game(s) were received in {r.month}"
+        )
+        return
     console.print(f"published {r.month}: {len(r.entries)} players, digest {r.digest[:16]}")
 
 
@@ -291,7 +325,7 @@ def ranking_show(month: Month, db: Db = None, top: Top = None) -> None:
     """Show a published ranking (or, unpublished, a preview from the results so far)."""
     with refusing():
         _top(top)
-        with open_store(db).session() as s:
+        with open_store(db).session(write=False) as s:
             r = published(s, month)
             title = None
             if r is None:
@@ -303,7 +337,7 @@ def ranking_show(month: Month, db: Db = None, top: Top = None) -> None:
 @ranking_app.command("verify")
 def ranking_verify(month: Month, db: Db = None) -> None:
     """Recompute a published month from the stored results; it must match bit for bit."""
-    with refusing(), open_store(db).session() as s:
+    with refusing(), open_store(db).session(write=False) as s:
         r = verify(s, month)
     _say(("verified", "green"), f": {r.month} recomputes bit for bit (digest {r.digest[:16]})")
 
@@ -355,7 +389,7 @@ def ranking_report(
 ) -> None:
     """A player's FLADUB explained: every counted game's weight and contribution."""
     with refusing():
-        with open_store(db).session() as s:
+        with open_store(db).session(write=False) as s:
             rep = player_report(s, month, player)
         if plot is not None:
             plot_report(rep, plot)
@@ -379,7 +413,7 @@ def ranking_export(
     with refusing():
         if csv_file is None and json_file is None:
             raise ResultError("give --csv FILE and/or --json FILE")
-        with open_store(db).session() as s:
+        with open_store(db).session(write=False) as s:
             r = published(s, month)
         if r is None:
             raise ResultError(f"the ranking of {month} has not been published")

@@ -65,20 +65,22 @@ def whole_number(text: str, what: str) -> int:
     return int(t)
 
 
-def parse_received(text: str | None, *, now: dt.datetime | None = None) -> dt.datetime | None:
+def parse_received(
+    text: str | None, *, now: dt.datetime | None = None, what: str = "--received"
+) -> dt.datetime | None:
     """The day the sheets arrived (noon UTC, never later than ``now``); ``None``: now."""
     if text is None:
         return None
     now = now or dt.datetime.now(dt.UTC)
-    t = text.strip()
+    t = text.strip() if isinstance(text, str) else text
     try:
-        if not _DAY.fullmatch(t):
+        if not isinstance(t, str) or not _DAY.fullmatch(t):
             raise ValueError
         day = dt.date.fromisoformat(t)
     except ValueError:
-        raise ResultError(f"--received is a date, YYYY-MM-DD, not {clip(text)}") from None
+        raise ResultError(f"{what} is a date, YYYY-MM-DD, not {_shown(text)}") from None
     if day > now.date():
-        raise ResultError(f"--received {day} is in the future")
+        raise ResultError(f"{what} {day} is in the future")
     return min(dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.UTC), now)
 
 
@@ -148,7 +150,7 @@ def _csv_results(reader: csv.DictReader[str], name: str) -> Results:
         }
         if (row.get("final") or "").strip():
             line["final"] = whole_number(row["final"], f"{where}: final")
-        game = {
+        game: dict[str, Any] = {
             "date": row["date"].strip(),
             "event": row["event"],
             "set": whole_number(row["set"], f"{where}: set"),
@@ -157,6 +159,8 @@ def _csv_results(reader: csv.DictReader[str], name: str) -> Results:
             else None,
             "source": "import",
         }
+        if (row.get("received") or "").strip():
+            game["received"] = parse_received(row["received"], what=f"{where}: received")
         if row["game"] != current or not results:
             current, first_row = row["game"], rowno
             results.append({**game, "lines": [line]})
@@ -201,4 +205,7 @@ def parse_json(text: str, name: str = "the file") -> Results:
     if not data:
         raise ResultError(f"{name}: no results")
     results = [{"source": "import", **r} for r in data]
+    for i, r in enumerate(results, 1):
+        if r.get("received") is not None:
+            r["received"] = parse_received(r["received"], what=f"result {i}: received")
     return results, [f"result {i}" for i in range(1, len(results) + 1)]
