@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from fido import FidoError, Ruleset, ruleset
@@ -256,8 +257,17 @@ def submit(
             for i, ln in enumerate(r.lines)
         ],
     )
-    s.add(game)
-    s.flush()
+    try:
+        with s.begin_nested():  # a savepoint: losing a race keeps the caller's transaction
+            s.add(game)
+            s.flush()
+    except IntegrityError:
+        # the same game stored at the same moment by another session (PostgreSQL;
+        # on SQLite a writer waits for the other's commit and then finds it above)
+        old = s.scalar(select(GameRow).where(GameRow.key == key))
+        if old is None:
+            raise
+        return old, False
     return game, True
 
 

@@ -23,6 +23,8 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
@@ -78,7 +80,7 @@ def db_message(e: BaseException) -> str:
     if first in ("database is locked", "database is busy"):
         return (
             f"the database is busy: another command kept writing to it for more than "
-            f"{BUSY_SECONDS:.0f} s; try again when it has finished"
+            f"{BUSY_SECONDS:g} s; try again when it has finished"
         )
     return first
 
@@ -134,8 +136,15 @@ class Store:
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the schema to ``revision``; a database already there is only read
+    (so opening it never waits for a writer such as a long import)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
+    if revision == "head":
+        head = ScriptDirectory.from_config(cfg).get_current_head()
+        with engine.connect() as conn:
+            if MigrationContext.configure(conn).get_current_revision() == head:
+                return
     with engine.execution_options(fido_write=True).begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
