@@ -26,8 +26,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from fido.errors import FidoError
 from fido.ranking import export
+from fido.ranking.bulk import import_results
 from fido.ranking.errors import ResultError
-from fido.ranking.importer import parse_received, read_results, whole_number
+from fido.ranking.importer import iter_results, parse_received, whole_number
 from fido.ranking.players import list_players, register_player
 from fido.ranking.report import Report, player_report, plot_report
 from fido.ranking.reviews import confirm, dispute, settle, status_at
@@ -39,7 +40,7 @@ from fido.ranking.snapshot import (
     published,
     verify,
 )
-from fido.ranking.submission import games_of, parse_result, submit, submit_many
+from fido.ranking.submission import games_of, parse_result, submit
 from fido.safe_text import printable, shown
 from fido.store import db_message, open_store
 
@@ -147,12 +148,9 @@ def results_import(
     """Import a season of score sheets; a bad row stores nothing."""
     with refusing("nothing imported: "):
         now = parse_received(received)
-        results, labels = read_results(file)
-        store = open_store(db)
-        with store.session() as s:
-            done = submit_many(s, results, labels=labels, now=now)
-    new = sum(1 for _, is_new in done if is_new)
-    console.print(f"imported {new} new game(s), {len(done) - new} already stored")
+        results = iter_results(file)  # a wrong file is refused before the database is opened
+        new, old = import_results(open_store(db), results, now=now)
+    console.print(f"imported {new} new game(s), {old} already stored")
 
 
 def _sheet(by: int | None) -> dict[str, Any]:
