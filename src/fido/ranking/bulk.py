@@ -165,11 +165,16 @@ def _store_batch(store: Store, batch: list[Spooled]) -> int:
             }
             for g in fresh.values()
         ]
+        # Core statements, not the ORM's: a batch's rows go to executemany as they are
+        conn = s.connection()
+        conn.execute(insert(GameRow.__table__), rows)
         ids = dict(
-            s.execute(insert(GameRow).returning(GameRow.key, GameRow.id), rows).all()
+            conn.execute(
+                select(GameRow.key, GameRow.id).where(GameRow.key.in_(list(fresh)))
+            ).all()
         )
-        s.execute(
-            insert(LineRow),
+        conn.execute(
+            insert(LineRow.__table__),
             [
                 {
                     "game_id": ids[g[0]], "seat": seat, "player_id": p,

@@ -17,6 +17,7 @@ import datetime as dt
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -70,6 +71,14 @@ class Line(BaseModel):
         return self
 
 
+@lru_cache(maxsize=256)
+def _fido_rules(set_: int, divisor: int | None) -> Ruleset:
+    """The FIDO ruleset of a set and divisor, built once (an import asks a million times)."""
+    if divisor is None:
+        return ruleset("fido", set=set_)
+    return ruleset("fido", set=set_, divisor=divisor)
+
+
 class ResultIn(BaseModel):
     """One FIDO game as it is submitted (API, score sheet, import, online game)."""
 
@@ -91,9 +100,7 @@ class ResultIn(BaseModel):
 
     def rules(self) -> Ruleset:
         try:
-            if self.divisor is None:
-                return ruleset("fido", set=self.set)
-            return ruleset("fido", set=self.set, divisor=self.divisor)
+            return _fido_rules(self.set, self.divisor)
         except FidoError as e:
             raise ResultError(str(e)) from None
 
