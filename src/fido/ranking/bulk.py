@@ -31,11 +31,13 @@ from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.snapshot import closed_until
 from fido.ranking.submission import SOURCES, _stored_key, check_received, check_result, parse_result
-from fido.store import GameRow, LineRow, Player, Store
+from fido.store import Base, GameRow, LineRow, Player, Store
 
 __all__ = ["BATCH", "import_results"]
 
 BATCH = 5000  # games per transaction: a fraction of a second of writing
+GAMES = Base.metadata.tables[GameRow.__tablename__]
+LINES = Base.metadata.tables[LineRow.__tablename__]
 
 # one spooled game: key, whether the caller gave the key, played_on, event,
 # set, divisor, source, received_at, submitter id, record, lines (player id, points,
@@ -167,14 +169,14 @@ def _store_batch(store: Store, batch: list[Spooled]) -> int:
         ]
         # Core statements, not the ORM's: a batch's rows go to executemany as they are
         conn = s.connection()
-        conn.execute(insert(GameRow.__table__), rows)
+        conn.execute(insert(GAMES), rows)
         ids = dict(
             conn.execute(
                 select(GameRow.key, GameRow.id).where(GameRow.key.in_(list(fresh)))
             ).all()
         )
         conn.execute(
-            insert(LineRow.__table__),
+            insert(LINES),
             [
                 {
                     "game_id": ids[g[0]], "seat": seat, "player_id": p,
