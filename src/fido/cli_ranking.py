@@ -29,7 +29,7 @@ from fido.ranking import export
 from fido.ranking.bulk import import_results
 from fido.ranking.errors import ResultError
 from fido.ranking.importer import iter_results, parse_received, whole_number
-from fido.ranking.players import list_players, register_player
+from fido.ranking.players import find_player, list_players, register_player
 from fido.ranking.report import Report, player_report, plot_report
 from fido.ranking.reviews import confirm, dispute, settle, status_at
 from fido.ranking.snapshot import (
@@ -193,11 +193,14 @@ def results_add(
         store = open_store(db)
     with refusing("nothing stored: "):
         r = parse_result(_sheet(by))  # refused before it is shown: no control characters
+        with store.session(write=False) as s:  # an unknown number is refused here
+            names = {ln.player: find_player(s, ln.player).name for ln in r.lines}
         t = RichTable(title=shown(f"{r.date}, {r.event}, double-{r.set}"))
-        for col in ("player", "points", "pips", "final"):
-            t.add_column(col, justify="right")
+        for col in ("player", "name", "points", "pips", "final"):
+            t.add_column(col, justify="left" if col == "name" else "right")
         for ln in r.lines:
-            t.add_row(str(ln.player), str(ln.points), str(ln.pips), str(ln.points - ln.pips))
+            t.add_row(str(ln.player), shown(names[ln.player]), str(ln.points), str(ln.pips),
+                      str(ln.points - ln.pips))
         console.print(t)
         if not typer.confirm("Store this result?", default=True):
             console.print("nothing stored")
@@ -219,7 +222,9 @@ def results_list(
         for col in ("game", "played", "event", "set", "players (final)", "status"):
             t.add_column(col, justify="right" if col in ("game", "set") else "left")
         for g in games_of(s, None if player is None else [player]):
-            finals = ", ".join(f"{ln.player.number}: {ln.final}" for ln in g.lines)
+            finals = ", ".join(
+                f"{ln.player.number} {ln.player.name}: {ln.final}" for ln in g.lines
+            )
             t.add_row(
                 str(g.id), str(g.played_on), shown(g.event), f"{g.set}/{g.divisor}", finals,
                 status_at(g).value,
