@@ -226,7 +226,7 @@ def results_list(
                 f"{ln.player.number} {ln.player.name}: {ln.final}" for ln in g.lines
             )
             t.add_row(
-                str(g.id), str(g.played_on), shown(g.event), f"{g.set}/{g.divisor}", finals,
+                str(g.id), str(g.played_on), shown(g.event), f"{g.set}/{g.divisor}", shown(finals),
                 status_at(g).value,
             )
     console.print(t)
