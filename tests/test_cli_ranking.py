@@ -134,6 +134,12 @@ def test_results_add_asks_for_a_score_sheet(db: str) -> None:
     sheet = "2026-10-30\nBasel\n12\n\n3\n2\n40\n0\n3\n10\n5\n4\n5\n30\ny\n"
     code, out = fido(db, "results", "add", "--by", "2", input=sheet)
     assert code == 0 and "stored as game 1" in out, out
+    assert "│      2 │ Bert " in out and "│      3 │ Cora " in out  # names beside numbers
+    code, out = fido(db, "results", "list")
+    assert "2 Bert: 40, 3 Cora: 5, 4 Dana: -25" in out
+    unknown = sheet.replace("\n3\n10\n", "\n7\n10\n")
+    code, out = fido(db, "results", "add", input=unknown)
+    assert code == 1 and "no registered player has number 7" in out
     code, out = fido(db, "results", "add", "--by", "2", input=sheet)
     assert code == 0 and "already stored as game 1" in out
     wrong = "2026-10-30\nBasel\n12\n\n2\n2\n40\n0\n2\n10\n5\ny\n"

@@ -26,13 +26,21 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from fido.errors import FidoError
 from fido.ranking import export
+from fido.ranking.bulk import import_results
 from fido.ranking.errors import ResultError
-from fido.ranking.importer import parse_received, read_results, whole_number
-from fido.ranking.players import list_players, register_player
+from fido.ranking.importer import iter_results, parse_received, whole_number
+from fido.ranking.players import find_player, list_players, register_player
 from fido.ranking.report import Report, player_report, plot_report
 from fido.ranking.reviews import confirm, dispute, settle, status_at
-from fido.ranking.snapshot import Ranking, compute_month, publish, published, verify
-from fido.ranking.submission import games_of, parse_result, submit, submit_many
+from fido.ranking.snapshot import (
+    Ranking,
+    compute_month,
+    late_games,
+    publish,
+    published,
+    verify,
+)
+from fido.ranking.submission import games_of, parse_result, submit
 from fido.rich_text import shown
 from fido.safe_text import printable
 from fido.store import db_message, open_store
@@ -117,7 +125,7 @@ def players_add(
 @players_app.command("list")
 def players_list(db: Db = None) -> None:
     """List the registered players."""
-    with refusing(), open_store(db).session() as s:
+    with refusing(), open_store(db).session(write=False) as s:
         t = RichTable(title="Players")
         for col in ("number", "name", "country", "registered"):
             t.add_column(col, justify="right" if col == "number" else "left")
@@ -141,12 +149,9 @@ def results_import(
     """Import a season of score sheets; a bad row stores nothing."""
     with refusing("nothing imported: "):
         now = parse_received(received)
-        results, labels = read_results(file)
-        store = open_store(db)
-        with store.session() as s:
-            done = submit_many(s, results, labels=labels, now=now)
-    new = sum(1 for _, is_new in done if is_new)
-    console.print(f"imported {new} new game(s), {len(done) - new} already stored")
+        results = iter_results(file)  # a wrong file is refused before the database is opened
+        new, old = import_results(open_store(db), results, now=now)
+    console.print(f"imported {new} new game(s), {old} already stored")
 
 
 def _sheet(by: int | None) -> dict[str, Any]:
@@ -189,11 +194,14 @@ def results_add(
         store = open_store(db)
     with refusing("nothing stored: "):
         r = parse_result(_sheet(by))  # refused before it is shown: no control characters
+        with store.session(write=False) as s:  # an unknown number is refused here
+            names = {ln.player: find_player(s, ln.player).name for ln in r.lines}
         t = RichTable(title=shown(f"{r.date}, {r.event}, double-{r.set}"))
-        for col in ("player", "points", "pips", "final"):
-            t.add_column(col, justify="right")
+        for col in ("player", "name", "points", "pips", "final"):
+            t.add_column(col, justify="left" if col == "name" else "right")
         for ln in r.lines:
-            t.add_row(str(ln.player), str(ln.points), str(ln.pips), str(ln.points - ln.pips))
+            t.add_row(str(ln.player), shown(names[ln.player]), str(ln.points), str(ln.pips),
+                      str(ln.points - ln.pips))
         console.print(t)
         if not typer.confirm("Store this result?", default=True):
             console.print("nothing stored")
@@ -210,14 +218,16 @@ def results_list(
     db: Db = None,
 ) -> None:
     """List the stored games with their status."""
-    with refusing(), open_store(db).session() as s:
+    with refusing(), open_store(db).session(write=False) as s:
         t = RichTable(title="Games")
         for col in ("game", "played", "event", "set", "players (final)", "status"):
             t.add_column(col, justify="right" if col in ("game", "set") else "left")
         for g in games_of(s, None if player is None else [player]):
-            finals = ", ".join(f"{ln.player.number}: {ln.final}" for ln in g.lines)
+            finals = ", ".join(
+                f"{ln.player.number} {ln.player.name}: {ln.final}" for ln in g.lines
+            )
             t.add_row(
-                str(g.id), str(g.played_on), shown(g.event), f"{g.set}/{g.divisor}", finals,
+                str(g.id), str(g.played_on), shown(g.event), f"{g.set}/{g.divisor}", shown(finals),
                 status_at(g).value,
             )
     console.print(t)
@@ -277,13 +287,40 @@ def ranking_table(r: Ranking, top: int | None = None, title: str | None = None) 
 
 
 @ranking_app.command("compute")
-def ranking_compute(month: Month, db: Db = None, top: Top = 20) -> None:
+def ranking_compute(
+    month: Month,
+    db: Db = None,
+    top: Top = 20,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="show what would be published; store nothing")
+    ] = False,
+    allow_empty: Annotated[
+        bool,
+        typer.Option(
+            "--allow-empty",
+            help="publish even though no result was received in the month "
+            "while games played in it came later",
+        ),
+    ] = False,
+) -> None:
     """Compute and publish a month's ranking (once, after the month has ended)."""
     with refusing():
         _top(top)
-        with open_store(db).session() as s:
-            r = publish(s, month)
-    console.print(ranking_table(r, top))
+        with open_store(db).session(write=not dry_run) as s:
+            r = publish(s, month, allow_empty=allow_empty, dry_run=dry_run)
+            received, late = late_games(s, r.month)
+    title = f"Dry run: {r.month} as it would be published ({r.games} games)" if dry_run else None
+    console.print(ranking_table(r, top, title))
+    if late:
+        console.print(
+            f"note: {late} game(s) played in {r.month} were received after its cutoff "
+            f"({r.cutoff:%Y-%m-%d %H:%M} UTC); they count from a later month on"
+        )
+    if dry_run:
+        console.print(
+            f"dry run: nothing published; {received} game(s) were received in {r.month}"
+        )
+        return
     console.print(f"published {r.month}: {len(r.entries)} players, digest {r.digest[:16]}")
 
 
@@ -292,7 +329,7 @@ def ranking_show(month: Month, db: Db = None, top: Top = None) -> None:
     """Show a published ranking (or, unpublished, a preview from the results so far)."""
     with refusing():
         _top(top)
-        with open_store(db).session() as s:
+        with open_store(db).session(write=False) as s:
             r = published(s, month)
             title = None
             if r is None:
@@ -304,7 +341,7 @@ def ranking_show(month: Month, db: Db = None, top: Top = None) -> None:
 @ranking_app.command("verify")
 def ranking_verify(month: Month, db: Db = None) -> None:
     """Recompute a published month from the stored results; it must match bit for bit."""
-    with refusing(), open_store(db).session() as s:
+    with refusing(), open_store(db).session(write=False) as s:
         r = verify(s, month)
     _say(("verified", "green"), f": {r.month} recomputes bit for bit (digest {r.digest[:16]})")
 
@@ -356,7 +393,7 @@ def ranking_report(
 ) -> None:
     """A player's FLADUB explained: every counted game's weight and contribution."""
     with refusing():
-        with open_store(db).session() as s:
+        with open_store(db).session(write=False) as s:
             rep = player_report(s, month, player)
         if plot is not None:
             plot_report(rep, plot)
@@ -380,7 +417,7 @@ def ranking_export(
     with refusing():
         if csv_file is None and json_file is None:
             raise ResultError("give --csv FILE and/or --json FILE")
-        with open_store(db).session() as s:
+        with open_store(db).session(write=False) as s:
             r = published(s, month)
         if r is None:
             raise ResultError(f"the ranking of {month} has not been published")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fido.ranking.snapshot import Ranking
 
-__all__ = ["COLUMNS", "to_csv", "to_json"]
+__all__ = ["COLUMNS", "FORMULA_STARTS", "cell", "to_csv", "to_json"]
 
 COLUMNS = (
     "position",
@@ -24,6 +24,23 @@ COLUMNS = (
 )
 
 
+# a spreadsheet reads a cell starting with one of these as a formula
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: object) -> object:
+    """``value`` as a CSV cell a spreadsheet shows as text, never runs as a formula.
+
+    A text (a player's name) starting with ``= + - @`` (or a tab or CR) gets a
+    leading ``'``; numbers are written as they are (``-3.5`` is a number).
+    """
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def to_csv(ranking: Ranking, path: str | Path) -> None:
     """One row per ranked player; floats written with every digit (``repr``)."""
     with Path(path).open("w", newline="", encoding="utf-8") as f:
@@ -31,7 +48,7 @@ def to_csv(ranking: Ranking, path: str | Path) -> None:
         w.writeheader()
         for e in ranking.entries:
             row = e.to_dict()
-            w.writerow({k: "" if row[k] is None else row[k] for k in COLUMNS})
+            w.writerow({k: cell(row[k]) for k in COLUMNS})
 
 
 def to_json(ranking: Ranking, path: str | Path) -> None:

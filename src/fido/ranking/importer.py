@@ -16,15 +16,20 @@ import datetime as dt
 import io
 import json
 import re
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from fido.ranking.errors import ResultError
 
 __all__ = [
     "CSV_COLUMNS",
     "MAX_BYTES",
+    "Item",
     "decode",
+    "iter_csv",
+    "iter_results",
     "parse_csv",
     "parse_json",
     "parse_received",
@@ -33,7 +38,7 @@ __all__ = [
 ]
 
 CSV_COLUMNS = ("game", "date", "event", "set", "divisor", "player", "points", "pips")
-MAX_BYTES = 64 * 1024 * 1024  # far more than any season of score sheets
+MAX_BYTES = 64 * 1024 * 1024  # a JSON file's limit (read whole); CSV is streamed
 MAX_DIGITS = 18  # every number a result holds fits; beyond, it is out of range anyway
 
 # UTF-32 first: its little-endian mark begins with UTF-16's
@@ -57,6 +62,8 @@ def clip(text: str, most: int = 40) -> str:
 
 def whole_number(text: str, what: str) -> int:
     """A whole number in ASCII digits (superscript or fullwidth digits are not), at most 18."""
+    if text.isdigit() and text.isascii() and len(text) <= MAX_DIGITS:
+        return int(text)  # the common case, fast: a million results have five million
     t = text.strip()
     if not _INT.fullmatch(t):
         raise ResultError(f"{what}: {clip(t)} is not a whole number")
@@ -65,20 +72,22 @@ def whole_number(text: str, what: str) -> int:
     return int(t)
 
 
-def parse_received(text: str | None, *, now: dt.datetime | None = None) -> dt.datetime | None:
+def parse_received(
+    text: str | None, *, now: dt.datetime | None = None, what: str = "--received"
+) -> dt.datetime | None:
     """The day the sheets arrived (noon UTC, never later than ``now``); ``None``: now."""
     if text is None:
         return None
     now = now or dt.datetime.now(dt.UTC)
-    t = text.strip()
+    t = text.strip() if isinstance(text, str) else text
     try:
-        if not _DAY.fullmatch(t):
+        if not isinstance(t, str) or not _DAY.fullmatch(t):
             raise ValueError
         day = dt.date.fromisoformat(t)
     except ValueError:
-        raise ResultError(f"--received is a date, YYYY-MM-DD, not {clip(text)}") from None
+        raise ResultError(f"{what} is a date, YYYY-MM-DD, not {_shown(text)}") from None
     if day > now.date():
-        raise ResultError(f"--received {day} is in the future")
+        raise ResultError(f"{what} {day} is in the future")
     return min(dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.UTC), now)
 
 
@@ -110,37 +119,125 @@ def _read(path: Path) -> str:
     return decode(data, path.name)
 
 
-def read_results(path: Path) -> Results:
-    """The results in a ``.csv`` or ``.json`` file and their labels."""
+CHUNK = 1 << 20
+
+
+def _open(path: Path) -> IO[bytes]:
+    try:
+        f = path.open("rb")
+        if not path.is_file():
+            f.close()
+            raise IsADirectoryError(21, "Is a directory")
+    except OSError as e:
+        raise ResultError(f"cannot read {path}: {e.strerror or e}") from None
+    return f
+
+
+def _lines(path: Path, f: IO[bytes]) -> Iterator[str]:
+    """The file's lines (ends kept, split at ``\n`` only), decoded as :func:`decode`
+    would, a megabyte at a time: a file of any size in bounded memory."""
+    with f:
+        try:
+            head = f.read(CHUNK)
+        except OSError as e:
+            raise ResultError(f"cannot read {path}: {e.strerror or e}") from None
+        encoding = next((enc for bom, enc in _BOMS if head.startswith(bom)), "utf-8")
+        if encoding == "utf-8" and b"\x00" in head:
+            decode(head, path.name)  # the NUL bytes' message
+        decoder = codecs.getincrementaldecoder(encoding)()
+        offset, rest, data = 0, "", head
+        while True:
+            try:
+                text = decoder.decode(data, final=not data)
+            except UnicodeDecodeError as e:
+                label = encoding.removesuffix("-sig").upper()
+                where = f"at offset {offset + max(e.start, 0)}"
+                if 0 <= e.start < len(data):
+                    where = f"byte 0x{data[e.start]:02x} {where}"
+                raise ResultError(
+                    f"{path.name}: not {label} text ({where}); save it as UTF-8"
+                ) from None
+            if encoding == "utf-8" and "\x00" in text:
+                raise ResultError(f"{path.name}: holds NUL bytes; save it as UTF-8")
+            parts = (rest + text).split("\n")
+            rest = parts.pop()
+            for part in parts:
+                yield part + "\n"
+            if not data:
+                break
+            offset += len(data)
+            data = f.read(CHUNK)
+        if rest:
+            yield rest
+
+
+Item = tuple[str, dict[str, Any]]
+
+
+def iter_results(path: Path) -> Iterator[Item]:
+    """The results of a ``.csv`` or ``.json`` file with their labels, one at a time.
+
+    A CSV file is read as it goes (any size, bounded memory); a JSON file is
+    read whole (up to :data:`MAX_BYTES`). A fault raises when it is reached.
+    """
     suffix = path.suffix.lower()
-    if suffix not in (".csv", ".json"):
+    if suffix not in (".csv", ".json"):  # refused at the call, before anything is read
         raise ResultError(f"import reads .csv or .json files, not {clip(path.name)}")
-    text = _read(path)
-    return parse_csv(text, path.name) if suffix == ".csv" else parse_json(text, path.name)
+    if suffix == ".json":
+        results, labels = parse_json(_read(path), path.name)
+        return iter(list(zip(labels, results, strict=True)))
+    return iter_csv(_lines(path, _open(path)), path.name)
+
+
+def read_results(path: Path) -> Results:
+    """The results in a ``.csv`` or ``.json`` file and their labels, all at once."""
+    items = list(iter_results(path))
+    return [r for _, r in items], [label for label, _ in items]
 
 
 def parse_csv(text: str, name: str = "the file") -> Results:
     """Results from CSV text: one row per player line, a game's rows together."""
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+    items = list(iter_csv(io.StringIO(text, newline=""), name))
+    return [r for _, r in items], [label for label, _ in items]
+
+
+def _delimiter(header: str) -> str:
+    """The header line's delimiter: ``,``, else ``;`` (a German spreadsheet's default)
+    or a tab; the missing-columns message then names the one read."""
+    return next((d for d in ",;\t" if d in header), ",")
+
+
+def iter_csv(lines: Iterable[str], name: str = "the file") -> Iterator[Item]:
+    """Results from CSV lines, a game as soon as its last row has been read."""
+    it = iter(lines)
+    first = next(it, "")
+    delimiter = _delimiter(first)
+    reader = csv.reader(chain([first], it), delimiter=delimiter)
     try:
-        return _csv_results(reader, name)
+        yield from _csv_items(reader, name, delimiter)
     except csv.Error as e:
         raise ResultError(f"{name}: line {reader.line_num}: {e}") from None
 
 
-def _csv_results(reader: csv.DictReader[str], name: str) -> Results:
-    fields = reader.fieldnames or []
+def _csv_items(reader: Any, name: str, delimiter: str) -> Iterator[Item]:
+    fields = [f.strip().lower() for f in next(reader, [])]
     missing = [c for c in CSV_COLUMNS if c not in fields]
     if missing:
-        raise ResultError(f"{name}: missing column(s) {', '.join(missing)}")
-    results: list[dict[str, Any]] = []
-    labels: list[str] = []
-    current: str | None = None
+        sep = "semicolons" if delimiter == ";" else "tabs" if delimiter == "\t" else "commas"
+        raise ResultError(
+            f"{name}: missing column(s) {', '.join(missing)} (columns read separated by {sep})"
+        )
+    current: dict[str, Any] | None = None
+    label = ""
+    game_id: str | None = None
     first_row = 0
-    for rowno, row in enumerate(reader, start=2):
+    for rowno, values in enumerate(reader, start=2):
         where = f"row {rowno}"
-        if None in row or any(v is None for v in row.values()):
+        if not values:
+            continue  # a blank line
+        if len(values) != len(fields):
             raise ResultError(f"{where}: expected {len(fields)} fields")
+        row = dict(zip(fields, values, strict=True))
         line: dict[str, Any] = {
             "player": whole_number(row["player"], f"{where}: player"),
             "points": whole_number(row["points"], f"{where}: points"),
@@ -148,7 +245,7 @@ def _csv_results(reader: csv.DictReader[str], name: str) -> Results:
         }
         if (row.get("final") or "").strip():
             line["final"] = whole_number(row["final"], f"{where}: final")
-        game = {
+        game: dict[str, Any] = {
             "date": row["date"].strip(),
             "event": row["event"],
             "set": whole_number(row["set"], f"{where}: set"),
@@ -157,23 +254,27 @@ def _csv_results(reader: csv.DictReader[str], name: str) -> Results:
             else None,
             "source": "import",
         }
-        if row["game"] != current or not results:
-            current, first_row = row["game"], rowno
-            results.append({**game, "lines": [line]})
-            labels.append(f"row {rowno}")
+        if (row.get("received") or "").strip():
+            game["received"] = parse_received(row["received"], what=f"{where}: received")
+        if current is None or row["game"] != game_id:
+            if current is not None:
+                yield label, current
+            game_id, first_row = row["game"], rowno
+            current = {**game, "lines": [line]}
+            label = f"row {rowno}"
             continue
-        head = {k: results[-1][k] for k in game}
-        if head != game:
-            diff = next(k for k in game if game[k] != head[k])
+        head = {k: current.get(k) for k in game}
+        if head != game or ("received" in current) != ("received" in game):
+            diff = next((k for k in game if game[k] != head[k]), "received")
             raise ResultError(
-                f"{where}: game {_shown(current)} has {diff} {_shown(head[diff])} in row "
-                f"{first_row}, {_shown(game[diff])} here"
+                f"{where}: game {_shown(game_id)} has {diff} {_shown(head.get(diff))} in row "
+                f"{first_row}, {_shown(game.get(diff))} here"
             )
-        results[-1]["lines"].append(line)
-        labels[-1] = f"rows {first_row}-{rowno}"
-    if not results:
+        current["lines"].append(line)
+        label = f"rows {first_row}-{rowno}"
+    if current is None:
         raise ResultError(f"{name}: no results")
-    return results, labels
+    yield label, current
 
 
 def _shown(value: object) -> str:
@@ -201,4 +302,7 @@ def parse_json(text: str, name: str = "the file") -> Results:
     if not data:
         raise ResultError(f"{name}: no results")
     results = [{"source": "import", **r} for r in data]
+    for i, r in enumerate(results, 1):
+        if r.get("received") is not None:
+            r["received"] = parse_received(r["received"], what=f"result {i}: received")
     return results, [f"result {i}" for i in range(1, len(results) + 1)]

@@ -10,7 +10,8 @@ from __future__ import annotations
 import datetime as dt
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from fido.ranking.clock import utc, utcnow
@@ -52,21 +53,33 @@ def register_player(
         p = PlayerIn(name=name, number=number, country=country)
     except ValidationError as e:
         raise ResultError(first_error(e, "player")) from None
-    if p.number is None:
-        p.number = (s.scalar(select(func.max(Player.number))) or 0) + 1
-        if p.number > INT_MAX:
+    given = p.number
+    if given is None and s.get_bind().dialect.name == "postgresql":
+        # registrations one at a time until commit, so "the highest number + 1"
+        # is still free when it is written (SQLite's writers are serial already)
+        s.execute(text("LOCK TABLE players IN SHARE ROW EXCLUSIVE MODE"))
+    for _ in range(5):  # a concurrent registration took the next number: take the one after
+        number = given or (s.scalar(select(func.max(Player.number))) or 0) + 1
+        if number > INT_MAX:
             raise ResultError(f"the next player number would pass {INT_MAX}: give a free number")
-    elif s.scalar(select(Player).where(Player.number == p.number)) is not None:
-        raise ResultError(f"player number {p.number} is already registered")
-    row = Player(
-        number=p.number,
-        name=p.name,
-        country=p.country.upper() if p.country else None,
-        registered_at=utc(now or utcnow()),
-    )
-    s.add(row)
-    s.flush()
-    return row
+        if s.scalar(select(Player.id).where(Player.number == number)) is not None:
+            raise ResultError(f"player number {number} is already registered")
+        row = Player(
+            number=number,
+            name=p.name,
+            country=p.country.upper() if p.country else None,
+            registered_at=utc(now or utcnow()),
+        )
+        try:
+            with s.begin_nested():  # a savepoint: the race's loser keeps its transaction
+                s.add(row)
+                s.flush()
+        except IntegrityError:
+            if given is not None:
+                raise ResultError(f"player number {number} is already registered") from None
+            continue
+        return row
+    raise ResultError("other registrations kept taking the next number; try again")
 
 
 def find_player(s: Session, number: int) -> Player:

@@ -14,7 +14,13 @@ from sqlalchemy.orm import Session
 from fido.ranking.errors import ResultError
 from fido.ranking.fladub import pair_performance
 from fido.ranking.players import find_player
-from fido.ranking.snapshot import Entry, compute_month, published
+from fido.ranking.snapshot import (
+    Entry,
+    compute_month,
+    month_key,
+    published,
+    same_ranking,
+)
 from fido.safe_text import printable
 from fido.store import EntryRow, GameRow, LineRow, Player, SnapshotRow
 
@@ -64,10 +70,11 @@ class Report:
 
 def player_report(s: Session, month: str, number: int) -> Report:
     """Player ``number``'s ranking in ``month`` with every counted game explained."""
+    month = month_key(month)
     player = find_player(s, number)
     stored = published(s, month)
     ranking, data, result = compute_month(s, month, stored.params if stored else None)
-    if stored is not None and stored.digest != ranking.digest:
+    if stored is not None and not same_ranking(stored, ranking):
         raise ResultError(f"recomputing {month} does not give the published ranking back")
     entry = ranking.entry(number)
     lines: list[GameLine] = []

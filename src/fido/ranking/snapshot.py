@@ -14,50 +14,80 @@ import datetime as dt
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
+from typing import Any
 
 import numpy as np
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from fido.errors import FidoError
 from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.fladub import Fladub, Params, compute
 from fido.store import EntryRow, GameRow, LineRow, Player, ReviewRow, SnapshotRow
 
 __all__ = [
+    "DIGEST_VERSION",
     "Entry",
     "MonthData",
     "Ranking",
+    "closed_until",
     "compute_month",
+    "content_digest",
+    "late_games",
     "load_month",
     "month_bounds",
+    "month_key",
+    "month_of",
     "previous_month",
     "publish",
     "published",
+    "same_ranking",
     "verify",
 ]
 
 
-def month_bounds(month: str) -> tuple[dt.date, dt.datetime]:
-    """(the month's last day, the cutoff: the next month's first instant, UTC)."""
+DIGEST_VERSION = 2  # the digest covers month, cutoff, parameters and game count (0002)
+
+
+def month_key(month: str) -> str:
+    """The month's one canonical spelling, ``YYYY-MM`` in ASCII digits.
+
+    Spaces around it are dropped; anything else (fullwidth digits, ``2026-1``,
+    a tab inside) is refused, so a month can never be stored twice under two
+    spellings. The database checks the same form (migration 0002).
+    """
     m = re.fullmatch(r"([0-9]{4})-([0-9]{2})", month.strip(), re.ASCII)
     if not m or not 1 <= int(m.group(2)) <= 12:
         shown = repr(month) if len(month) <= 40 else repr(month[:40]) + "..."
         raise ResultError(f"a month is written YYYY-MM, e.g. 2026-11, not {shown}")
     if not 1 <= int(m.group(1)) <= 9998:  # the cutoff, the next month's start, is a datetime
         raise ResultError(f"a month's year is from 0001 to 9998, not {m.group(1)}")
-    y, mo = int(m.group(1)), int(m.group(2))
+    return f"{m.group(1)}-{m.group(2)}"
+
+
+def month_of(day: dt.date | dt.datetime) -> str:
+    """The canonical key of the month ``day`` falls in."""
+    return f"{day.year:04d}-{day.month:02d}"
+
+
+def month_bounds(month: str) -> tuple[dt.date, dt.datetime]:
+    """(the month's last day, the cutoff: the next month's first instant, UTC)."""
+    key = month_key(month)
+    y, mo = int(key[:4]), int(key[5:])
     nxt = dt.date(y + mo // 12, mo % 12 + 1, 1)
     cutoff = dt.datetime(nxt.year, nxt.month, 1, tzinfo=dt.UTC)
     return nxt - dt.timedelta(days=1), cutoff
 
 
-def previous_month(month: str) -> str:
+def previous_month(month: str) -> str | None:
+    """The month before, or None before 0001-01 (no date exists then)."""
     last, _ = month_bounds(month)
-    first = last.replace(day=1) - dt.timedelta(days=1)
-    return f"{first.year:04d}-{first.month:02d}"
+    if last.year == 1 and last.month == 1:
+        return None
+    return month_of(last.replace(day=1) - dt.timedelta(days=1))
 
 
 @dataclass(frozen=True)
@@ -92,7 +122,8 @@ def _excluded(s: Session, cutoff: dt.datetime, game_ids: set[int] | None = None)
 def load_month(s: Session, month: str, params: Params | None = None) -> MonthData:
     params = params or Params()
     last_day, cutoff = month_bounds(month)
-    first_day = last_day - dt.timedelta(days=params.window_days - 1)
+    # the window may reach before 0001-01-01 (a date that does not exist)
+    first_day = dt.date.fromordinal(max(1, last_day.toordinal() - (params.window_days - 1)))
     where = (
         GameRow.received_at < cutoff,
         GameRow.played_on >= first_day,
@@ -180,21 +211,50 @@ class Ranking:
     entries: tuple[Entry, ...]
     digest: str
     computed_at: dt.datetime | None = None  # set when published
+    digest_version: int = DIGEST_VERSION  # 1: entries only (snapshots before migration 0002)
 
     def entry(self, number: int) -> Entry | None:
         return next((e for e in self.entries if e.number == number), None)
 
 
-def digest(entries: tuple[Entry, ...]) -> str:
-    """sha256 of every entry's values, floats as their exact hex form."""
-    h = hashlib.sha256()
+def entries_digest(entries: tuple[Entry, ...]) -> str:
+    """Version 1: sha256 of every entry's values, floats as their exact hex form."""
+    return _digest_of(hashlib.sha256(), entries)
+
+
+def _digest_of(h: Any, entries: tuple[Entry, ...]) -> str:
     for e in entries:
         prev = "-" if e.previous_fladub is None else e.previous_fladub.hex()
         h.update(
             f"{e.position} {e.number} {e.fladub.hex()} {e.strength.hex()} {e.games} "
             f"{int(e.provisional)} {e.previous_position} {prev}\n".encode()
         )
-    return h.hexdigest()
+    return str(h.hexdigest())
+
+
+def params_text(params: Params) -> str:
+    """The parameters as stored: canonical JSON, the same text for the same values."""
+    return json.dumps(params.to_dict(), sort_keys=True)
+
+
+def digest(
+    month: str, cutoff: dt.datetime, params: Params, games: int, entries: tuple[Entry, ...]
+) -> str:
+    """Version 2: sha256 of the month, its cutoff, parameters and game count, then
+    every entry; so a changed count or cutoff is caught like a changed FLADUB."""
+    h = hashlib.sha256()
+    h.update(
+        f"fido-ranking 2 {month} {utc(cutoff).isoformat()} {games} {params_text(params)}\n"
+        .encode()
+    )
+    return _digest_of(h, entries)
+
+
+def content_digest(r: Ranking) -> str:
+    """The digest of ``r``'s contents by its version's rule."""
+    if r.digest_version == 1:
+        return entries_digest(r.entries)
+    return digest(r.month, r.cutoff, r.params, r.games, r.entries)
 
 
 def compute_month(
@@ -213,7 +273,8 @@ def compute_month(
         params=params,
         game_group=data.game_group,
     )
-    prev = published(s, previous_month(month))
+    before_month = previous_month(month)
+    prev = published(s, before_month) if before_month else None
     before = {e.player_id: e for e in prev.entries} if prev else {}
     info = {
         pid: (number, name)
@@ -246,15 +307,63 @@ def compute_month(
             )
         )
     es = tuple(entries)
-    ranking = Ranking(month, cutoff, params, int(data.game_ids.size), es, digest(es))
+    key, games = month_key(month), int(data.game_ids.size)
+    ranking = Ranking(key, cutoff, params, games, es, digest(key, cutoff, params, games, es))
     return ranking, data, result
 
 
+def closed_until(s: Session) -> tuple[str, dt.datetime] | None:
+    """(the latest published month, its cutoff), or None if none is published.
+
+    No result may be received before that cutoff any more: it would change a
+    published month (see :func:`fido.ranking.submission.submit`).
+    """
+    row = s.execute(
+        select(SnapshotRow.month, SnapshotRow.cutoff).order_by(SnapshotRow.cutoff.desc()).limit(1)
+    ).first()
+    return None if row is None else (row[0], utc(row[1]))
+
+
+def late_games(s: Session, month: str) -> tuple[int, int]:
+    """(games received during ``month``, games played in it but received after its cutoff)."""
+    last_day, cutoff = month_bounds(month)
+    first = last_day.replace(day=1)
+    start = dt.datetime(first.year, first.month, 1, tzinfo=dt.UTC)
+    received = s.scalar(
+        select(func.count())
+        .select_from(GameRow)
+        .where(GameRow.received_at >= start, GameRow.received_at < cutoff)
+    )
+    late = s.scalar(
+        select(func.count())
+        .select_from(GameRow)
+        .where(
+            GameRow.played_on >= first,
+            GameRow.played_on <= last_day,
+            GameRow.received_at >= cutoff,
+        )
+    )
+    return int(received or 0), int(late or 0)
+
+
 def publish(
-    s: Session, month: str, *, now: dt.datetime | None = None, params: Params | None = None
+    s: Session,
+    month: str,
+    *,
+    now: dt.datetime | None = None,
+    params: Params | None = None,
+    allow_empty: bool = False,
+    dry_run: bool = False,
 ) -> Ranking:
-    """Compute and store the month's ranking; a month is published once, after it ends."""
+    """Compute and store the month's ranking; a month is published once, after it ends.
+
+    A month in which no result was received while results played in it came
+    in later is refused unless ``allow_empty``: it is what an organiser who
+    imported last month's sheets without ``--received`` would publish, for
+    good. ``dry_run`` checks and computes everything and stores nothing.
+    """
     now = utc(now or utcnow())
+    month = month_key(month)
     _, cutoff = month_bounds(month)
     if now < cutoff:
         raise ResultError(
@@ -263,14 +372,26 @@ def publish(
         )
     if s.scalar(select(SnapshotRow.id).where(SnapshotRow.month == month)) is not None:
         raise ResultError(f"the ranking of {month} is already published; it never changes")
+    received, late = late_games(s, month)
+    if received == 0 and late and not allow_empty:
+        raise ResultError(
+            f"no result was received in {month}, but {late} game(s) played in it were "
+            f"received after its cutoff ({cutoff:%Y-%m-%d %H:%M} UTC), so they do not count "
+            f"in it; if the sheets arrived in time, import them again with --received "
+            f"YYYY-MM-DD (the day they arrived); to publish {month} without them, "
+            "use --allow-empty"
+        )
     ranking, _, _ = compute_month(s, month, params)
+    if dry_run:
+        return ranking
     row = SnapshotRow(
         month=month,
         cutoff=cutoff,
         computed_at=now,
-        params=json.dumps(ranking.params.to_dict(), sort_keys=True),
+        params=params_text(ranking.params),
         games=ranking.games,
         digest=ranking.digest,
+        digest_version=DIGEST_VERSION,
     )
     s.add(row)
     s.flush()
@@ -289,14 +410,16 @@ def publish(
         for e in ranking.entries
     )
     s.flush()
-    return Ranking(
-        month, cutoff, ranking.params, ranking.games, ranking.entries, ranking.digest, now
-    )
+    return replace(ranking, computed_at=now)
 
 
 def published(s: Session, month: str) -> Ranking | None:
-    """The published ranking of ``month``, or None."""
-    month_bounds(month)
+    """The published ranking of ``month``, or None.
+
+    A snapshot whose stored parameters are not readable, or whose digest does
+    not match what it holds, raises "tampered with" (never a JSON traceback).
+    """
+    month = month_key(month)
     row = s.scalar(select(SnapshotRow).where(SnapshotRow.month == month))
     if row is None:
         return None
@@ -321,30 +444,53 @@ def published(s: Session, month: str) -> Ranking | None:
         )
         for e, number, name in s.execute(q)
     )
-    return Ranking(
+    tampered = f"the published ranking of {month} has been tampered with"
+    try:
+        params = stored_params(row.params)
+    except (ValueError, TypeError, RecursionError, FidoError):
+        raise ResultError(f"{tampered}: its parameters are not readable") from None
+    r = Ranking(
         month,
         utc(row.cutoff),
-        stored_params(row.params),
+        params,
         row.games,
         entries,
         row.digest,
         utc(row.computed_at),
+        row.digest_version,
     )
+    if r.digest_version not in (1, DIGEST_VERSION) or content_digest(r) != r.digest:
+        raise ResultError(f"{tampered}: its digest does not match what it holds")
+    if r.cutoff != month_bounds(month)[1]:
+        raise ResultError(f"{tampered}: its cutoff {r.cutoff:%Y-%m-%d %H:%M} UTC is wrong")
+    return r
 
 
 def stored_params(text: str) -> Params:
     """A snapshot's parameters, which keep its formula: one without ``formula``
     predates the table model (formula 2, linear ageing), one without
     ``margin_cap`` margin pairs too (version 1)."""
-    return Params(**{"formula": 2, "margin_cap": 0.0, "age_power": 1.0, **json.loads(text)})
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("parameters are a JSON object")
+    return Params(**{"formula": 2, "margin_cap": 0.0, "age_power": 1.0, **data})
+
+
+def same_ranking(stored: Ranking, again: Ranking) -> bool:
+    """Whether a recomputation gives a published ranking back, metadata and all."""
+    if again.entries != stored.entries or again.games != stored.games:
+        return False
+    if again.cutoff != stored.cutoff or again.params != stored.params:
+        return False
+    return stored.digest_version == 1 or again.digest == stored.digest
 
 
 def verify(s: Session, month: str) -> Ranking:
     """Recompute a published month from the stored results; refuse any difference."""
     stored = published(s, month)
     if stored is None:
-        raise ResultError(f"the ranking of {month} has not been published")
+        raise ResultError(f"the ranking of {month_key(month)} has not been published")
     again, _, _ = compute_month(s, month, stored.params)
-    if again.entries != stored.entries or again.digest != stored.digest:
-        raise ResultError(f"recomputing {month} does not give the published ranking back")
+    if not same_ranking(stored, again):
+        raise ResultError(f"recomputing {stored.month} does not give the published ranking back")
     return stored

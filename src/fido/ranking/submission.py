@@ -17,10 +17,12 @@ import datetime as dt
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from fido import FidoError, Ruleset, ruleset
@@ -28,6 +30,7 @@ from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.fields import INT_MAX, Number, Text, check_number
 from fido.ranking.players import find_player, first_error
+from fido.ranking.snapshot import closed_until
 from fido.record import GameRecord
 from fido.store import GameRow, LineRow
 
@@ -35,6 +38,7 @@ __all__ = [
     "SOURCES",
     "Line",
     "ResultIn",
+    "check_received",
     "check_result",
     "find_game",
     "games_of",
@@ -67,6 +71,14 @@ class Line(BaseModel):
         return self
 
 
+@lru_cache(maxsize=256)
+def _fido_rules(set_: int, divisor: int | None) -> Ruleset:
+    """The FIDO ruleset of a set and divisor, built once (an import asks a million times)."""
+    if divisor is None:
+        return ruleset("fido", set=set_)
+    return ruleset("fido", set=set_, divisor=divisor)
+
+
 class ResultIn(BaseModel):
     """One FIDO game as it is submitted (API, score sheet, import, online game)."""
 
@@ -88,9 +100,7 @@ class ResultIn(BaseModel):
 
     def rules(self) -> Ruleset:
         try:
-            if self.divisor is None:
-                return ruleset("fido", set=self.set)
-            return ruleset("fido", set=self.set, divisor=self.divisor)
+            return _fido_rules(self.set, self.divisor)
         except FidoError as e:
             raise ResultError(str(e)) from None
 
@@ -190,28 +200,46 @@ def _check_record(r: ResultIn, rules: Ruleset) -> None:
             )
 
 
+def check_received(received: dt.datetime, closed: tuple[str, dt.datetime] | None) -> None:
+    """Refuse a receipt before the latest published month's cutoff: it would change
+    a ranking that is published for good (``closed``: see :func:`closed_until`)."""
+    if closed is not None and received < closed[1]:
+        month, cutoff = closed
+        raise ResultError(
+            f"received {received:%Y-%m-%d}: {month} is published and closed, so nothing "
+            f"received before {cutoff:%Y-%m-%d %H:%M} UTC can be added any more"
+        )
+
+
 def submit(
     s: Session,
     result: ResultIn | dict[str, Any],
     *,
     now: dt.datetime | None = None,
+    closed: tuple[str, dt.datetime] | bool | None = True,
 ) -> tuple[GameRow, bool]:
-    """Validate and store one result; returns (the game, whether it is new).
+    """Validate and store one result received at ``now``; returns (the game, whether it is new).
 
     The same game sent again (same ``key``, or the same content) returns the
     stored game and ``False``; a ``key`` sent again with other content is an
-    error.
+    error. Sent again with an earlier receipt (sheets imported first without
+    ``--received``), the game keeps the earlier one: a game counts from when
+    the federation first had it. A receipt before the latest published
+    cutoff is refused (``closed``: that month and cutoff, looked up when True).
     """
     now = utc(now or utcnow())
     r = parse_result(result)
     if r.source not in SOURCES:
         raise ResultError(f"unknown source {r.source!r} (one of: {', '.join(SOURCES)})")
     rules = check_result(r, today=now.date())
+    check_received(now, closed_until(s) if closed is True else closed or None)
     key = r.key or r.content_key()
     old = s.scalar(select(GameRow).where(GameRow.key == key))
     if old is not None:
         if r.key is not None and r.content_key() != _stored_key(old):
             raise ResultError(f"game {r.key!r} was already submitted with other results")
+        if now < utc(old.received_at):
+            old.received_at = now
         return old, False
     players = {ln.player: find_player(s, ln.player) for ln in r.lines}
     submitter = find_player(s, r.submitted_by) if r.submitted_by is not None else None
@@ -236,8 +264,17 @@ def submit(
             for i, ln in enumerate(r.lines)
         ],
     )
-    s.add(game)
-    s.flush()
+    try:
+        with s.begin_nested():  # a savepoint: losing a race keeps the caller's transaction
+            s.add(game)
+            s.flush()
+    except IntegrityError:
+        # the same game stored at the same moment by another session (PostgreSQL;
+        # on SQLite a writer waits for the other's commit and then finds it above)
+        old = s.scalar(select(GameRow).where(GameRow.key == key))
+        if old is None:
+            raise
+        return old, False
     return game, True
 
 
@@ -263,11 +300,20 @@ def submit_many(
     labels: Sequence[str] | None = None,
 ) -> list[tuple[GameRow, bool]]:
     """Submit several results; the first bad one raises naming it (``labels[i]``,
-    default "result i+1"), and as the caller's transaction rolls back, nothing is stored."""
+    default "result i+1"), and as the caller's transaction rolls back, nothing is stored.
+
+    A result dict's ``received`` (a datetime: an archive's column, see
+    :mod:`fido.ranking.importer`) is its own receipt; the others are received ``now``.
+    """
+    closed = closed_until(s)
     out = []
     for i, r in enumerate(results):
         try:
-            out.append(submit(s, r, now=now))
+            when = now
+            if isinstance(r, dict) and "received" in r:
+                r = dict(r)
+                when = r.pop("received") or now
+            out.append(submit(s, r, now=when, closed=closed))
         except ResultError as e:
             label = labels[i] if labels else f"result {i + 1}"
             raise ResultError(f"{label}: {e}") from None

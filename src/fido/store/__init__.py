@@ -23,8 +23,10 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from alembic.util import CommandError
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -42,6 +44,7 @@ from fido.store.models import (
 )
 
 __all__ = [
+    "BUSY_SECONDS",
     "DEFAULT_URL",
     "INT_MAX",
     "Base",
@@ -66,11 +69,20 @@ class StoreError(FidoError):
     """The database cannot be opened or brought up to date; nothing was changed."""
 
 
+BUSY_SECONDS = 30.0  # how long a writer waits for another one before giving up
+
+
 def db_message(e: BaseException) -> str:
     """A database error as one line, without SQLAlchemy's SQL and links."""
     inner = e.orig if isinstance(e, DBAPIError) and e.orig is not None else e
     lines = str(inner).strip().splitlines()
-    return lines[0] if lines else type(inner).__name__
+    first = lines[0] if lines else type(inner).__name__
+    if first in ("database is locked", "database is busy"):
+        return (
+            f"the database is busy: another command kept writing to it for more than "
+            f"{BUSY_SECONDS:g} s; try again when it has finished"
+        )
+    return first
 
 
 def database_url(url: str | None = None) -> str:
@@ -78,21 +90,45 @@ def database_url(url: str | None = None) -> str:
     return url or os.environ.get("FIDO_DB") or DEFAULT_URL
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    # the driver's own transaction handling off: _sqlite_begin says BEGIN itself
+    dbapi_connection.isolation_level = None
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
+    # readers never wait for a writer, nor a writer for readers (a file database)
+    cur.execute("PRAGMA journal_mode=WAL")
     cur.close()
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    """A writing transaction takes SQLite's write lock at its start (BEGIN IMMEDIATE).
+
+    With a plain BEGIN, two writers both read, then the second one's first
+    write finds the snapshot it read outdated and fails at once, whatever
+    the busy timeout; IMMEDIATE makes it wait its turn instead, so what it
+    reads (the next player number, whether a game is stored) is still true
+    when it writes.
+    """
+    write = conn.get_execution_options().get("fido_write", False)
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 @dataclass
 class Store:
     engine: Engine
     sessions: sessionmaker[Session]
+    readers: sessionmaker[Session] | None = None
 
     @contextmanager
-    def session(self) -> Iterator[Session]:
-        """One transaction: committed when the block ends, rolled back on any error."""
-        with self.sessions.begin() as s:
+    def session(self, *, write: bool = True) -> Iterator[Session]:
+        """One transaction: committed when the block ends, rolled back on any error.
+
+        ``write=False`` for a command that only reads: on SQLite it then does
+        not wait for, nor hold up, a writer such as a long import.
+        """
+        maker = self.sessions if write or self.readers is None else self.readers
+        with maker.begin() as s:
             yield s
 
     def close(self) -> None:
@@ -100,9 +136,16 @@ class Store:
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the schema to ``revision``; a database already there is only read
+    (so opening it never waits for a writer such as a long import)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
+    if revision == "head":
+        head = ScriptDirectory.from_config(cfg).get_current_head()
+        with engine.connect() as conn:
+            if MigrationContext.configure(conn).get_current_revision() == head:
+                return
+    with engine.execution_options(fido_write=True).begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
 
@@ -121,8 +164,14 @@ def open_store(url: str | None = None) -> Store:
     try:
         engine = create_engine(url, **kwargs)
         if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
+            event.listen(engine, "connect", _sqlite_connect)
+            event.listen(engine, "begin", _sqlite_begin)
         migrate(engine)
     except (SQLAlchemyError, CommandError, OSError, ImportError, ValueError) as e:
         raise StoreError(f"cannot open the database: {db_message(e)}") from None
-    return Store(engine, sessionmaker(engine, expire_on_commit=False))
+    writer = engine.execution_options(fido_write=True)
+    return Store(
+        engine,
+        sessionmaker(writer, expire_on_commit=False),
+        sessionmaker(engine, expire_on_commit=False),
+    )

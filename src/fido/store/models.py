@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import (
+    CheckConstraint,
     Date,
     DateTime,
     Float,
@@ -34,6 +35,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 __all__ = [
     "INT_MAX",
+    "MONTH_CHECK",
     "Base",
     "EntryRow",
     "GameRow",
@@ -116,8 +118,22 @@ class ReviewRow(Base):
     game: Mapped[GameRow] = relationship(back_populates="reviews")
 
 
+# a month's one spelling, YYYY-MM from 0001-01 to 9998-12, checked by the
+# database itself: seven characters, all ASCII digits but the '-' (replace()
+# compares code points on SQLite and PostgreSQL alike, whatever the collation)
+_NO_DIGITS = "month"
+for _d in "0123456789":
+    _NO_DIGITS = f"replace({_NO_DIGITS}, '{_d}', '')"
+MONTH_CHECK = (
+    f"length(month) = 7 AND substr(month, 5, 1) = '-' AND {_NO_DIGITS} = '-'"
+    " AND substr(month, 1, 4) NOT IN ('0000', '9999')"
+    " AND substr(month, 6, 2) BETWEEN '01' AND '12'"
+)
+
+
 class SnapshotRow(Base):
     __tablename__ = "ranking_snapshots"
+    __table_args__ = (CheckConstraint(MONTH_CHECK, name="ck_ranking_snapshots_month"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     month: Mapped[str] = mapped_column(String(7), unique=True)  # YYYY-MM
@@ -125,7 +141,9 @@ class SnapshotRow(Base):
     computed_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     params: Mapped[str] = mapped_column(Text)  # the formula's parameters, JSON
     games: Mapped[int] = mapped_column(Integer)  # games that counted
-    digest: Mapped[str] = mapped_column(String(64))  # sha256 of the entries, bit for bit
+    digest: Mapped[str] = mapped_column(String(64))  # sha256, see digest_version
+    # 1: of the entries (before migration 0002); 2: of month, cutoff, params, games, entries
+    digest_version: Mapped[int] = mapped_column(Integer, default=2)
 
     entries: Mapped[list[EntryRow]] = relationship(
         back_populates="snapshot", order_by="EntryRow.position"
