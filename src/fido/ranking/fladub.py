@@ -551,6 +551,42 @@ def months_since(age_days: IntArray, last_day: dt.date | None = None) -> IntArra
     return np.asarray(np.datetime64(last_day, "M").astype(np.int64) - month, dtype=np.int64)
 
 
+def _bounded_finals(
+    lg: IntArray, lf: IntArray, w_age: FloatArray, group: IntArray, params: Params
+) -> tuple[FloatArray, FloatArray, FloatArray, IntArray]:
+    """Per game G and the bounds (low, high) of a final on its set; the finals clipped.
+
+    A final counts from ``floor(mean - final_cap G)`` up to ``ceil(mean +
+    final_cap G)``, the mean final and ``G`` of its set measured on the finals
+    so clipped: from the raw finals, clipped and measured again until the
+    bounds settle (each pass can only narrow them; a far outlier settles where
+    a near one does).
+    """
+    n_groups = int(group.max()) + 1 if group.size else 0
+    line_group = group[lg]
+    counted = w_age[lg] > 0
+    f_n = np.bincount(line_group[counted], minlength=n_groups)
+    clipped = lf
+    for _ in range(100):
+        gap = _gaps(lg, clipped, w_age, group)
+        group_gap = np.zeros(n_groups)
+        group_gap[group] = gap
+        f_sum = np.bincount(line_group[counted], weights=clipped[counted], minlength=n_groups)
+        mean = f_sum / np.maximum(f_n, 1)
+        low = np.floor(mean - params.final_cap * group_gap)
+        high = np.ceil(mean + params.final_cap * group_gap)
+        again = np.clip(lf, low[line_group], high[line_group]).astype(np.int64)
+        if np.array_equal(again, clipped):
+            break
+        clipped = again
+    return gap, low[group], high[group], clipped
+
+
+def _per_unit(bound: FloatArray, gap: FloatArray) -> FloatArray:
+    """A bound on the finals in units of G (0 where a set has no G)."""
+    return np.divide(bound, gap, out=np.zeros(gap.size), where=gap > 0)
+
+
 def _positions(numbers: FloatArray) -> IntArray:
     """Ranking positions: 1 + how many numbers are strictly larger (ties share)."""
     ordered = np.sort(numbers)
@@ -585,19 +621,10 @@ def _compute_v4(
     w_game = w_age * late_factor_game
     w_line = w_game[lg] if lg.size else np.zeros(0)
     counted = w_line > 0
-    gap = _gaps(lg, lf, w_age, group)
-    # a final counts up to final_cap G from its set's mean final (counted lines)
-    n_groups = int(group.max()) + 1 if group.size else 0
-    line_group = group[lg]
-    f_sum = np.bincount(line_group[counted], weights=lf[counted], minlength=n_groups)
-    f_n = np.bincount(line_group[counted], minlength=n_groups)
-    centre = np.divide(
-        (f_sum / np.maximum(f_n, 1))[group], gap, out=np.zeros(n_games), where=gap > 0
-    )
-    low, high = centre - params.final_cap, centre + params.final_cap
+    gap, low_f, high_f, clipped = _bounded_finals(lg, lf, w_age, group, params)
+    low, high = _per_unit(low_f, gap), _per_unit(high_f, gap)
     gap_line = gap[lg]
-    y = np.divide(lf, gap_line, out=np.zeros(lg.size), where=gap_line > 0)
-    y = np.clip(y, low[lg], high[lg])
+    y = np.divide(clipped, gap_line, out=np.zeros(lg.size), where=gap_line > 0)
     fit_lines = _Lines(lg, lp, lf, w_line, group, gap, n_players)
     strength, _, beta, game_level, iterations = _table_model(fit_lines, params, y_read=y)
     x = (strength - params.base) / params.scale
