@@ -132,15 +132,16 @@ def test_a_player_who_stops_falls_by_a_twelfth_every_month_to_nothing(seed: int,
     s.finals += [[5, 0]]
     months = s.run(stop + 14)
     after = months[stop].fladub[quitter]  # her number after her last game
-    assert after > 0 and months[stop].months is not None
-    assert months[stop].months[quitter] == 0
+    since = months[stop].months
+    assert after > 0 and since is not None and since[quitter] == 0
     numbers = [float(f.fladub[quitter]) for f in months[stop:]]
     for k in range(1, 12):
         fall = numbers[k - 1] - numbers[k]
         # at least a twelfth of the number after her last game, every month
         assert fall >= after / 12 * (1 - 1e-12), (k, numbers)
         assert math.isclose(numbers[k], after * (12 - k) / 12, rel_tol=1e-12)
-        assert months[stop + k].carried is not None and months[stop + k].carried[quitter]
+        carried = months[stop + k].carried
+        assert carried is not None and carried[quitter]
     # 12 months on she has left the ranking
     assert numbers[12] == 0 and months[stop + 12].games[quitter] == 0
 
