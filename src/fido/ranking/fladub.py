@@ -27,6 +27,19 @@ month's cutoff, per line (one player in one game) its game, player and final
    year after her last game. A game's own contribution shrinks as it ages.
    Players with fewer than 10 counted games are listed as provisional.
 
+Formula 4 (now) changes what is published, not the fit: finals count up to
+``final_cap`` G from their set's mean final (bounds settled on the clipped
+finals), a late result weighs ``late_damping`` per ranking it missed, and
+FLADUB is ``(12 - k) / 12`` of her strength, ``k`` the months since her
+newest counted game; a player without a new result carries last month's
+number on, times ``(12 - k) / (13 - k)``, so a quitter falls by 1/12 of her
+number after her last game each month; and in the month late results enter,
+no ranked non-provisional player moves more than ``max(2 %, 5)`` places
+against the same month without them. Contributions are then
+``(F / R) * (w / W) * q`` with ``q`` her performance shrunk by ``K`` virtual
+games: the fit makes ``R`` exactly their weighted mean (``_compute_v4``).
+Steps 1-5 above are formula 3.
+
 Formulas 1 and 2 (snapshots published before the table model, with linear
 ageing ``w = 1 - a / 365``) read pair results instead: ``m = 400 * clip((f_i
 - f_j) / G, -3, 3)`` (formula 2) or +-400 / 0 (``margin_cap = 0``, version
