@@ -50,7 +50,8 @@ import datetime as dt
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from openskill.models import PlackettLuce
@@ -58,7 +59,7 @@ from rich.console import Console
 from rich.table import Table
 
 from fido.bots import Bot, make_bot, play_hand
-from fido.ranking.fladub import Params, compute, weights, win_probability
+from fido.ranking.fladub import Fladub, Params, compute, weights, win_probability
 
 START = dt.date(2025, 11, 1)
 MONTHS = 13
@@ -73,6 +74,12 @@ class League:
     seats: list[list[int]]  # per game: players
     finals: list[list[int]]  # per game: finals
     sets: list[int]  # per game: the set (FLADUB measures margins per set)
+    late: dict[int, int] = field(default_factory=dict)  # game: monthly rankings it missed
+    quit_month: dict[int, int] = field(default_factory=dict)  # player: her last month
+
+    def arrived(self, g: int) -> int:
+        """The month the result reached the ranking (its own, unless late)."""
+        return self.month_of(g) + self.late.get(g, 0)
 
     def month_of(self, g: int) -> int:
         d = START + dt.timedelta(days=self.days[g])
@@ -88,8 +95,17 @@ def month_days(m: int) -> tuple[int, int]:
 
 
 def synthetic(
-    name: str, rng: np.random.Generator, clubs: int, games_per_month: int, shared: bool = True
+    name: str,
+    rng: np.random.Generator,
+    clubs: int,
+    games_per_month: int,
+    shared: bool = True,
+    *,
+    quitters: float = 0.0,
+    late: float = 0.0,
 ) -> League:
+    """A ``quitters`` share of players plays no game after a month drawn from 2-9;
+    a ``late`` share of results reaches the ranking 1-3 months late."""
     players = 400
     club = np.arange(players) % clubs
     level = rng.normal(0, 0.8, clubs) if clubs > 1 else np.zeros(1)
@@ -97,15 +113,21 @@ def synthetic(
     favourite = rng.choice(SETS, clubs) if clubs > 1 else np.array([12])
     activity = rng.lognormal(0, 0.5, players)
     league = League(name, truth, [], [], [], [])
+    stop = np.where(rng.random(players) < quitters, rng.integers(2, 10, players), MONTHS + 1)
+    league.quit_month = {int(p): int(stop[p]) for p in np.flatnonzero(stop <= MONTHS)}
     for m in range(1, MONTHS + 1):
         lo, hi = month_days(m)
         for _ in range(games_per_month):
             n = int(rng.integers(3, 6))
             if clubs > 1 and rng.random() < 0.85:
                 c = int(rng.integers(clubs))
-                pool, set_ = np.flatnonzero(club == c), int(favourite[c])
+                pool, set_ = np.flatnonzero((club == c) & (stop >= m)), int(favourite[c])
             else:
-                pool, set_ = np.arange(players), 12
+                pool, set_ = np.flatnonzero(stop >= m), 12
+            if pool.size < n:
+                continue
+            if rng.random() < late:
+                league.late[len(league.days)] = int(rng.integers(1, 4))
             p = activity[pool] / activity[pool].sum()
             seats = rng.choice(pool, n, replace=False, p=p)
             perf = truth[seats] + rng.normal(0, 1.5, n)
@@ -215,9 +237,15 @@ def score(prob: Callable[[int, int], float], pairs: list[tuple[int, int]]) -> tu
     return acc, float(-np.mean(np.log(p)))
 
 
-def evaluate(league: League) -> dict[str, tuple[float, float, float]]:
-    train = [g for g in range(len(league.days)) if league.month_of(g) < MONTHS]
-    _, last = month_days(MONTHS - 1)
+def evaluate(
+    league: League,
+) -> tuple[dict[str, tuple[float, float, float]], dict[str, Promises]]:
+    """(per method: tau, pairwise accuracy, log-loss; per FLADUB version: its promises)."""
+    train = [
+        g
+        for g in range(len(league.days))
+        if league.month_of(g) < MONTHS and league.arrived(g) < MONTHS
+    ]
     n = league.truth.size
     seen = np.zeros(n, dtype=bool)
     for g in train:
@@ -259,41 +287,150 @@ def evaluate(league: League) -> dict[str, tuple[float, float, float]]:
     acc, ll = score(lambda a, b: model.predict_win([[ratings[a]], [ratings[b]]])[0], pairs)
     out["openskill Plackett-Luce (mu)"] = (kendall_tau_b(mu[seen], truth), acc, ll)
 
-    # FLADUB
-    age, lg, lp, lf = [], [], [], []
-    for k, g in enumerate(train):
-        age.append(last - league.days[g])
-        lg += [k] * len(league.seats[g])
-        lp += league.seats[g]
-        lf += league.finals[g]
-    group = np.unique([league.sets[g] for g in train], return_inverse=True)[1]
+    # FLADUB, month by month as the ranking is published (version 4 carries last
+    # month's number for players without new results)
+    fits = {label: run_months(league, params) for label, params in VERSIONS}
+    v4, v3 = fits["FLADUB"][-1], fits["FLADUB version 3"][-1]
+    keep, age, months, _, lg, lp, lf, group = month_arrays(league, MONTHS - 1)
 
-    # APG aged as FLADUB ages: the mean final, each game weighted by its age
-    w = weights(np.array(age), Params())[np.array(lg)]
-    aged = np.bincount(lp, weights=w * np.array(lf), minlength=n) / np.maximum(
-        np.bincount(lp, weights=w, minlength=n), 1e-12
+    # APG aged as FLADUB ages: the mean final in units of its set's G (from its
+    # set's mean), each game weighted as in FLADUB, times FLADUB's age factor
+    counted = v4.weight > 0
+    mean = np.bincount(group[lg][counted], weights=lf[counted]) / np.maximum(
+        np.bincount(group[lg][counted]), 1
     )
+    y = np.divide(lf - mean[group[lg]], v4.gap[lg], out=np.zeros(lf.size), where=v4.gap[lg] > 0)
+    z = np.bincount(lp, weights=v4.weight * y, minlength=n) / np.maximum(
+        np.bincount(lp, weights=v4.weight, minlength=n), 1e-12
+    )
+    assert v4.months is not None
+    factor = np.where(v4.months >= 0, (12 - v4.months) / 12, 0.0)
+    aged = factor * (1500 + 400 * z)
     out["APG aged like FLADUB"] = (kendall_tau_b(aged[seen], truth), math.nan, math.nan)
+    # ... and as version 3 aged (each game by its age weight, no factor)
+    w3 = weights(age, Params(formula=3))[lg]
+    aged3 = np.bincount(lp, weights=w3 * lf, minlength=n) / np.maximum(
+        np.bincount(lp, weights=w3, minlength=n), 1e-12
+    )
+    out["APG aged like version 3"] = (kendall_tau_b(aged3[seen], truth), math.nan, math.nan)
+    del keep, months, v3
 
-    for label, params in (
-        ("FLADUB", Params()),
-        ("FLADUB version 2 (margin pairs)", Params(formula=2, age_power=1.0)),
-        ("FLADUB version 1 (win/draw/loss pairs)", Params(formula=2, margin_cap=0, age_power=1)),
-    ):
-        f = compute(
-            np.array(age),
-            np.array(lg),
-            np.array(lp),
-            np.array(lf),
-            n,
-            params=params,
-            game_group=group,
-        )
+    for label, params in VERSIONS:
+        f = fits[label][-1]
         r = f.strength
         acc, ll = score(lambda a, b: float(win_probability(r[a], r[b], params)), pairs)  # noqa: B023
         out[label] = (kendall_tau_b(f.fladub[seen], truth), acc, ll)
         if label == "FLADUB":
             out[f"{label}: strength R"] = (kendall_tau_b(r[seen], truth), acc, ll)
+    kept = {label: promises(league, params, fits[label]) for label, params in VERSIONS[:2]}
+    return out, kept
+
+
+VERSIONS: tuple[tuple[str, Params], ...] = (
+    ("FLADUB", Params()),
+    ("FLADUB version 3", Params(formula=3)),
+    ("FLADUB version 2 (margin pairs)", Params(formula=2, age_power=1.0)),
+    ("FLADUB version 1 (win/draw/loss pairs)", Params(formula=2, margin_cap=0, age_power=1)),
+)
+
+
+def month_arrays(
+    league: League, m: int, drop: frozenset[int] = frozenset()
+) -> tuple[
+    list[int], np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]:
+    """Month m's input as the store gives it: the games received by its end and
+    played in the 365 days up to it (less ``drop``)."""
+    _, last = month_days(m)
+    keep = [
+        g
+        for g in range(len(league.days))
+        if 0 <= last - league.days[g] < 365 and league.arrived(g) <= m and g not in drop
+    ]
+    age = np.array([last - league.days[g] for g in keep], dtype=np.int64)
+    months = np.array([m - league.month_of(g) for g in keep], dtype=np.int64)
+    late = np.array([league.late.get(g, 0) for g in keep], dtype=np.int64)
+    lg = np.repeat(np.arange(len(keep)), [len(league.seats[g]) for g in keep])
+    lp = np.array([p for g in keep for p in league.seats[g]], dtype=np.int64)
+    lf = np.array([f for g in keep for f in league.finals[g]], dtype=np.int64)
+    group = np.unique([league.sets[g] for g in keep], return_inverse=True)[1].ravel()
+    return keep, age, months, late, lg, lp, lf, group.astype(np.int64)
+
+
+def fit_month(
+    league: League,
+    m: int,
+    params: Params,
+    previous: np.ndarray | None,
+    drop: frozenset[int] = frozenset(),
+) -> Fladub:
+    _, age, months, late, lg, lp, lf, group = month_arrays(league, m, drop)
+    extra: dict[str, Any] = {}
+    if params.formula >= 4:
+        extra = {"age_months": months, "late_months": late, "previous": previous}
+    return compute(age, lg, lp, lf, league.truth.size, params=params, game_group=group, **extra)
+
+
+def run_months(league: League, params: Params) -> list[Fladub]:
+    """Months 1 .. MONTHS - 1 in order (index m - 1), each carrying the one before."""
+    out: list[Fladub] = []
+    for m in range(1, MONTHS):
+        out.append(fit_month(league, m, params, out[-1].fladub if out else None))
+    return out
+
+
+def places_moved(now: Fladub, without: Fladub) -> int:
+    """The largest move of a ranked, non-provisional player between two rankings."""
+    before, after = np.flatnonzero(without.games > 0), np.flatnonzero(now.games > 0)
+    v, u = without.fladub[before], now.fladub[after]
+    pos_b = 1 + (v[None, :] > v[:, None]).sum(axis=1)
+    pos_a = 1 + (u[None, :] > u[:, None]).sum(axis=1)
+    pos_a = pos_a[np.searchsorted(after, before)]
+    watched = ~without.provisional[before]
+    return int(np.abs(pos_a - pos_b)[watched].max(initial=0))
+
+
+@dataclass
+class Promises:
+    falls: list[float]  # per quitter and month after her last game: the fall / her number then
+    rises: int  # quitters whose number rose in some month without a game
+    quitters: int
+    months_to_10: list[int]  # per quitter: months until 10% below her number after her last game
+    jump: int  # largest place move a late result caused in the month it entered
+    allowed: int  # the allowance in that month: max(2% of the ranked field, 5)
+
+
+def promises(league: League, params: Params, fits: list[Fladub]) -> Promises:
+    """How the three promises fare: quitters' monthly falls, late results' jumps."""
+    out = Promises([], 0, 0, [], 0, 0)
+    last_month: dict[int, int] = {}
+    for g in range(len(league.days)):
+        for p in league.seats[g]:
+            last_month[p] = max(last_month.get(p, 0), league.month_of(g))
+    for p in league.quit_month:
+        stop = last_month.get(p, 0)
+        if not 1 <= stop < MONTHS - 2:
+            continue
+        out.quitters += 1
+        numbers = [float(fits[m - 1].fladub[p]) for m in range(stop, MONTHS)]
+        if numbers[0] <= 0:
+            continue
+        steps = np.diff(numbers)
+        out.falls += list(-steps / numbers[0])
+        out.rises += int((steps > 0).any())
+        below = [k for k, x in enumerate(numbers) if x <= 0.9 * numbers[0]]
+        out.months_to_10.append(below[0] if below else MONTHS)
+    for m in range(2, MONTHS):
+        arriving = frozenset(g for g, k in league.late.items() if k > 0 and league.arrived(g) == m)
+        if not arriving:
+            continue
+        previous = fits[m - 2].fladub if params.formula >= 4 else None
+        without = fit_month(league, m, params, previous, arriving)
+        moved = places_moved(fits[m - 1], without)
+        if moved >= out.jump:
+            ranked = int(np.count_nonzero((without.games > 0) & ~without.provisional))
+            out.jump = moved
+            out.allowed = max(int(ranked * params.late_share), params.late_min_places)
     return out
 
 
@@ -306,7 +443,8 @@ def main() -> None:
     ap.add_argument("--bot-seeds", type=int, default=1, help="bot leagues of each kind")
     ap.add_argument(
         "--leagues",
-        default="clubs zero-sum,open zero-sum,clubs own finals,open own finals,bot clubs,bots",
+        default="clubs zero-sum,open zero-sum,clubs own finals,open own finals,"
+        "clubs quitters,clubs late,bot clubs,bots",
         help="which kinds, separated by commas",
     )
     args = ap.parse_args()
@@ -318,10 +456,34 @@ def main() -> None:
         ("clubs zero-sum", lambda rng: synthetic("clubs", rng, 20, 500), args.seeds),
         ("open zero-sum", lambda rng: synthetic("open", rng, 1, 500), args.seeds),
         ("clubs own finals", lambda rng: synthetic("clubs", rng, 20, 500, False), args.seeds),
+        (
+            "clubs quitters",
+            lambda rng: synthetic("clubs", rng, 20, 500, False, quitters=0.2),
+            args.seeds,
+        ),
+        (
+            "clubs late",
+            lambda rng: synthetic("clubs", rng, 20, 500, False, late=0.15),
+            args.seeds,
+        ),
         ("open own finals", lambda rng: synthetic("open", rng, 1, 500, False), args.seeds),
         ("bot clubs", lambda rng: bot_clubs_league(rng, args.bot_games), args.bot_seeds),
         ("bots", lambda rng: bots_league(rng, args.bot_games), args.bot_seeds),
     ]
+    promise_rows = Table(
+        title="The promises: quitters' monthly fall (share of the number after her last "
+        "game; the promise: at least 1/12 = 0.083), late results' largest place jump"
+    )
+    for col in (
+        "league",
+        "version",
+        "smallest monthly fall",
+        "median fall",
+        "quitters who rose",
+        "months to -10% (max)",
+        "largest late jump",
+    ):
+        promise_rows.add_column(col, justify="left" if col in ("league", "version") else "right")
     diffs = Table(title="Kendall tau, FLADUB minus a peer, paired by league")
     for col in ("league", "peer", "mean", "std. error", "FLADUB ahead", "leagues"):
         diffs.add_column(col, justify="left" if col in ("league", "peer") else "right")
@@ -330,7 +492,23 @@ def main() -> None:
         if kind not in wanted:
             continue
         t = time.perf_counter()
-        runs = [evaluate(make(np.random.default_rng(seed))) for seed in range(seeds)]
+        both = [evaluate(make(np.random.default_rng(seed))) for seed in range(seeds)]
+        runs = [run for run, _ in both]
+        for label in ("FLADUB", "FLADUB version 3"):
+            kept = [k[label] for _, k in both]
+            falls = [x for k in kept for x in k.falls]
+            to_10 = [x for k in kept for x in k.months_to_10]
+            quitters = sum(k.quitters for k in kept)
+            worst = max(kept, key=lambda k: (k.jump, -k.allowed))
+            promise_rows.add_row(
+                kind,
+                label,
+                f"{min(falls):.3f}" if falls else "-",
+                f"{np.median(falls):.3f}" if falls else "-",
+                f"{sum(k.rises for k in kept)} of {quitters}" if quitters else "-",
+                f"{np.median(to_10):.0f} ({max(to_10)})" if to_10 else "-",
+                f"{worst.jump} (allowed {worst.allowed})" if worst.allowed else "-",
+            )
         for method in runs[0]:
             vals = np.mean([run[method] for run in runs], axis=0)
             table.add_row(
@@ -349,6 +527,7 @@ def main() -> None:
         console.print(f"{kind}: {time.perf_counter() - t:.0f} s")
     console.print(table)
     console.print(diffs)
+    console.print(promise_rows)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
@@ -36,6 +36,7 @@ from fido.ranking.snapshot import (
 from fido.store import GameRow, SnapshotRow, Store
 
 DEC1 = dt.datetime(2026, 12, 1, 0, 0, tzinfo=dt.UTC)
+V3 = Params(formula=3)  # the table model with FLADUB as a weighted mean (before version 4)
 
 
 EXAMPLE = (
@@ -47,16 +48,16 @@ EXAMPLE = (
 )
 
 
-def test_the_worked_example_of_docs_ranking_md() -> None:
+def test_version_3_on_the_worked_example_of_docs_ranking_md() -> None:
     # A=0, B=1, C=2. Game 1 on the month's last day: A 27, B 12, C 3.
     # Game 2, 183 days earlier: A 10, B 20. One set, so one G and one level.
-    f = compute(*EXAMPLE)
+    f = compute(*EXAMPLE, params=V3)
     assert np.round(f.weight, 4).tolist() == [1, 1, 1, 0.7486, 0.7486]  # 1 - (183/365)^2
     # G: the mean gap over the eight ordered pairs, (15+15+24+24+9+9+10+10)/8
     assert f.gap.tolist() == [14.5, 14.5]
     assert f.beta == 1.0  # five lines pull beta past its limit
     # out of rounds, the beta reported is the one the strengths were solved with
-    assert compute(*EXAMPLE, params=Params(beta_rounds=1)).beta == 0.0
+    assert compute(*EXAMPLE, params=Params(formula=3, beta_rounds=1)).beta == 0.0
     assert np.round(f.level, 4).tolist() == [0.9885, 0.9885]
     assert np.round(f.strength, 2).tolist() == [1567.88, 1539.22, 1392.90]
     assert np.round(f.performance, 2).tolist() == [1815.50, 1416.03, 1240.92, 1419.69, 1724.21]
@@ -91,7 +92,7 @@ def test_the_worked_example_of_docs_ranking_md() -> None:
                 float(f.strength[lp[o]]),
                 fit=f,
                 game=int(lg[q]),
-                params=Params(),
+                params=V3,
             )
             for o in others
         ]
@@ -126,13 +127,20 @@ def test_version_1_pairs_count_only_who_finished_ahead() -> None:
     assert f.gap.tolist() == [0, 0]
 
 
-@pytest.mark.parametrize("formula", [2, 3])
+@pytest.mark.parametrize("formula", [2, 3, 4])
 def test_a_month_with_nothing_to_count(formula: int) -> None:
     empty = np.zeros(0, dtype=np.int64)
     f = compute(empty, empty, empty, empty, 0, params=Params(formula=formula))
     assert f.fladub.size == 0 and f.beta == 0.0
     # only games a year old or older: everyone is unranked, nothing is solved
-    old = compute(np.array([400]), np.array([0, 0]), np.array([0, 1]), np.array([5, 9]), 2)
+    old = compute(
+        np.array([400]),
+        np.array([0, 0]),
+        np.array([0, 1]),
+        np.array([5, 9]),
+        2,
+        params=Params(formula=formula),
+    )
     assert old.fladub.tolist() == [0, 0] and old.games.tolist() == [0, 0]
     assert old.strength.tolist() == [1500, 1500] and old.iterations == 0
 
@@ -230,7 +238,7 @@ def test_strength_and_fladub_follow_the_truth_and_predict() -> None:
     assert float(win_probability(1700.0, 1500.0, Params())) == pytest.approx(1 / (1 + math.e**-1))
 
 
-def test_fladub_shrinks_as_a_retired_players_games_age() -> None:
+def test_version_3_shrinks_a_retired_players_number_only_late() -> None:
     # two players play 8 games early in a month and stop: while the games weigh 6 or
     # more together (half a year: 8 * (1 - (190/365)^2) < 6) FLADUB is a weighted
     # mean (it moves a little as the prior gains weight), then it shrinks month by
@@ -239,15 +247,15 @@ def test_fladub_shrinks_as_a_retired_players_games_age() -> None:
     lg = np.repeat(np.arange(8), 2)
     lp = np.array([0, 1] * 8)
     lf = np.array([10, 0] * 8)
-    numbers = [compute(ages0 + 30 * k, lg, lp, lf, 2).fladub[0] for k in range(13)]
+    numbers = [compute(ages0 + 30 * k, lg, lp, lf, 2, params=V3).fladub[0] for k in range(13)]
     assert abs(numbers[5] - numbers[0]) < 5
     steps = np.diff(numbers[6:])
     assert (steps < -50).all() and numbers[12] == 0
 
 
-def test_a_late_result_cannot_move_a_player_far() -> None:
+def test_version_3_damps_a_late_result_only_by_its_age() -> None:
     truth, ages, lg, lp, lf = league(2)
-    base = compute(ages, lg, lp, lf, truth.size)
+    base = compute(ages, lg, lp, lf, truth.size, params=V3)
     g = ages.size
     worst = int(np.argmin(base.strength))
     best = int(np.argmax(base.strength))
@@ -259,6 +267,7 @@ def test_a_late_result_cannot_move_a_player_far() -> None:
             np.append(lp, [worst, best]),
             np.append(lf, [50, 0]),
             truth.size,
+            params=V3,
         )
         return float(f.fladub[worst] - base.fladub[worst])
 
@@ -336,6 +345,24 @@ def test_a_month_published_under_version_2_still_verifies(season: Store) -> None
         assert now.digest != old.digest
 
 
+def test_a_month_published_under_version_3_still_verifies(season: Store) -> None:
+    # version 3's stored parameters lack the keys version 4 added: they read as
+    # their defaults, which formula 3 ignores
+    with season.session() as s:
+        old = publish(s, "2026-11", now=DEC1, params=V3)
+        row = s.scalar(select(SnapshotRow).where(SnapshotRow.month == "2026-11"))
+        assert row is not None
+        stored = json.loads(row.params)
+        for key in ("final_cap", "late_damping", "late_share", "late_min_places", "age_steps"):
+            del stored[key]
+        row.params = json.dumps(stored, sort_keys=True)
+    with season.session() as s:
+        assert verify(s, "2026-11").digest == old.digest
+        assert compute_month(s, "2026-11", V3)[0].digest == old.digest
+        now, _, _ = compute_month(s, "2026-11")  # version 4 numbers differ
+        assert now.digest != old.digest
+
+
 def test_disputed_results_do_not_count_until_settled(season: Store) -> None:
     with season.session() as s:
         game, _ = submit(
@@ -404,13 +431,24 @@ def run(month: tuple[Any, ...], **changes: Any) -> Any:
 @given(months(), st.integers(-30, 30), st.sampled_from([2, 3, 5]))
 def test_a_sets_scale_and_offset_change_nothing(month: tuple[Any, ...], shift: int, k: int) -> None:
     # a set whose finals all run k times as large and `shift` higher: the same ranking
+    # (version 4 rounds a final's bounds to whole points, so there only while no
+    # final is near them)
     ages, lg, lp, lf, group = month
-    base = run(month)
     on_set_1 = group[lg] == 1
     moved = np.where(on_set_1, k * lf + shift, lf)
-    again = run((ages, lg, lp, moved, group))
-    assert np.allclose(again.strength, base.strength, rtol=0, atol=1e-5)
-    assert np.allclose(again.fladub, base.fladub, rtol=0, atol=1e-5)
+    for formula in (3, 4):
+        base = run(month, formula=formula)
+        if formula == 4:
+            counted = ages[lg] < 365
+            for g in (0, 1):
+                mine = counted & (group[lg] == g)
+                gap = base.gap[group == g]
+                if mine.any() and gap.size:
+                    far = np.abs(lf[mine] - lf[mine].mean()) >= 3 * gap[0] - 1
+                    assume(not far.any())
+        again = run((ages, lg, lp, moved, group), formula=formula)
+        assert np.allclose(again.strength, base.strength, rtol=0, atol=1e-5)
+        assert np.allclose(again.fladub, base.fladub, rtol=0, atol=1e-5)
 
 
 @settings(max_examples=60, deadline=None)
@@ -430,6 +468,10 @@ def test_the_formula_does_not_care_who_is_called_what(
     assert (base.contribution[old] == 0).all() and (base.weight[old] == 0).all()
     assert -1 <= base.beta <= 1
     # G from sorted finals is the mean gap over every ordered pair, counted games only
+    # (version 3; version 4 measures it on the finals clipped to their bound, which
+    # can only narrow it)
+    v3 = run(month, formula=3)
+    assert np.all(base.gap <= v3.gap + 1e-12)
     for g in range(ages.size):
         same = [h for h in range(ages.size) if group[h] == group[g] and ages[h] < 365]
         gaps = [
@@ -439,4 +481,4 @@ def test_the_formula_does_not_care_who_is_called_what(
             for j in np.flatnonzero(lg == h)
             if i != j
         ]
-        assert base.gap[g] == pytest.approx(np.mean(gaps) if gaps else 0.0, abs=1e-12)
+        assert v3.gap[g] == pytest.approx(np.mean(gaps) if gaps else 0.0, abs=1e-12)

@@ -27,6 +27,19 @@ month's cutoff, per line (one player in one game) its game, player and final
    year after her last game. A game's own contribution shrinks as it ages.
    Players with fewer than 10 counted games are listed as provisional.
 
+Formula 4 (now) changes what is published, not the fit: finals count up to
+``final_cap`` G from their set's mean final (bounds settled on the clipped
+finals), a late result weighs ``late_damping`` per ranking it missed, and
+FLADUB is ``(12 - k) / 12`` of her strength, ``k`` the months since her
+newest counted game; a player without a new result carries last month's
+number on, times ``(12 - k) / (13 - k)``, so a quitter falls by 1/12 of her
+number after her last game each month; and in the month late results enter,
+no ranked non-provisional player moves more than ``max(2 %, 5)`` places
+against the same month without them. Contributions are then
+``(F / R) * (w / W) * q`` with ``q`` her performance shrunk by ``K`` virtual
+games: the fit makes ``R`` exactly their weighted mean (``_compute_v4``).
+Steps 1-5 above are formula 3.
+
 Formulas 1 and 2 (snapshots published before the table model, with linear
 ageing ``w = 1 - a / 365``) read pair results instead: ``m = 400 * clip((f_i
 - f_j) / G, -3, 3)`` (formula 2) or +-400 / 0 (``margin_cap = 0``, version
@@ -39,13 +52,24 @@ same bits (sums use numpy's pairwise summation and ``bincount``, not BLAS).
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Fladub", "Params", "compute", "pair_performance", "pair_result", "win_probability"]
+from fido.ranking.errors import ResultError
+
+__all__ = [
+    "Fladub",
+    "Params",
+    "compute",
+    "months_since",
+    "pair_performance",
+    "pair_result",
+    "win_probability",
+]
 
 FloatArray = npt.NDArray[Any]  # float64 throughout
 IntArray = npt.NDArray[Any]  # int64 throughout
@@ -53,7 +77,8 @@ IntArray = npt.NDArray[Any]  # int64 throughout
 
 @dataclass(frozen=True)
 class Params:
-    formula: int = 3  # 3: the table model; 1 and 2: pair results (see margin_cap)
+    formula: int = 4  # 4: table model, visible ageing, late results capped; 3: table model;
+    # 1 and 2: pair results (see margin_cap)
     window_days: int = 365  # a game this old or older counts for nothing
     age_power: float = 2.0  # w = 1 - (age / window) ** age_power; 1: linear (before version 3)
     scale: float = 400.0  # strength points per G of final (formula 3); a won pair (1, 2)
@@ -67,6 +92,12 @@ class Params:
     beta_rounds: int = 50  # formula 3: at most this many alternations of x and beta
     beta_tolerance: float = 1e-9  # ... until beta moves less than this
     beta_limit: float = 1.0  # |beta| at most this (1: a final says only how the table went)
+    # formula 4 only (earlier versions ignore these, so their snapshots recompute alike)
+    final_cap: float = 3.0  # a final counts up to this many G from its set's mean final
+    late_damping: float = 0.5  # a result k rankings late weighs late_damping ** k as much
+    late_share: float = 0.02  # a late result moves no ranked player more than this share
+    late_min_places: int = 5  # ... of the ranked field or this many places, the larger
+    age_steps: int = 12  # the number is (age_steps - k) / age_steps of it, k months on
 
     def to_dict(self) -> dict[str, float | int]:
         return asdict(self)
@@ -95,6 +126,20 @@ class Fladub:
     level: FloatArray  # per game: its set's level in the table model (formula 3; else 0)
     beta: float  # how much the opponents' strength lowers a final (formula 3; else 0)
     iterations: int
+    # formula 4 (None before): why each number is what it is
+    late_factor: FloatArray | None = None  # per line: late_damping ** rankings it missed
+    months: IntArray | None = None  # per player: months since her newest counted game
+    factor: FloatArray | None = None  # per player: FLADUB / her mean shrunk performance
+    carried: npt.NDArray[Any] | None = None  # per player: last month's number, aged
+    capped: npt.NDArray[Any] | None = None  # per player: held back from a late result's jump
+    low: FloatArray | None = None  # per game: a final counts from low * G ...
+    high: FloatArray | None = None  # ... up to high * G
+    table_x: FloatArray | None = None  # per game: the sum of its players' x
+    sizes: IntArray | None = None  # per game: its players
+
+    def size_of(self, game: int) -> int:
+        assert self.sizes is not None
+        return int(self.sizes[game])
 
 
 def weights(age_days: IntArray, params: Params) -> FloatArray:
@@ -139,11 +184,29 @@ def pair_performance(
 ) -> float:
     """Her performance against one opponent in ``game``; a line's performance is their mean.
 
+    Formula 4: as formula 3 with the final clipped to its set's bound, less
+    ``beta`` times the opponent's residual (how far her final beat the model);
+    the mean over the opponents is the line's performance, and with it her
+    strength is exactly the weighted mean of her shrunk performances.
     Formula 3: her final in units of ``G`` above her set's level, plus ``beta``
     times the opponent's strength above ``base``. Formulas 1 and 2: the
     opponent's strength plus the pair result.
     """
     gap = float(fit.gap[game])
+    if params.formula >= 4:
+        assert fit.low is not None and fit.high is not None and fit.table_x is not None
+        low, high, level = float(fit.low[game]), float(fit.high[game]), float(fit.level[game])
+
+        def read(final: int) -> float:
+            return min(max(final / gap, low), high) if gap > 0 else 0.0
+
+        x_j = (opponent_strength - params.base) / params.scale
+        others = (float(fit.table_x[game]) - x_j) / (fit.size_of(game) - 1)  # x_j's table
+        # the opponent's residual in the model: what her final said beyond it
+        residual_j = read(opponent_final) - level - x_j + fit.beta * others
+        return params.base + params.scale * (
+            read(own_final) - level + fit.beta * x_j - fit.beta * residual_j
+        )
     if params.formula >= 3:
         y = own_final / gap if gap > 0 else 0.0
         return (
@@ -216,6 +279,10 @@ def compute(
     *,
     params: Params | None = None,
     game_group: IntArray | None = None,
+    age_months: IntArray | None = None,
+    late_months: IntArray | None = None,
+    previous: FloatArray | None = None,
+    last_day: dt.date | None = None,
 ) -> Fladub:
     """FLADUB for players 0..n_players-1 from games (``age_days`` per game) and lines.
 
@@ -223,6 +290,13 @@ def compute(
     must have at least two lines. ``game_group`` numbers each game's set and
     divisor (0, 1, ...; default: all one group): ``G`` and the table model's
     level are per group.
+
+    Formula 4 reads three more things, each with a fallback: per game
+    ``age_months``, the calendar months from its month to the ranking's (else
+    from ``last_day``, the ranking's last day; else ``age_days * 12 // 365``)
+    and ``late_months``, how many monthly rankings it missed (0: on time); per
+    player ``previous``, her number in last month's formula-4 ranking (NaN:
+    none), which a player without new results carries on, aged.
     """
     params = params or Params()
     age = np.asarray(age_days, dtype=np.int64)
@@ -236,6 +310,36 @@ def compute(
         if game_group is None
         else np.asarray(game_group, dtype=np.int64)
     )
+    if params.formula >= 4:
+        months = (
+            np.asarray(age_months, dtype=np.int64)
+            if age_months is not None
+            else months_since(age, last_day)
+        )
+        late = (
+            np.zeros(age.size, dtype=np.int64)
+            if late_months is None
+            else np.asarray(late_months, dtype=np.int64)
+        )
+        prev = (
+            np.full(n_players, np.nan)
+            if previous is None
+            else np.asarray(previous, dtype=np.float64)
+        )
+        if months.shape != age.shape or late.shape != age.shape or prev.shape != (n_players,):
+            raise ResultError("age_months and late_months go per game, previous per player")
+        if np.any(late < 0) or np.any(months < 0) or np.any(late > months):
+            raise ResultError("a game is received from the month it was played on, not before")
+        return _compute_v4(
+            _Lines(lg, lp, lf, np.zeros(lg.size), group, np.zeros(age.size), n_players),
+            age,
+            months=months,
+            late=late,
+            previous=prev,
+            params=params,
+        )
+    if age_months is not None or late_months is not None or previous is not None:
+        raise ResultError(f"formula {params.formula} reads no months, lateness or last month")
     w_game = weights(age, params)
     w_line = w_game[lg] if lg.size else np.zeros(0)
     if params.formula >= 3:
@@ -291,7 +395,7 @@ class _Lines:
 
 
 def _table_model(
-    lines: _Lines, params: Params
+    lines: _Lines, params: Params, y_read: FloatArray | None = None
 ) -> tuple[FloatArray, FloatArray, float, FloatArray, int]:
     """Formula 3: ``y = level[set] + x_i - beta * mean of the opponents' x + noise``.
 
@@ -314,6 +418,8 @@ def _table_model(
     n_groups = int(group.max()) + 1 if group.size else 0
     gap_line = game_gap[lg]
     y = np.divide(lf, gap_line, out=np.zeros(lg.size), where=gap_line > 0)
+    if y_read is not None:  # formula 4: finals as clipped to their set's bound
+        y = y_read
     line_group = group[lg]
     sizes, starts = _game_starts(lg, int(lg.max()) + 1)
     played = sizes > 0  # the games' line counts and starts, in line order (lg is sorted)
@@ -440,3 +546,222 @@ def _pcg(
         p = z + (rz_new / rz) * p
         rz = rz_new
     return x, params.max_iterations
+
+
+def months_since(age_days: IntArray, last_day: dt.date | None = None) -> IntArray:
+    """Per game, the calendar months from the month it was played in to the ranking's.
+
+    With ``last_day`` (the ranking month's last day) exact: a game of this month
+    is 0, of last month 1. Without it ``age_days * 12 // 365``, which is 0 for
+    the month's own games and at most 11 inside the window, but can stand still
+    for a month (28-31 days): the store always passes the calendar.
+    """
+    age = np.asarray(age_days, dtype=np.int64)
+    if last_day is None:
+        return np.asarray(np.maximum(age, 0) * 12 // 365, dtype=np.int64)
+    played = np.datetime64(last_day, "D") - age.astype("timedelta64[D]")
+    month = played.astype("datetime64[M]").astype(np.int64)
+    return np.asarray(np.datetime64(last_day, "M").astype(np.int64) - month, dtype=np.int64)
+
+
+def _bounded_finals(
+    lg: IntArray, lf: IntArray, w_age: FloatArray, group: IntArray, params: Params
+) -> tuple[FloatArray, FloatArray, FloatArray, IntArray]:
+    """Per game G and the bounds (low, high) of a final on its set; the finals clipped.
+
+    A final counts from ``floor(mean - final_cap G)`` up to ``ceil(mean +
+    final_cap G)``, the mean final and ``G`` of its set measured on the finals
+    so clipped: from the raw finals, clipped and measured again until the
+    bounds settle (each pass can only narrow them; a far outlier settles where
+    a near one does).
+    """
+    n_groups = int(group.max()) + 1 if group.size else 0
+    line_group = group[lg]
+    counted = w_age[lg] > 0
+    f_n = np.bincount(line_group[counted], minlength=n_groups)
+    clipped = lf
+    for _ in range(100):
+        gap = _gaps(lg, clipped, w_age, group)
+        group_gap = np.zeros(n_groups)
+        group_gap[group] = gap
+        f_sum = np.bincount(line_group[counted], weights=clipped[counted], minlength=n_groups)
+        mean = f_sum / np.maximum(f_n, 1)
+        low = np.floor(mean - params.final_cap * group_gap)
+        high = np.ceil(mean + params.final_cap * group_gap)
+        again = np.clip(lf, low[line_group], high[line_group]).astype(np.int64)
+        if np.array_equal(again, clipped):
+            break
+        clipped = again
+    return gap, low[group], high[group], clipped
+
+
+def _per_unit(bound: FloatArray, gap: FloatArray) -> FloatArray:
+    """A bound on the finals in units of G (0 where a set has no G)."""
+    return np.divide(bound, gap, out=np.zeros(gap.size), where=gap > 0)
+
+
+def _positions(numbers: FloatArray) -> IntArray:
+    """Ranking positions: 1 + how many numbers are strictly larger (ties share)."""
+    ordered = np.sort(numbers)
+    return np.asarray(
+        1 + numbers.size - np.searchsorted(ordered, numbers, side="right"), dtype=np.int64
+    )
+
+
+def _compute_v4(
+    lines: _Lines,
+    age: IntArray,
+    *,
+    months: IntArray,
+    late: IntArray,
+    previous: FloatArray,
+    params: Params,
+) -> Fladub:
+    """Formula 4: the table model on clipped, lateness-damped finals; the number is
+    her strength aged by the months since her newest game, carried on from last
+    month while she has no new result, and held within a few places of where it
+    would be without the late results entering this month."""
+    lg, lp, lf, group, n_players = (
+        lines.game,
+        lines.player,
+        lines.final,
+        lines.group,
+        lines.n_players,
+    )
+    n_games = age.size
+    w_age = weights(age, params)
+    late_factor_game = np.where(w_age > 0, params.late_damping ** late.astype(np.float64), 1.0)
+    w_game = w_age * late_factor_game
+    w_line = w_game[lg] if lg.size else np.zeros(0)
+    counted = w_line > 0
+    gap, low_f, high_f, clipped = _bounded_finals(lg, lf, w_age, group, params)
+    low, high = _per_unit(low_f, gap), _per_unit(high_f, gap)
+    gap_line = gap[lg]
+    y = np.divide(clipped, gap_line, out=np.zeros(lg.size), where=gap_line > 0)
+    fit_lines = _Lines(lg, lp, lf, w_line, group, gap, n_players)
+    strength, _, beta, game_level, iterations = _table_model(fit_lines, params, y_read=y)
+    x = (strength - params.base) / params.scale
+
+    sizes = np.bincount(lg, minlength=n_games).astype(np.int64)
+    table_x = np.bincount(lg, weights=x[lp], minlength=n_games)
+    inv = 1.0 / np.maximum(sizes[lg] - 1, 1)
+    opp = (table_x[lg] - x[lp]) * inv  # her opponents' mean x
+    level_line = game_level[lg]
+    residual = y - level_line - x[lp] + beta * opp
+    res_sum = np.bincount(lg, weights=residual, minlength=n_games)
+    rho = (res_sum[lg] - residual) * inv  # her opponents' mean residual
+    performance = np.where(
+        counted, params.base + params.scale * (y - level_line + beta * opp - beta * rho), 0.0
+    )
+    # her strength is exactly (K base + sum w p) / (W + K): the weighted mean of her
+    # performances shrunk towards base by K virtual games, game by game
+    k = params.prior_games
+    weight_sum = np.bincount(lp, weights=w_line, minlength=n_players)
+    w_her = weight_sum[lp]
+    shrunk = (w_her * performance + k * params.base) / np.maximum(w_her + k, 1e-300)
+    share = np.divide(w_line, w_her, out=np.zeros(lg.size), where=w_her > 0)
+    mean_shrunk = np.bincount(
+        lp, weights=np.where(counted, share * shrunk, 0.0), minlength=n_players
+    )
+
+    games = np.bincount(lp[counted], minlength=n_players).astype(np.int64)
+    ranked = games > 0
+    newest = np.full(n_players, params.age_steps, dtype=np.int64)
+    np.minimum.at(newest, lp[counted], months[lg][counted])
+    steps = float(params.age_steps)
+    age_factor = np.maximum(steps - newest, 0.0) / steps
+    entering = (late == months)[lg] & counted
+    fresh = np.bincount(lp[entering], minlength=n_players) > 0
+    carried = ranked & ~fresh & np.isfinite(previous) & (newest >= 1)
+    # carried on: each month (steps - k) / (steps - k + 1) of last month's number, so
+    # (steps - k) / steps of the number after her last game, to 0 when she leaves
+    remaining = np.maximum(steps - newest, 0.0)
+    kept = np.divide(remaining, remaining + 1.0)
+    number = np.where(
+        carried, np.where(np.isfinite(previous), previous, 0.0) * kept, age_factor * mean_shrunk
+    )
+    number = np.where(ranked, number, 0.0)
+    provisional = games < params.min_games
+
+    capped = np.zeros(n_players, dtype=bool)
+    arriving = entering & (late > 0)[lg]
+    if arriving.any():
+        without = np.where(np.isin(np.arange(n_games), lg[arriving]), params.window_days, age)
+        base = _compute_v4(
+            lines,
+            without,
+            months=months,
+            late=np.where(without >= params.window_days, 0, late),
+            previous=previous,
+            params=params,
+        )
+        held = _hold_places(number, ranked, base, params)
+        capped = held != number
+        number = held
+
+    factor = np.divide(number, mean_shrunk, out=np.zeros(n_players), where=mean_shrunk != 0)
+    contribution = np.where(counted, factor[lp] * share * shrunk, 0.0)
+    return Fladub(
+        fladub=number,
+        strength=np.where(ranked, strength, params.base),
+        games=games,
+        weight_sum=weight_sum,
+        provisional=provisional,
+        weight=w_line,
+        performance=performance,
+        contribution=contribution,
+        gap=gap,
+        level=game_level,
+        beta=beta,
+        iterations=iterations,
+        late_factor=late_factor_game[lg] if lg.size else np.zeros(0),
+        months=np.where(ranked, newest, -1),
+        factor=factor,
+        carried=carried,
+        capped=capped,
+        low=low,
+        high=high,
+        table_x=table_x,
+        sizes=sizes,
+    )
+
+
+def _hold_places(
+    number: FloatArray, ranked: npt.NDArray[Any], base: Fladub, params: Params
+) -> FloatArray:
+    """The numbers with late results in, held so that no ranked (non-provisional)
+    player's position moves more than max(late_share of them, late_min_places)
+    from where it is without them.
+
+    Each player of the ranking without them stays between the numbers of the
+    players ``h`` places above and below her there, so at most ``2 h`` players
+    can pass her either way; a player only the late results bring in is put no
+    higher than the lowest. ``h`` starts at half the allowance and shrinks if
+    ties would still let a move through (at 0 nothing moves).
+    """
+    before = base.games > 0
+    n_ranked = int(np.count_nonzero(before & ~base.provisional))
+    allowed = max(int(np.floor(params.late_share * n_ranked)), params.late_min_places)
+    idx = np.flatnonzero(before)
+    if idx.size == 0:
+        return number
+    b = base.fladub[idx]
+    order = np.argsort(-b, kind="stable")
+    sorted_b = b[order]
+    slot = np.empty(idx.size, dtype=np.int64)
+    slot[order] = np.arange(idx.size)
+    watched = ~base.provisional[idx]
+    pos_before = _positions(b)
+    newcomers = ranked & ~before
+    held = number
+    for h in range(allowed // 2, -1, -1):
+        held = number.copy()
+        top = sorted_b[np.maximum(slot - h, 0)]
+        bottom = sorted_b[np.minimum(slot + h, idx.size - 1)]
+        held[idx] = np.clip(number[idx], bottom, top)
+        held[newcomers] = np.minimum(number[newcomers], sorted_b[-1])
+        now = np.flatnonzero(ranked)
+        pos_now = _positions(held[now])[np.searchsorted(now, idx)]
+        if np.all(np.abs(pos_now - pos_before)[watched] <= allowed):
+            break
+    return held

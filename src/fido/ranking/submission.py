@@ -41,6 +41,7 @@ __all__ = [
     "check_received",
     "check_result",
     "find_game",
+    "game_points_bound",
     "games_of",
     "parse_result",
     "set_pips",
@@ -133,6 +134,21 @@ def set_pips(n: int) -> int:
     return n * (n + 1) * (n + 2) // 2
 
 
+def game_points_bound(rules: Ruleset) -> int:
+    """The most points all players of one game can score together (docs/ranking.md).
+
+    A move scores S / d, S the sum of the open ends. The opening double leaves 2
+    ends and 2 sides; a double laid on an end adds an end and a side, a tile on
+    a side turns the side into an end, any other move keeps the count: so a
+    double-n table never has more than 4 + 2n ends (n doubles after the
+    opener), each at most n, and S <= n (2n + 4). Every move places a tile, so a
+    game has at most as many moves as the set has tiles.
+    """
+    n = rules.max_pips
+    per_move = n * (2 * n + 4) // rules.divisor
+    return int(rules.dominoes.count * per_move)
+
+
 def check_result(r: ResultIn, *, today: dt.date) -> Ruleset:
     """Everything that can be checked without the store; returns the ruleset."""
     rules = r.rules()
@@ -157,16 +173,21 @@ def check_result(r: ResultIn, *, today: dt.date) -> Ruleset:
             f"the players hold {held} pips at the end, but the whole double-{rules.max_pips} "
             f"set has only {total}"
         )
-    # every scoring move scores (sum of the open ends) / divisor; the open ends of
-    # a table never sum to more than twice the set's pips, and a game has at most
-    # one move per tile
-    most = rules.dominoes.count * (2 * total // rules.divisor)
+    most = game_points_bound(rules)
     for ln in r.lines:
         if ln.points > most:
             raise ResultError(
                 f"player {ln.player}: {ln.points} points are impossible with double-"
-                f"{rules.max_pips} and divisor {rules.divisor}"
+                f"{rules.max_pips} and divisor {rules.divisor} (a whole game scores at "
+                f"most {most})"
             )
+    scored = sum(ln.points for ln in r.lines)
+    if scored > most:
+        raise ResultError(
+            f"the players scored {scored} points together, but a whole game of double-"
+            f"{rules.max_pips} on divisor {rules.divisor} scores at most {most} "
+            f"({rules.dominoes.count} moves of at most {most // rules.dominoes.count})"
+        )
     if r.record is not None:
         _check_record(r, rules)
     return rules
