@@ -103,6 +103,9 @@ class MonthData:
     line_final: np.ndarray
     player_ids: np.ndarray  # store ids, ascending
     game_group: np.ndarray  # per game: its (set, divisor) numbered 0, 1, ... in order
+    # per game: the monthly rankings it missed (received in a later month than it
+    # was played in); formula 4 damps and holds late results by it
+    late_months: np.ndarray
 
 
 def _excluded(s: Session, cutoff: dt.datetime, game_ids: set[int] | None = None) -> set[int]:
@@ -130,7 +133,7 @@ def load_month(s: Session, month: str, params: Params | None = None) -> MonthDat
         GameRow.played_on <= last_day,
     )
     games = s.execute(
-        select(GameRow.id, GameRow.played_on, GameRow.set, GameRow.divisor)
+        select(GameRow.id, GameRow.played_on, GameRow.set, GameRow.divisor, GameRow.received_at)
         .where(*where)
         .order_by(GameRow.id)
     ).all()
@@ -138,12 +141,17 @@ def load_month(s: Session, month: str, params: Params | None = None) -> MonthDat
     games = [g for g in games if g[0] not in excluded]
     if not games:
         z = np.zeros(0, dtype=np.int64)
-        return MonthData(month, last_day, z, z, z, z, z, z, z)
+        return MonthData(month, last_day, z, z, z, z, z, z, z, z)
     game_ids = np.fromiter((g[0] for g in games), dtype=np.int64, count=len(games))
     kind = np.array([(g[2], g[3]) for g in games], dtype=np.int64)  # set, divisor
     game_group = np.unique(kind, axis=0, return_inverse=True)[1].ravel().astype(np.int64)
     ordinal = last_day.toordinal()
     age = np.fromiter((ordinal - g[1].toordinal() for g in games), dtype=np.int64, count=len(games))
+    late = np.fromiter(
+        (max(0, _month_index(utc(g[4]).date()) - _month_index(g[1])) for g in games),
+        dtype=np.int64,
+        count=len(games),
+    )
     # the lines, millions of rows: plain integers straight from the driver, no
     # parameters (game ids are filtered here), the same SQL on every backend
     table = LineRow.__tablename__
@@ -165,8 +173,12 @@ def load_month(s: Session, month: str, params: Params | None = None) -> MonthDat
     player_ids, line_player = np.unique(lines[:, 1], return_inverse=True)
     fin = np.ascontiguousarray(lines[:, 2])
     return MonthData(
-        month, last_day, game_ids, age, line_game, line_player, fin, player_ids, game_group
+        month, last_day, game_ids, age, line_game, line_player, fin, player_ids, game_group, late
     )
+
+
+def _month_index(day: dt.date) -> int:
+    return day.year * 12 + day.month - 1
 
 
 @dataclass(frozen=True)
@@ -264,6 +276,16 @@ def compute_month(
     params = params or Params()
     _, cutoff = month_bounds(month)
     data = load_month(s, month, params)
+    before_month = previous_month(month)
+    prev = published(s, before_month) if before_month else None
+    before = {e.player_id: e for e in prev.entries} if prev else {}
+    extra: dict[str, Any] = {}
+    if params.formula >= 4:
+        extra = {
+            "last_day": data.last_day,
+            "late_months": data.late_months,
+            "previous": _carried(s, data, prev, cutoff),
+        }
     result = compute(
         data.age_days,
         data.line_game,
@@ -272,10 +294,8 @@ def compute_month(
         int(data.player_ids.size),
         params=params,
         game_group=data.game_group,
+        **extra,
     )
-    before_month = previous_month(month)
-    prev = published(s, before_month) if before_month else None
-    before = {e.player_id: e for e in prev.entries} if prev else {}
     info = {
         pid: (number, name)
         for pid, number, name in s.execute(select(Player.id, Player.number, Player.name))
@@ -310,6 +330,35 @@ def compute_month(
     key, games = month_key(month), int(data.game_ids.size)
     ranking = Ranking(key, cutoff, params, games, es, digest(key, cutoff, params, games, es))
     return ranking, data, result
+
+
+def _carried(
+    s: Session, data: MonthData, prev: Ranking | None, cutoff: dt.datetime
+) -> np.ndarray:
+    """Per player, last month's published number that formula 4 carries on (NaN: none).
+
+    Only a formula-4 month is carried on (older formulas do not age the same
+    way), and not for a player one of whose games was disputed, accepted or
+    rejected during this month: a withdrawn or restored game must show.
+    """
+    carried = np.full(data.player_ids.size, np.nan)
+    if prev is None or prev.params.formula < 4 or not data.player_ids.size:
+        return carried
+    index = {int(pid): i for i, pid in enumerate(data.player_ids)}
+    for e in prev.entries:
+        i = index.get(e.player_id)
+        if i is not None:
+            carried[i] = e.fladub
+    reviewed = s.scalars(
+        select(LineRow.player_id)
+        .join(ReviewRow, ReviewRow.game_id == LineRow.game_id)
+        .where(ReviewRow.at >= prev.cutoff, ReviewRow.at < cutoff)
+    ).all()
+    for pid in set(reviewed):
+        i = index.get(int(pid))
+        if i is not None:
+            carried[i] = np.nan
+    return carried
 
 
 def closed_until(s: Session) -> tuple[str, dt.datetime] | None:
