@@ -4,8 +4,10 @@
     .venv/bin/python bench/ranking_scale.py --import [--games 1000000]
 
 Draws a year of FIDO games (3 to 5 players each, finals from the players'
-strengths plus luck), then times one monthly computation and reports the
-process's peak memory (``resource.getrusage``, max RSS):
+strengths plus luck; each sheet received the day after its game, so a
+month's last games arrive late, in the next month), then times one monthly
+computation and reports the process's peak memory (``resource.getrusage``,
+max RSS):
 
 * ``formula``: :func:`fido.ranking.fladub.compute` on the arrays;
 * ``--store``: also writes everything into a fresh SQLite file (bulk inserts,
@@ -84,7 +86,7 @@ def fill_store(url: str, data: tuple[np.ndarray, ...], players: int) -> None:
                 insert(GameRow),
                 [
                     {"id": g + 1, "key": f"g{g + 1}", "event": "bench", "set": 12, "divisor": 7,
-                     "source": "import", "received_at": now,
+                     "source": "import", "received_at": received_at(int(age[g]), now),
                      "played_on": LAST_DAY - dt.timedelta(days=int(age[g]))}
                     for g in range(lo, hi)
                 ],
@@ -105,15 +107,24 @@ def fill_store(url: str, data: tuple[np.ndarray, ...], players: int) -> None:
     store.close()
 
 
+def received_at(age: int, now: dt.datetime) -> dt.datetime:
+    """A game's sheet arrives the day after it was played (a month's last games arrive
+    in the next month: late by one ranking, as in a real federation), never after ``now``."""
+    day = LAST_DAY - dt.timedelta(days=age - 1)
+    return min(dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.UTC), now)
+
+
 def write_csv(path: Path, data: tuple[np.ndarray, ...]) -> None:
     age, lg, lp, lf = data
+    now = dt.datetime(2026, 10, 31, 12, tzinfo=dt.UTC)
     with path.open("w") as f:
-        f.write("game,date,event,set,divisor,player,points,pips\n")
+        f.write("game,date,event,set,divisor,player,points,pips,received\n")
         days = {a: (LAST_DAY - dt.timedelta(days=int(a))).isoformat() for a in np.unique(age)}
+        got = {a: f"{received_at(int(a), now):%Y-%m-%d}" for a in np.unique(age)}
         for i in range(lg.size):
             g, fin = int(lg[i]), int(lf[i])
             f.write(f"{g},{days[int(age[g])]},bench,12,,{int(lp[i]) + 1},"
-                    f"{max(fin, 0)},{max(-fin, 0)}\n")
+                    f"{max(fin, 0)},{max(-fin, 0)},{got[int(age[g])]}\n")
 
 
 def child(*args: str) -> tuple[float, float, str]:
