@@ -231,6 +231,7 @@ def _csv_items(reader: Any, name: str, delimiter: str) -> Iterator[Item]:
     label = ""
     game_id: str | None = None
     first_row = 0
+    receipts: dict[str, dt.datetime | None] = {}  # a file holds few receipt days
     for rowno, values in enumerate(reader, start=2):
         where = f"row {rowno}"
         if not values:
@@ -254,8 +255,11 @@ def _csv_items(reader: Any, name: str, delimiter: str) -> Iterator[Item]:
             else None,
             "source": "import",
         }
-        if (row.get("received") or "").strip():
-            game["received"] = parse_received(row["received"], what=f"{where}: received")
+        got = (row.get("received") or "").strip()
+        if got:
+            if got not in receipts:
+                receipts[got] = parse_received(got, what=f"{where}: received")
+            game["received"] = receipts[got]
         if current is None or row["game"] != game_id:
             if current is not None:
                 yield label, current
