@@ -27,11 +27,19 @@ from sqlalchemy.exc import SQLAlchemyError
 from fido.errors import FidoError
 from fido.ranking import export
 from fido.ranking.bulk import import_results
+from fido.ranking.clock import utc
 from fido.ranking.errors import ResultError
 from fido.ranking.importer import iter_results, parse_received, whole_number
 from fido.ranking.players import find_player, list_players, register_player
 from fido.ranking.report import Report, player_report, plot_report
-from fido.ranking.reviews import confirm, dispute, settle, status_at
+from fido.ranking.reviews import (
+    confirm,
+    counting_notes,
+    dispute,
+    first_month,
+    settle,
+    status_at,
+)
 from fido.ranking.snapshot import (
     Ranking,
     compute_month,
@@ -40,10 +48,10 @@ from fido.ranking.snapshot import (
     published,
     verify,
 )
-from fido.ranking.submission import games_of, parse_result, submit
+from fido.ranking.submission import find_game, games_of, parse_result, submit
 from fido.rich_text import shown
 from fido.safe_text import printable
-from fido.store import db_message, open_store
+from fido.store import Player, db_message, open_store
 
 __all__ = ["players_app", "ranking_app", "refusing", "results_app"]
 
@@ -234,6 +242,59 @@ def results_list(
 
 
 GameId = Annotated[int, typer.Argument(help="the game's number (fido results list)")]
+
+_VERDICTS = {"confirm": "confirmed", "dispute": "disputed", "accept": "accepted",
+             "reject": "rejected"}
+_SOURCES = {"api": "the API", "sheet": "a score sheet (results add)",
+            "import": "an import", "online": "an online game"}
+
+
+@results_app.command("show")
+def results_show(game: GameId, db: Db = None) -> None:
+    """Show one game: its lines, receipt, reviews with their notes, and what they change."""
+    with refusing(), open_store(db).session(write=False) as s:
+        g = find_game(s, game)
+        who = {ln.player_id: ln.player for ln in g.lines}
+        submitter = None
+        if g.submitted_by is not None:
+            submitter = who.get(g.submitted_by) or s.get(Player, g.submitted_by)
+        reviewers = {rv.player_id: s.get(Player, rv.player_id) for rv in g.reviews
+                     if rv.player_id is not None}
+        status = status_at(g)
+        first = first_month(g)
+        notes = counting_notes(s, g)
+        _say((f"Game {g.id}", "bold"), f": {g.played_on}, ", shown(g.event),
+             f", double-{g.set}, divisor {g.divisor}")
+        by = Text()
+        if submitter is not None:
+            by = Text.assemble("; submitted by ", f"{submitter.number} ", shown(submitter.name))
+        _say(f"received {utc(g.received_at):%Y-%m-%d %H:%M} UTC from "
+             f"{_SOURCES.get(g.source, g.source)}", by,
+             "; with its game record" if g.record else "")
+        counts = "counts" if status.counts else "does not count"
+        _say(f"status: {status.value} ({counts} now); "
+             f"the first ranking that can count it: {first}")
+        t = RichTable(title="Lines")
+        for col in ("seat", "player", "name", "points", "pips", "final"):
+            t.add_column(col, justify="left" if col == "name" else "right")
+        for ln in g.lines:
+            t.add_row(str(ln.seat + 1), str(ln.player.number), shown(ln.player.name),
+                      str(ln.points), str(ln.pips), str(ln.final))
+        console.print(t)
+        if not g.reviews:
+            console.print("no confirmation or dispute yet")
+        else:
+            r = RichTable(title="Reviews")
+            for col in ("when (UTC)", "by", "verdict", "note"):
+                r.add_column(col)
+            for rv in g.reviews:
+                p = reviewers.get(rv.player_id) if rv.player_id is not None else None
+                r.add_row(f"{utc(rv.at):%Y-%m-%d %H:%M}",
+                          shown(f"{p.number} {p.name}") if p else Text("the federation"),
+                          _VERDICTS.get(rv.verdict, rv.verdict), shown(rv.note))
+            console.print(r)
+    for note in notes:
+        console.print(note)
 Reviewer = Annotated[int, typer.Option("--player", help="your player number")]
 Note = Annotated[str, typer.Option(help="a note")]
 
