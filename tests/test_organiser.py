@@ -10,11 +10,21 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 from fido.cli import app
+from fido.ranking.players import (
+    find_player,
+    list_players,
+    merge_players,
+    merged_ids,
+    month_merges,
+    register_player,
+)
 from fido.ranking.reviews import dispute, settle
 from fido.ranking.snapshot import compute_month, publish
+from fido.store import migrate as migrate_to
 from fido.store import open_store
 
 runner = CliRunner()
@@ -94,3 +104,133 @@ def test_show_a_game_its_reviews_and_a_late_dispute(db: str) -> None:
 def test_show_refuses_a_missing_game(db: str) -> None:
     code, out = fido(db, "results", "show", "99")
     assert code == 1 and out.strip() == "error: there is no game 99"
+
+
+# ------------------------------------------------------------ the sheet as typed
+
+
+def test_each_player_number_is_checked_as_it_is_typed(db: str) -> None:
+    # player 1: 9 (unknown), then 1; player 2: 1 again (on the sheet), then 2
+    sheet = "2026-11-09\nKiel\n9\n\n2\n9\n1\n30\n2\n1\n2\n12\n0\ny\n"
+    code, out = fido(db, "results", "add", input=sheet)
+    assert code == 0 and "stored as game 4" in out, out
+    lines = out.splitlines()
+    unknown = next(i for i, ln in enumerate(lines) if "no registered player has number 9" in ln)
+    # answered at once: the next thing asked is player 1's number again, not her points
+    assert "type another number" in lines[unknown]
+    assert lines[unknown + 1].startswith("Player 1: player number")
+    assert "Player 1 (1 Anna): points" in out  # the name beside the number as it is typed
+    assert "player 1 is already line 1 of this sheet; type another number" in out
+    assert "Player 2 (2 Bert): pips left" in out
+    code, out = fido(db, "results", "show", "4")
+    assert "│    2 │      2 │ Bert │     12 │    0 │    12 │" in out
+    code, out = fido(db, "results", "add", "--by", "77", input="")
+    assert code == 1 and out.strip() == "error: no registered player has number 77"
+
+
+# ------------------------------------------------------------ rename and merge
+
+
+def test_rename_corrects_a_name_and_published_months_still_verify(db: str) -> None:
+    assert fido(db, "ranking", "compute", "--month", "2026-10")[0] == 0
+    code, out = fido(db, "players", "rename", "2", "Bert [i]Brecht[/i]")
+    assert code == 0 and out.strip() == "player 2: Bert is now Bert [i]Brecht[/i]"
+    code, out = fido(db, "ranking", "show", "--month", "2026-10")
+    assert "Bert [i]Brecht[/i]" in out  # the published month under her name as it is now
+    code, out = fido(db, "ranking", "verify", "--month", "2026-10")
+    assert code == 0 and "bit for bit" in out
+    code, out = fido(db, "players", "rename", "2", "  ")
+    assert code == 1 and out.startswith("error: player: name")
+    code, out = fido(db, "players", "rename", "9", "Nobody")
+    assert code == 1 and "no registered player has number 9" in out
+
+
+def test_merge_a_second_registration(db: str, tmp_path: Path) -> None:
+    assert fido(db, "ranking", "compute", "--month", "2026-10")[0] == 0
+    assert fido(db, "players", "add", "Anne")[0] == 0  # player 5: a typo of Anna's
+    nov = tmp_path / "nov.csv"
+    nov.write_text(
+        "game,date,event,set,divisor,player,points,pips\n"
+        "d,2026-11-07,Kiel,9,,5,25,0\nd,2026-11-07,Kiel,9,,2,10,4\n"
+    )
+    code, out = fido(db, "results", "import", str(nov), "--received", "2026-11-08")
+    assert code == 0, out
+    code, out = fido(db, "players", "merge", "5", "2")
+    assert code == 1 and "players 5 and 2 both played in game 4: they are two people" in out
+    code, out = fido(db, "players", "merge", "5", "1")
+    assert code == 0 and "merged player 5 (Anne) into player 1 (Anna): her 1 game(s)" in out
+    code, out = fido(db, "players", "merge", "5", "1")
+    assert code == 1 and "player 5 (Anne) was merged into player 1 (Anna): use 1" in out
+    code, out = fido(db, "players", "list")
+    assert "Anne" not in out and "Anna" in out
+    code, out = fido(db, "players", "list", "--all")
+    assert "│      5 │ Anne " in out and "1 Anna on " in out
+    # refused for new results, by sheet and by import, naming the survivor
+    sheet = "2026-11-09\nKiel\n9\n\n2\n5\n"
+    code, out = fido(db, "results", "add", input=sheet)
+    assert code == 1 and "was merged into player 1 (Anna): use 1; type another number" in out
+    nov.write_text(nov.read_text().replace("d,2026-11-07", "e,2026-11-08"))
+    code, out = fido(db, "results", "import", str(nov))
+    assert code == 1 and "was merged into player 1 (Anna): use 1" in out
+    # her games are the survivor's to list and to review
+    code, out = fido(db, "results", "list", "--player", "1")
+    assert "5 Anne: 25" in out and "1 Anna: 27" in out
+    code, out = fido(db, "results", "confirm", "4", "--player", "1")
+    assert code == 0 and "game 4:" in out
+    code, out = fido(db, "ranking", "verify", "--month", "2026-10")
+    assert code == 0 and "bit for bit" in out
+
+
+def test_merges_apply_to_months_published_after_them(db: str) -> None:
+    store = open_store(db)
+    with store.session() as s:
+        anne = register_player(s, "Anne", now=at("2026-10-01"))
+        publish(s, "2026-10", now=at("2026-11-02"))
+        merge_players(s, anne.number, 1, now=at("2026-11-03"))
+        assert month_merges(s, "2026-10") == {}  # published before the merge
+        assert month_merges(s, "2026-11") == {anne.id: find_player(s, 1).id}
+        anna = find_player(s, 1)
+        full = register_player(s, "Anna Schmidt", now=at("2026-10-01"))
+        merge_players(s, 1, full.number, now=at("2026-11-04"))  # merges of merges are followed
+        assert merged_ids(s) == {anne.id: full.id, anna.id: full.id}
+        assert merged_ids(s, before=at("2026-11-04")) == {anne.id: anna.id}
+        assert find_player(s, 2).merged_into is None
+    store.close()
+
+
+@pytest.mark.xfail(strict=True, reason="load_month (snapshot.py) does not apply month_merges yet")
+def test_a_merged_players_games_count_for_the_survivor(db: str, tmp_path: Path) -> None:
+    assert fido(db, "players", "add", "Anne")[0] == 0
+    nov = tmp_path / "nov.csv"
+    nov.write_text(
+        "game,date,event,set,divisor,player,points,pips\n"
+        "d,2026-11-07,Kiel,9,,5,25,0\nd,2026-11-07,Kiel,9,,2,10,4\n"
+    )
+    assert fido(db, "results", "import", str(nov), "--received", "2026-11-08")[0] == 0
+    assert fido(db, "players", "merge", "5", "1")[0] == 0
+    store = open_store(db)
+    with store.session(write=False) as s:
+        r = compute_month(s, "2026-11")[0]
+        assert r.entry(5) is None
+        anna = r.entry(1)
+        assert anna is not None and anna.games == 3
+    store.close()
+
+
+def test_migration_0003_keeps_the_players(store_url: str) -> None:
+    engine = create_engine(store_url)
+    migrate_to(engine, "0002")
+    with engine.begin() as conn:
+        conn.execute(
+            text("INSERT INTO players (number, name, registered_at) VALUES (7, 'Anna', :t)"),
+            {"t": dt.datetime(2026, 1, 1)},
+        )
+    engine.dispose()
+    store = open_store(store_url)
+    with store.session() as s:
+        (p,) = list_players(s)
+        assert (p.number, p.name, p.merged_into, p.merged_at) == (7, "Anna", None, None)
+        register_player(s, "Anne", 8)
+        merge_players(s, 8, 7)
+        assert [q.number for q in list_players(s)] == [7]
+    store.close()

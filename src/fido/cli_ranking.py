@@ -13,7 +13,7 @@ is shown through :func:`fido.safe_text.shown`, never read as markup.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -30,7 +30,14 @@ from fido.ranking.bulk import import_results
 from fido.ranking.clock import utc
 from fido.ranking.errors import ResultError
 from fido.ranking.importer import iter_results, parse_received, whole_number
-from fido.ranking.players import find_player, list_players, register_player
+from fido.ranking.players import (
+    find_player,
+    list_players,
+    merge_players,
+    register_player,
+    rename_player,
+    survivor,
+)
 from fido.ranking.report import Report, player_report, plot_report
 from fido.ranking.reviews import (
     confirm,
@@ -131,18 +138,61 @@ def players_add(
 
 
 @players_app.command("list")
-def players_list(db: Db = None) -> None:
+def players_list(
+    all_: Annotated[
+        bool, typer.Option("--all", help="also the players merged into others")
+    ] = False,
+    db: Db = None,
+) -> None:
     """List the registered players."""
     with refusing(), open_store(db).session(write=False) as s:
         t = RichTable(title="Players")
-        for col in ("number", "name", "country", "registered"):
+        cols = ["number", "name", "country", "registered"] + (["merged into"] if all_ else [])
+        for col in cols:
             t.add_column(col, justify="right" if col == "number" else "left")
-        for p in list_players(s):
-            t.add_row(
+        for p in list_players(s, merged=all_):
+            row: list[str | Text] = [
                 str(p.number), shown(p.name), shown(p.country or ""),
                 f"{p.registered_at:%Y-%m-%d}",
-            )
+            ]
+            if all_:
+                into = survivor(s, p) if p.merged_into is not None else None
+                row.append(
+                    Text.assemble(f"{into.number} ", shown(into.name),
+                                  f" on {p.merged_at:%Y-%m-%d}" if p.merged_at else "")
+                    if into else ""
+                )
+            t.add_row(*row)
     console.print(t)
+
+
+@players_app.command("rename")
+def players_rename(
+    number: Annotated[int, typer.Argument(help="the player's number")],
+    name: Annotated[str, typer.Argument(help="her name as it should be")],
+    db: Db = None,
+) -> None:
+    """Correct a player's name (published rankings show the new one; their numbers stay)."""
+    with refusing(), open_store(db).session() as s:
+        p, old = rename_player(s, number, name)
+        _say(f"player {p.number}: ", shown(old), " is now ", shown(p.name))
+
+
+@players_app.command("merge")
+def players_merge(
+    number: Annotated[int, typer.Argument(help="the second registration (she disappears)")],
+    into: Annotated[int, typer.Argument(help="the player she really is (she stays)")],
+    db: Db = None,
+) -> None:
+    """Merge a player registered twice: her games count for the other from now on."""
+    with refusing(), open_store(db).session() as s:
+        old, new, games = merge_players(s, number, into)
+        _say(
+            f"merged player {old.number} (", shown(old.name), f") into player {new.number} (",
+            shown(new.name), f"): her {games} game(s) count for player {new.number} in every "
+            f"ranking published from now on; months already published stay as they are, and "
+            f"{old.number} is refused for new results",
+        )
 
 
 # ---------------------------------------------------------------- results
@@ -162,8 +212,24 @@ def results_import(
     console.print(f"imported {new} new game(s), {old} already stored")
 
 
-def _sheet(by: int | None) -> dict[str, Any]:
-    """One score sheet, asked for line by line."""
+def _player_line(i: int, known: Callable[[int], str], taken: list[int]) -> tuple[int, str]:
+    """Player ``i``'s number, asked until it is a registered player not yet on the
+    sheet: a typo is answered at once, not after the whole sheet."""
+    while True:
+        number = typer.prompt(f"Player {i}: player number", type=int)
+        if number in taken:
+            problem = f"player {number} is already line {taken.index(number) + 1} of this sheet"
+        else:
+            try:
+                return number, known(number)
+            except ResultError as e:
+                problem = str(e)
+        err.print(Text(f"  {printable(problem)}; type another number"), soft_wrap=True)
+
+
+def _sheet(by: int | None, known: Callable[[int], str]) -> dict[str, Any]:
+    """One score sheet, asked for line by line; ``known`` names a player number
+    (or refuses it), so each number is checked as it is typed."""
     date = typer.prompt("Date played (YYYY-MM-DD)", default=dt.date.today().isoformat())
     event = typer.prompt("Place or event")
     set_ = typer.prompt("Set (double-n)", default=12, type=int)
@@ -172,10 +238,13 @@ def _sheet(by: int | None) -> dict[str, Any]:
     if not 2 <= count <= 9:
         raise ResultError(f"a FIDO game has 2 to 9 players, not {count}")
     lines = []
+    taken: list[int] = []
     for i in range(1, count + 1):
-        player = typer.prompt(f"Player {i}: player number", type=int)
-        points = typer.prompt(f"Player {i}: points", type=int)
-        pips = typer.prompt(f"Player {i}: pips left", type=int)
+        player, name = _player_line(i, known, taken)
+        taken.append(player)
+        who = f"Player {i} ({player} {printable(name)})"
+        points = typer.prompt(f"{who}: points", type=int)
+        pips = typer.prompt(f"{who}: pips left", type=int)
         lines.append({"player": player, "points": points, "pips": pips})
     data: dict[str, Any] = {
         "date": date,
@@ -200,10 +269,17 @@ def results_add(
     with refusing():
         now = parse_received(received)
         store = open_store(db)
+
+        def known(number: int) -> str:
+            with store.session(write=False) as s:  # short: a person types in between
+                return find_player(s, number, live=True).name
+
+        if by is not None:
+            known(by)  # refused before the sheet is asked for
     with refusing("nothing stored: "):
-        r = parse_result(_sheet(by))  # refused before it is shown: no control characters
+        r = parse_result(_sheet(by, known))  # refused before it is shown: no control characters
         with store.session(write=False) as s:  # an unknown number is refused here
-            names = {ln.player: find_player(s, ln.player).name for ln in r.lines}
+            names = {ln.player: find_player(s, ln.player, live=True).name for ln in r.lines}
         t = RichTable(title=shown(f"{r.date}, {r.event}, double-{r.set}"))
         for col in ("player", "name", "points", "pips", "final"):
             t.add_column(col, justify="left" if col == "name" else "right")

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from fido.ranking.errors import ResultError
 from fido.ranking.fladub import pair_performance
-from fido.ranking.players import find_player
+from fido.ranking.players import find_player, month_merges
 from fido.ranking.snapshot import (
     Entry,
     compute_month,
@@ -85,18 +85,20 @@ def player_report(s: Session, month: str, number: int) -> Report:
         games = {g.id: g for g in s.scalars(select(GameRow).where(GameRow.id.in_(wanted)))}
         names = {pid: name for pid, name in s.execute(select(Player.id, Player.name))}
         numbers = {pid: n for pid, n in s.execute(select(Player.id, Player.number))}
+        merges = month_merges(s, month)  # as the month's ranking reads the lines
         for i in mine:
             game = games[int(data.game_ids[data.line_game[i]])]
             own = int(data.line_final[i])
             opponents = []
             for ln in s.scalars(select(LineRow).where(LineRow.game_id == game.id)):
-                if ln.player_id == player.id:
+                pid = merges.get(ln.player_id, ln.player_id)
+                if pid == player.id:
                     continue
-                j = int(np.searchsorted(data.player_ids, ln.player_id))
+                j = int(np.searchsorted(data.player_ids, pid))
                 opponents.append(
                     Opponent(
-                        numbers[ln.player_id],
-                        names[ln.player_id],
+                        numbers[pid],
+                        names[pid],
                         ln.final,
                         float(result.strength[j]),
                         pair_performance(

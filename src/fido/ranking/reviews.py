@@ -21,7 +21,7 @@ from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.fields import check_text
 from fido.ranking.fladub import Params
-from fido.ranking.players import find_player
+from fido.ranking.players import find_player, with_merged
 from fido.ranking.snapshot import month_bounds, month_of, previous_month
 from fido.ranking.submission import find_game
 from fido.store import GameRow, ReviewRow, SnapshotRow
@@ -88,8 +88,8 @@ def _review(
 ) -> Status:
     note = _note(note)
     game = find_game(s, game_id)
-    player = find_player(s, number)
-    if player.id not in {ln.player_id for ln in game.lines}:
+    player = find_player(s, number, live=True)
+    if not set(with_merged(s, player)) & {ln.player_id for ln in game.lines}:
         raise ResultError(f"player {number} did not play in game {game_id}")
     if player.id == game.submitted_by:
         raise ResultError(f"player {number} submitted game {game_id}; the others review it")
