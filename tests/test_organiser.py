@@ -6,7 +6,12 @@ Runs on SQLite and, with ``FIDO_TEST_POSTGRES_URL``, PostgreSQL.
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,8 +50,8 @@ def at(day: str, hour: int = 12) -> dt.datetime:
     return dt.datetime.fromisoformat(day).replace(hour=hour, tzinfo=dt.UTC)
 
 
-def fido(db: str, *args: str, input: str | None = None, columns: int = 200) -> tuple[int, str]:
-    out = runner.invoke(app, [*args, "--db", db], input=input, env={"COLUMNS": str(columns)})
+def fido(db: str, *args: str, input: str | None = None) -> tuple[int, str]:
+    out = runner.invoke(app, [*args, "--db", db], input=input, env={"COLUMNS": "200"})
     return out.exit_code, out.output
 
 
@@ -234,3 +239,65 @@ def test_migration_0003_keeps_the_players(store_url: str) -> None:
         merge_players(s, 8, 7)
         assert [q.number for q in list_players(s)] == [7]
     store.close()
+
+
+# ------------------------------------------------------------ report, plot, export
+
+
+def test_report_reads_at_80_columns(db: str, tmp_path: Path) -> None:
+    long_name = "Dana Wilhelmine von Hohenzollern-Sigmaringen"
+    assert fido(db, "players", "rename", "4", long_name)[0] == 0
+    # a child process: the in-process console keeps the width it was first made with
+    done = subprocess.run(
+        [sys.executable, "-c", "from fido.cli import app; app()", "ranking", "report",
+         "--month", "2026-10", "--player", "1", "--db", db],
+        capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, check=False,
+    )
+    code, out = done.returncode, done.stdout + done.stderr
+    assert code == 0, out
+    lines = out.splitlines()
+    assert max(len(ln) for ln in lines) <= 80
+    header = next(ln for ln in lines if "game" in ln and "contrib." in ln)
+    assert header.split() == ["game", "played", "event", "final", "weight", "perf.", "contrib."]
+    # a game's row whole on one line: id, full date, event, final, weight, perf., contrib.
+    row = next(ln for ln in lines if ln.split()[:2] == ["1", "2026-10-03"])
+    assert row.split()[2:4] == ["Rostock", "round"] and row.split()[4] == "27"
+    assert "4 Dana Wilhelmine" in out  # the opponent's long name cut, her number kept
+    code, wide = fido(db, "ranking", "report", "--month", "2026-10", "--player", "1")
+    total = next(ln for ln in wide.splitlines() if ln.startswith("sum of the contributions"))
+    assert total in out  # the same numbers, only laid out narrower
+    assert "factor = 1.0000" in out and "(12 - 0) / 12 = 1.0000" in " ".join(out.split())
+
+
+def test_the_plot_shows_two_games_of_one_day(db: str, tmp_path: Path) -> None:
+    same_day = tmp_path / "same.csv"  # Anna's second game on 2026-10-10
+    same_day.write_text(
+        "game,date,event,set,divisor,player,points,pips\n"
+        "d,2026-10-10,Kiel,9,,1,12,0\nd,2026-10-10,Kiel,9,,2,3,1\n"
+    )
+    assert fido(db, "results", "import", str(same_day), "--received", "2026-10-31")[0] == 0
+    plot = tmp_path / "anna.svg"
+    code, out = fido(db, "ranking", "report", "--month", "2026-10", "--player", "1",
+                     "--plot", str(plot))
+    assert code == 0, out
+    svg = plot.read_text()
+    for label in ("10-03 #1", "10-10 #2", "10-10 #4"):  # one bar and label per game
+        assert label in svg
+
+
+def test_exports_round_to_what_the_table_shows(db: str, tmp_path: Path) -> None:
+    assert fido(db, "ranking", "compute", "--month", "2026-10")[0] == 0
+    code, shown_ = fido(db, "ranking", "show", "--month", "2026-10")
+    csv_file, json_file = tmp_path / "r.csv", tmp_path / "r.json"
+    code, out = fido(db, "ranking", "export", "--month", "2026-10",
+                     "--csv", str(csv_file), "--json", str(json_file))
+    assert code == 0, out
+    rows = list(csv.DictReader(csv_file.open()))
+    data = json.loads(json_file.read_text())
+    assert data["decimals"] == 2
+    for row, entry in zip(rows, data["entries"], strict=True):
+        assert f" {row['fladub']} " in shown_  # the very text of the table's cell
+        assert len(row["fladub"].split(".")[1]) <= 2
+        assert float(row["fladub"]) == entry["fladub"]
+    code, out = fido(db, "ranking", "verify", "--month", "2026-10")
+    assert code == 0  # the store keeps every digit

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -484,6 +485,8 @@ def ranking_verify(month: Month, db: Db = None) -> None:
 
 
 def _print_report(rep: Report) -> None:
+    """Her number explained in tables that fit 80 columns: the games, then their
+    opponents, then one line per factor (so every number printed is accounted for)."""
     entry = rep.entry
     state = "" if rep.published else " (not published yet)"
     if entry is None:
@@ -495,29 +498,86 @@ def _print_report(rep: Report) -> None:
         f" (player {rep.number}), {rep.month}{state}: position {entry.position}, FLADUB "
         f"{entry.fladub:.2f}, strength {entry.strength:.1f}, {entry.games} games{flag}",
     )
-    t = RichTable(title="Counted games")
-    for col in ("game", "played", "event", "final",
-                "opponents (final, strength, performance against)",
-                "weight", "performance", "contribution"):
-        t.add_column(col, justify="left" if col in ("event", "played") or "opp" in col
-                     else "right")
+    late = rep.formula >= 4 and any(g.late_factor != 1.0 for g in rep.games)
+    t = RichTable(title="Counted games", box=box.SIMPLE_HEAD, show_edge=False)
+    t.add_column("game", justify="right")
+    t.add_column("played", no_wrap=True)
+    t.add_column("event", overflow="ellipsis", no_wrap=True, min_width=6, ratio=1)
+    t.add_column("final", justify="right")
+    t.add_column("weight", justify="right")
+    if late:
+        t.add_column("late", justify="right")
+    t.add_column("perf.", justify="right")
+    t.add_column("contrib.", justify="right")
     for g in rep.games:
-        opp = "; ".join(
-            f"{o.number} {o.name} ({o.final}, {o.strength:.0f}, {o.performance:.0f})"
-            for o in g.opponents
-        )
-        t.add_row(
-            str(g.game_id), str(g.played_on), shown(g.event), str(g.final), shown(opp),
-            f"{g.weight:.4f}", f"{g.performance:.2f}", f"{g.contribution:.2f}",
-        )
+        row: list[str | Text] = [
+            str(g.game_id), str(g.played_on), shown(g.event), str(g.final), f"{g.weight:.4f}"
+        ]
+        if late:
+            row.append(f"{g.late_factor:.3f}")
+        row += [f"{g.performance:.2f}", f"{g.contribution:.2f}"]
+        t.add_row(*row)
     console.print(t)
+    o = RichTable(title="Her opponents", box=box.SIMPLE_HEAD, show_edge=False)
+    o.add_column("game", justify="right")
+    o.add_column("opponent", overflow="ellipsis", no_wrap=True, ratio=1)
+    for col in ("final", "strength", "her perf. against"):
+        o.add_column(col, justify="right")
+    for g in rep.games:
+        for i, op in enumerate(g.opponents):
+            o.add_row(
+                str(g.game_id) if i == 0 else "", Text.assemble(f"{op.number} ", shown(op.name)),
+                str(op.final), f"{op.strength:.0f}", f"{op.performance:.0f}",
+            )
+    console.print(o)
+    console.print(
+        "perf.: her performance, the mean of her performances against each opponent; "
+        "contrib.: what the game adds to her FLADUB"
+    )
     console.print(f"sum of the contributions: {rep.total:.2f} = FLADUB {entry.fladub:.2f}")
-    if rep.formula >= 3:
-        sets = sorted({(g.gap, g.level) for g in rep.games})
+    sets = ", ".join(f"G {gap:.2f} level {level:+.4f}" for gap, level in
+                     sorted({(g.gap, g.level) for g in rep.games}))
+    if rep.formula >= 4:
+        console.print(
+            "performance = 1500 + 400 * (final / G - level) + beta * (her opponents' "
+            "mean strength - 1500 - 400 * their mean residual), the final clipped to its "
+            f"set's bound; this month beta = {rep.beta:+.4f}; {sets}"
+        )
+        console.print(
+            "weight = 1 - (age in days / 365)^2"
+            + (" times late: 0.5 for each monthly ranking the result missed" if late else "")
+        )
+        _explain_factor(rep)
+    elif rep.formula >= 3:
         console.print(
             "performance = 1500 + 400 * (final / G - level) + beta * (strength - 1500), "
-            f"meaned over her opponents; this month beta = {rep.beta:+.4f}; "
-            + ", ".join(f"G {gap:.2f} level {level:+.4f}" for gap, level in sets)
+            f"meaned over her opponents; this month beta = {rep.beta:+.4f}; {sets}"
+        )
+
+
+def _explain_factor(rep: Report) -> None:
+    """Formula 4's last step: how her performances became her number."""
+    if rep.factor is None or rep.months is None:
+        return
+    k, n = rep.months, rep.age_steps
+    console.print(
+        f"contrib. = factor * weight / her sum of weights * perf. shrunk by 2 virtual "
+        f"games at 1500; factor = {rep.factor:.4f}"
+    )
+    age = (
+        f"age: her newest counted game is {k} month(s) before this ranking, so her "
+        f"number is ({n} - {k}) / {n} = {(n - k) / n:.4f} of her mean shrunk performance"
+    )
+    if rep.carried:
+        age = (
+            f"carried on: no new result this month, so last month's number times "
+            f"({n} - {k}) / ({n + 1} - {k}) (her newest counted game is {k} month(s) old)"
+        )
+    console.print(age)
+    if rep.capped:
+        console.print(
+            "held back: late results entering this month would have moved her more than "
+            "max(2 %, 5) places; her number is held within them"
         )
 
 
