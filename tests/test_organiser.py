@@ -10,6 +10,7 @@ import csv
 import datetime as dt
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
+from fido import Game, ruleset
 from fido.cli import app
 from fido.ranking.players import (
     find_player,
@@ -29,6 +31,7 @@ from fido.ranking.players import (
 )
 from fido.ranking.reviews import dispute, settle
 from fido.ranking.snapshot import compute_month, publish
+from fido.record import GameRecord
 from fido.store import migrate as migrate_to
 from fido.store import open_store
 
@@ -301,3 +304,56 @@ def test_exports_round_to_what_the_table_shows(db: str, tmp_path: Path) -> None:
         assert float(row["fladub"]) == entry["fladub"]
     code, out = fido(db, "ranking", "verify", "--month", "2026-10")
     assert code == 0  # the store keeps every digit
+
+
+# ------------------------------------------------------------ a game record
+
+
+def record_file(tmp_path: Path, *, finished: bool = True, rules: str = "fido") -> Path:
+    rng = random.Random(4)
+    game = Game.new(ruleset(rules, set=9) if rules == "fido" else ruleset(rules), players=3,
+                    seed=4)
+    while not game.is_over and (finished or len(game.history()) < 5):
+        game.push(rng.choice(game.legal_moves()))
+    path = tmp_path / "game.json"
+    GameRecord.from_game(game, ["Anna", "Bert", "Cora [x]"], date=dt.date(2026, 11, 14)).save(
+        path
+    )
+    return path
+
+
+def test_a_saved_game_imports_as_one_result(db: str, tmp_path: Path) -> None:
+    path = record_file(tmp_path)
+    code, out = fido(db, "results", "import", str(path))
+    assert code == 1 and "nothing imported" in out
+    assert "seat 1 'Anna', seat 2 'Bert', seat 3 'Cora [x]'" in out  # names, shown as typed
+    assert "--players N,N,..." in out
+    code, out = fido(db, "results", "import", str(path), "--players", "2,3")
+    assert code == 1 and "--players gives 2 numbers, the game has 3 seats" in out
+    code, out = fido(db, "results", "import", str(path), "--players", "2,3,x")
+    assert code == 1 and "--players takes player numbers in seat order" in out
+    code, out = fido(db, "results", "import", str(path), "--players", "2,3,1",
+                     "--received", "2026-11-15")
+    assert code == 0 and "imported 1 new game(s)" in out, out
+    outcome = GameRecord.load(path).replay().outcome
+    assert outcome is not None
+    code, out = fido(db, "results", "show", "4")
+    assert "Game 4: 2026-11-14, fido play, double-9, divisor 5" in out
+    assert "with its game record" in out
+    for seat, (number, name) in enumerate(((2, "Bert"), (3, "Cora"), (1, "Anna"))):
+        res = outcome.seats[seat]
+        assert (f"│    {seat + 1} │      {number} │ {name} │ {res.points:6d} │ {res.pips:4d} │ "
+                f"{res.points - res.pips:5d} │") in out
+    code, out = fido(db, "results", "import", str(path), "--players", "2,3,1")
+    assert code == 0 and "0 new game(s), 1 already stored" in out
+    code, out = fido(db, "results", "import", str(tmp_path / "x.csv"), "--players", "1,2")
+    assert code == 1 and "--players is for a game record" in out
+
+
+def test_only_a_finished_fido_game_imports(db: str, tmp_path: Path) -> None:
+    code, out = fido(db, "results", "import", str(record_file(tmp_path, finished=False)),
+                     "--players", "1,2,3")
+    assert code == 1 and "the game is not over after its 5 moves" in out
+    code, out = fido(db, "results", "import", str(record_file(tmp_path, rules="draw")),
+                     "--players", "1,2,3")
+    assert code == 1 and "only FIDO games count in the ranking" in out, out

@@ -30,7 +30,7 @@ from fido.ranking import export
 from fido.ranking.bulk import import_results
 from fido.ranking.clock import utc
 from fido.ranking.errors import ResultError
-from fido.ranking.importer import iter_results, parse_received, whole_number
+from fido.ranking.importer import iter_results, parse_players, parse_received, whole_number
 from fido.ranking.players import (
     find_player,
     list_players,
@@ -201,14 +201,23 @@ def players_merge(
 
 @results_app.command("import")
 def results_import(
-    file: Annotated[Path, typer.Argument(help="results as .csv or .json (docs/ranking.md)")],
+    file: Annotated[
+        Path, typer.Argument(help="results as .csv or .json, or a game record (docs/ranking.md)")
+    ],
     received: Received = None,
+    players: Annotated[
+        str | None,
+        typer.Option(help="a game record's player numbers in seat order, e.g. 3,1,7"),
+    ] = None,
     db: Db = None,
 ) -> None:
-    """Import a season of score sheets; a bad row stores nothing."""
+    """Import a season of score sheets, or a game from fido play --save; a bad row
+    stores nothing."""
     with refusing("nothing imported: "):
         now = parse_received(received)
-        results = iter_results(file)  # a wrong file is refused before the database is opened
+        numbers = None if players is None else parse_players(players)
+        # a wrong file is refused before the database is opened
+        results = iter_results(file, numbers)
         new, old = import_results(open_store(db), results, now=now)
     console.print(f"imported {new} new game(s), {old} already stored")
 
