@@ -144,7 +144,8 @@ def test_results_add_asks_for_a_score_sheet(db: str) -> None:
     assert code == 0 and "already stored as game 1" in out
     wrong = "2026-10-30\nBasel\n12\n\n2\n2\n40\n0\n2\n10\n5\ny\n"
     code, out = fido(db, "results", "add", input=wrong)
-    assert code == 1 and "nothing stored" in out and "player 2 appears twice" in out
+    assert code == 1 and "player 2 is already line 1 of this sheet; type another" in out
+    assert "stored as" not in out  # the sheet ran out while player 2 was asked again
     declined = "2026-10-29\nBasel\n12\n\n2\n1\n1\n0\n2\n1\n0\nn\n"
     code, out = fido(db, "results", "add", input=declined)
     assert code == 0 and "nothing stored" in out

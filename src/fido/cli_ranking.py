@@ -13,12 +13,13 @@ is shown through :func:`fido.safe_text.shown`, never read as markup.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -27,11 +28,26 @@ from sqlalchemy.exc import SQLAlchemyError
 from fido.errors import FidoError
 from fido.ranking import export
 from fido.ranking.bulk import import_results
+from fido.ranking.clock import utc
 from fido.ranking.errors import ResultError
-from fido.ranking.importer import iter_results, parse_received, whole_number
-from fido.ranking.players import find_player, list_players, register_player
+from fido.ranking.importer import iter_results, parse_players, parse_received, whole_number
+from fido.ranking.players import (
+    find_player,
+    list_players,
+    merge_players,
+    register_player,
+    rename_player,
+    survivor,
+)
 from fido.ranking.report import Report, player_report, plot_report
-from fido.ranking.reviews import confirm, dispute, settle, status_at
+from fido.ranking.reviews import (
+    confirm,
+    counting_notes,
+    dispute,
+    first_month,
+    settle,
+    status_at,
+)
 from fido.ranking.snapshot import (
     Ranking,
     compute_month,
@@ -40,10 +56,10 @@ from fido.ranking.snapshot import (
     published,
     verify,
 )
-from fido.ranking.submission import games_of, parse_result, submit
+from fido.ranking.submission import find_game, games_of, parse_result, submit
 from fido.rich_text import shown
 from fido.safe_text import printable
-from fido.store import db_message, open_store
+from fido.store import Player, db_message, open_store
 
 __all__ = ["players_app", "ranking_app", "refusing", "results_app"]
 
@@ -123,18 +139,61 @@ def players_add(
 
 
 @players_app.command("list")
-def players_list(db: Db = None) -> None:
+def players_list(
+    all_: Annotated[
+        bool, typer.Option("--all", help="also the players merged into others")
+    ] = False,
+    db: Db = None,
+) -> None:
     """List the registered players."""
     with refusing(), open_store(db).session(write=False) as s:
         t = RichTable(title="Players")
-        for col in ("number", "name", "country", "registered"):
+        cols = ["number", "name", "country", "registered"] + (["merged into"] if all_ else [])
+        for col in cols:
             t.add_column(col, justify="right" if col == "number" else "left")
-        for p in list_players(s):
-            t.add_row(
+        for p in list_players(s, merged=all_):
+            row: list[str | Text] = [
                 str(p.number), shown(p.name), shown(p.country or ""),
                 f"{p.registered_at:%Y-%m-%d}",
-            )
+            ]
+            if all_:
+                into = survivor(s, p) if p.merged_into is not None else None
+                row.append(
+                    Text.assemble(f"{into.number} ", shown(into.name),
+                                  f" on {p.merged_at:%Y-%m-%d}" if p.merged_at else "")
+                    if into else ""
+                )
+            t.add_row(*row)
     console.print(t)
+
+
+@players_app.command("rename")
+def players_rename(
+    number: Annotated[int, typer.Argument(help="the player's number")],
+    name: Annotated[str, typer.Argument(help="her name as it should be")],
+    db: Db = None,
+) -> None:
+    """Correct a player's name (published rankings show the new one; their numbers stay)."""
+    with refusing(), open_store(db).session() as s:
+        p, old = rename_player(s, number, name)
+        _say(f"player {p.number}: ", shown(old), " is now ", shown(p.name))
+
+
+@players_app.command("merge")
+def players_merge(
+    number: Annotated[int, typer.Argument(help="the second registration (she disappears)")],
+    into: Annotated[int, typer.Argument(help="the player she really is (she stays)")],
+    db: Db = None,
+) -> None:
+    """Merge a player registered twice: her games count for the other from now on."""
+    with refusing(), open_store(db).session() as s:
+        old, new, games = merge_players(s, number, into)
+        _say(
+            f"merged player {old.number} (", shown(old.name), f") into player {new.number} (",
+            shown(new.name), f"): her {games} game(s) count for player {new.number} in every "
+            f"ranking published from now on; months already published stay as they are, and "
+            f"{old.number} is refused for new results",
+        )
 
 
 # ---------------------------------------------------------------- results
@@ -142,20 +201,45 @@ def players_list(db: Db = None) -> None:
 
 @results_app.command("import")
 def results_import(
-    file: Annotated[Path, typer.Argument(help="results as .csv or .json (docs/ranking.md)")],
+    file: Annotated[
+        Path, typer.Argument(help="results as .csv or .json, or a game record (docs/ranking.md)")
+    ],
     received: Received = None,
+    players: Annotated[
+        str | None,
+        typer.Option(help="a game record's player numbers in seat order, e.g. 3,1,7"),
+    ] = None,
     db: Db = None,
 ) -> None:
-    """Import a season of score sheets; a bad row stores nothing."""
+    """Import a season of score sheets, or a game from fido play --save; a bad row
+    stores nothing."""
     with refusing("nothing imported: "):
         now = parse_received(received)
-        results = iter_results(file)  # a wrong file is refused before the database is opened
+        numbers = None if players is None else parse_players(players)
+        # a wrong file is refused before the database is opened
+        results = iter_results(file, numbers)
         new, old = import_results(open_store(db), results, now=now)
     console.print(f"imported {new} new game(s), {old} already stored")
 
 
-def _sheet(by: int | None) -> dict[str, Any]:
-    """One score sheet, asked for line by line."""
+def _player_line(i: int, known: Callable[[int], str], taken: list[int]) -> tuple[int, str]:
+    """Player ``i``'s number, asked until it is a registered player not yet on the
+    sheet: a typo is answered at once, not after the whole sheet."""
+    while True:
+        number = typer.prompt(f"Player {i}: player number", type=int)
+        if number in taken:
+            problem = f"player {number} is already line {taken.index(number) + 1} of this sheet"
+        else:
+            try:
+                return number, known(number)
+            except ResultError as e:
+                problem = str(e)
+        err.print(Text(f"  {printable(problem)}; type another number"), soft_wrap=True)
+
+
+def _sheet(by: int | None, known: Callable[[int], str]) -> dict[str, Any]:
+    """One score sheet, asked for line by line; ``known`` names a player number
+    (or refuses it), so each number is checked as it is typed."""
     date = typer.prompt("Date played (YYYY-MM-DD)", default=dt.date.today().isoformat())
     event = typer.prompt("Place or event")
     set_ = typer.prompt("Set (double-n)", default=12, type=int)
@@ -164,10 +248,13 @@ def _sheet(by: int | None) -> dict[str, Any]:
     if not 2 <= count <= 9:
         raise ResultError(f"a FIDO game has 2 to 9 players, not {count}")
     lines = []
+    taken: list[int] = []
     for i in range(1, count + 1):
-        player = typer.prompt(f"Player {i}: player number", type=int)
-        points = typer.prompt(f"Player {i}: points", type=int)
-        pips = typer.prompt(f"Player {i}: pips left", type=int)
+        player, name = _player_line(i, known, taken)
+        taken.append(player)
+        who = f"Player {i} ({player} {printable(name)})"
+        points = typer.prompt(f"{who}: points", type=int)
+        pips = typer.prompt(f"{who}: pips left", type=int)
         lines.append({"player": player, "points": points, "pips": pips})
     data: dict[str, Any] = {
         "date": date,
@@ -192,10 +279,17 @@ def results_add(
     with refusing():
         now = parse_received(received)
         store = open_store(db)
+
+        def known(number: int) -> str:
+            with store.session(write=False) as s:  # short: a person types in between
+                return find_player(s, number, live=True).name
+
+        if by is not None:
+            known(by)  # refused before the sheet is asked for
     with refusing("nothing stored: "):
-        r = parse_result(_sheet(by))  # refused before it is shown: no control characters
+        r = parse_result(_sheet(by, known))  # refused before it is shown: no control characters
         with store.session(write=False) as s:  # an unknown number is refused here
-            names = {ln.player: find_player(s, ln.player).name for ln in r.lines}
+            names = {ln.player: find_player(s, ln.player, live=True).name for ln in r.lines}
         t = RichTable(title=shown(f"{r.date}, {r.event}, double-{r.set}"))
         for col in ("player", "name", "points", "pips", "final"):
             t.add_column(col, justify="left" if col == "name" else "right")
@@ -234,6 +328,59 @@ def results_list(
 
 
 GameId = Annotated[int, typer.Argument(help="the game's number (fido results list)")]
+
+_VERDICTS = {"confirm": "confirmed", "dispute": "disputed", "accept": "accepted",
+             "reject": "rejected"}
+_SOURCES = {"api": "the API", "sheet": "a score sheet (results add)",
+            "import": "an import", "online": "an online game"}
+
+
+@results_app.command("show")
+def results_show(game: GameId, db: Db = None) -> None:
+    """Show one game: its lines, receipt, reviews with their notes, and what they change."""
+    with refusing(), open_store(db).session(write=False) as s:
+        g = find_game(s, game)
+        who = {ln.player_id: ln.player for ln in g.lines}
+        submitter = None
+        if g.submitted_by is not None:
+            submitter = who.get(g.submitted_by) or s.get(Player, g.submitted_by)
+        reviewers = {rv.player_id: s.get(Player, rv.player_id) for rv in g.reviews
+                     if rv.player_id is not None}
+        status = status_at(g)
+        first = first_month(g)
+        notes = counting_notes(s, g)
+        _say((f"Game {g.id}", "bold"), f": {g.played_on}, ", shown(g.event),
+             f", double-{g.set}, divisor {g.divisor}")
+        by = Text()
+        if submitter is not None:
+            by = Text.assemble("; submitted by ", f"{submitter.number} ", shown(submitter.name))
+        _say(f"received {utc(g.received_at):%Y-%m-%d %H:%M} UTC from "
+             f"{_SOURCES.get(g.source, g.source)}", by,
+             "; with its game record" if g.record else "")
+        counts = "counts" if status.counts else "does not count"
+        _say(f"status: {status.value} ({counts} now); "
+             f"the first ranking that can count it: {first}")
+        t = RichTable(title="Lines")
+        for col in ("seat", "player", "name", "points", "pips", "final"):
+            t.add_column(col, justify="left" if col == "name" else "right")
+        for ln in g.lines:
+            t.add_row(str(ln.seat + 1), str(ln.player.number), shown(ln.player.name),
+                      str(ln.points), str(ln.pips), str(ln.final))
+        console.print(t)
+        if not g.reviews:
+            console.print("no confirmation or dispute yet")
+        else:
+            r = RichTable(title="Reviews")
+            for col in ("when (UTC)", "by", "verdict", "note"):
+                r.add_column(col)
+            for rv in g.reviews:
+                p = reviewers.get(rv.player_id) if rv.player_id is not None else None
+                r.add_row(f"{utc(rv.at):%Y-%m-%d %H:%M}",
+                          shown(f"{p.number} {p.name}") if p else Text("the federation"),
+                          _VERDICTS.get(rv.verdict, rv.verdict), shown(rv.note))
+            console.print(r)
+    for note in notes:
+        console.print(note)
 Reviewer = Annotated[int, typer.Option("--player", help="your player number")]
 Note = Annotated[str, typer.Option(help="a note")]
 
@@ -347,6 +494,8 @@ def ranking_verify(month: Month, db: Db = None) -> None:
 
 
 def _print_report(rep: Report) -> None:
+    """Her number explained in tables that fit 80 columns: the games, then their
+    opponents, then one line per factor (so every number printed is accounted for)."""
     entry = rep.entry
     state = "" if rep.published else " (not published yet)"
     if entry is None:
@@ -358,29 +507,86 @@ def _print_report(rep: Report) -> None:
         f" (player {rep.number}), {rep.month}{state}: position {entry.position}, FLADUB "
         f"{entry.fladub:.2f}, strength {entry.strength:.1f}, {entry.games} games{flag}",
     )
-    t = RichTable(title="Counted games")
-    for col in ("game", "played", "event", "final",
-                "opponents (final, strength, performance against)",
-                "weight", "performance", "contribution"):
-        t.add_column(col, justify="left" if col in ("event", "played") or "opp" in col
-                     else "right")
+    late = rep.formula >= 4 and any(g.late_factor != 1.0 for g in rep.games)
+    t = RichTable(title="Counted games", box=box.SIMPLE_HEAD, show_edge=False)
+    t.add_column("game", justify="right")
+    t.add_column("played", no_wrap=True)
+    t.add_column("event", overflow="ellipsis", no_wrap=True, min_width=6, ratio=1)
+    t.add_column("final", justify="right")
+    t.add_column("weight", justify="right")
+    if late:
+        t.add_column("late", justify="right")
+    t.add_column("perf.", justify="right")
+    t.add_column("contrib.", justify="right")
     for g in rep.games:
-        opp = "; ".join(
-            f"{o.number} {o.name} ({o.final}, {o.strength:.0f}, {o.performance:.0f})"
-            for o in g.opponents
-        )
-        t.add_row(
-            str(g.game_id), str(g.played_on), shown(g.event), str(g.final), shown(opp),
-            f"{g.weight:.4f}", f"{g.performance:.2f}", f"{g.contribution:.2f}",
-        )
+        row: list[str | Text] = [
+            str(g.game_id), str(g.played_on), shown(g.event), str(g.final), f"{g.weight:.4f}"
+        ]
+        if late:
+            row.append(f"{g.late_factor:.3f}")
+        row += [f"{g.performance:.2f}", f"{g.contribution:.2f}"]
+        t.add_row(*row)
     console.print(t)
+    o = RichTable(title="Her opponents", box=box.SIMPLE_HEAD, show_edge=False)
+    o.add_column("game", justify="right")
+    o.add_column("opponent", overflow="ellipsis", no_wrap=True, ratio=1)
+    for col in ("final", "strength", "her perf. against"):
+        o.add_column(col, justify="right")
+    for g in rep.games:
+        for i, op in enumerate(g.opponents):
+            o.add_row(
+                str(g.game_id) if i == 0 else "", Text.assemble(f"{op.number} ", shown(op.name)),
+                str(op.final), f"{op.strength:.0f}", f"{op.performance:.0f}",
+            )
+    console.print(o)
+    console.print(
+        "perf.: her performance, the mean of her performances against each opponent; "
+        "contrib.: what the game adds to her FLADUB"
+    )
     console.print(f"sum of the contributions: {rep.total:.2f} = FLADUB {entry.fladub:.2f}")
-    if rep.formula >= 3:
-        sets = sorted({(g.gap, g.level) for g in rep.games})
+    sets = ", ".join(f"G {gap:.2f} level {level:+.4f}" for gap, level in
+                     sorted({(g.gap, g.level) for g in rep.games}))
+    if rep.formula >= 4:
+        console.print(
+            "performance = 1500 + 400 * (final / G - level) + beta * (her opponents' "
+            "mean strength - 1500 - 400 * their mean residual), the final clipped to its "
+            f"set's bound; this month beta = {rep.beta:+.4f}; {sets}"
+        )
+        console.print(
+            "weight = 1 - (age in days / 365)^2"
+            + (" times late: 0.5 for each monthly ranking the result missed" if late else "")
+        )
+        _explain_factor(rep)
+    elif rep.formula >= 3:
         console.print(
             "performance = 1500 + 400 * (final / G - level) + beta * (strength - 1500), "
-            f"meaned over her opponents; this month beta = {rep.beta:+.4f}; "
-            + ", ".join(f"G {gap:.2f} level {level:+.4f}" for gap, level in sets)
+            f"meaned over her opponents; this month beta = {rep.beta:+.4f}; {sets}"
+        )
+
+
+def _explain_factor(rep: Report) -> None:
+    """Formula 4's last step: how her performances became her number."""
+    if rep.factor is None or rep.months is None:
+        return
+    k, n = rep.months, rep.age_steps
+    console.print(
+        f"contrib. = factor * weight / her sum of weights * perf. shrunk by 2 virtual "
+        f"games at 1500; factor = {rep.factor:.4f}"
+    )
+    age = (
+        f"age: her newest counted game is {k} month(s) before this ranking, so her "
+        f"number is ({n} - {k}) / {n} = {(n - k) / n:.4f} of her mean shrunk performance"
+    )
+    if rep.carried:
+        age = (
+            f"carried on: no new result this month, so last month's number times "
+            f"({n} - {k}) / ({n + 1} - {k}) (her newest counted game is {k} month(s) old)"
+        )
+    console.print(age)
+    if rep.capped:
+        console.print(
+            "held back: late results entering this month would have moved her more than "
+            "max(2 %, 5) places; her number is held within them"
         )
 
 

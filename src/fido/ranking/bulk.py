@@ -26,9 +26,11 @@ from typing import IO, Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
+from fido.ranking.players import find_player
 from fido.ranking.snapshot import closed_until
 from fido.ranking.submission import SOURCES, _stored_key, check_received, check_result, parse_result
 from fido.store import Base, GameRow, LineRow, Player, Store
@@ -53,6 +55,8 @@ def _check(
     data: dict[str, Any],
     now: dt.datetime,
     players: dict[int, int],
+    merged: dict[int, str],
+    *,
     closed: tuple[str, dt.datetime] | None,
 ) -> Spooled:
     data = dict(data)
@@ -66,6 +70,8 @@ def _check(
         [r.submitted_by] if r.submitted_by is not None else []
     ):
         if n not in players:
+            if n in merged:
+                raise ResultError(merged[n])
             raise ResultError(f"no registered player has number {n}")
     return (
         r.key or r.content_key(),
@@ -83,19 +89,35 @@ def _check(
     )
 
 
+def _merged_messages(s: Session) -> dict[int, str]:
+    """Per merged player's number, the message that refuses it (naming her survivor)."""
+    out = {}
+    for p in s.scalars(select(Player).where(Player.merged_into.is_not(None))):
+        try:
+            find_player(s, p.number, live=True)
+        except ResultError as e:
+            out[p.number] = str(e)
+    return out
+
+
 def _spool(
     store: Store, items: Iterable[tuple[str, dict[str, Any]]], now: dt.datetime, out: IO[bytes]
 ) -> int:
     """Pass 1: check every result, spool the checked ones; returns how many."""
     with store.session(write=False) as s:
-        players = dict(s.execute(select(Player.number, Player.id)).all())
+        players = dict(
+            s.execute(
+                select(Player.number, Player.id).where(Player.merged_into.is_(None))
+            ).all()
+        )
+        merged = _merged_messages(s)
         closed = closed_until(s)
     count = 0
     batch: list[Spooled] = []
     labels: list[str] = []
     for label, data in items:
         try:
-            batch.append(_check(label, data, now, players, closed))
+            batch.append(_check(label, data, now, players, merged, closed=closed))
         except ResultError as e:
             raise ResultError(f"{label}: {e}") from None
         labels.append(label)

@@ -174,19 +174,98 @@ def _lines(path: Path, f: IO[bytes]) -> Iterator[str]:
 Item = tuple[str, dict[str, Any]]
 
 
-def iter_results(path: Path) -> Iterator[Item]:
+def iter_results(path: Path, players: list[int] | None = None) -> Iterator[Item]:
     """The results of a ``.csv`` or ``.json`` file with their labels, one at a time.
 
     A CSV file is read as it goes (any size, bounded memory); a JSON file is
     read whole (up to :data:`MAX_BYTES`). A fault raises when it is reached.
+    A game record (``fido play --save``) is one result; ``players`` gives the
+    player numbers of its seats in order (a record names people, the
+    federation numbers them).
     """
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".json"):  # refused at the call, before anything is read
         raise ResultError(f"import reads .csv or .json files, not {clip(path.name)}")
     if suffix == ".json":
-        results, labels = parse_json(_read(path), path.name)
+        text = _read(path)
+        if _is_record(text):
+            return iter([(path.name, record_result(text, players, path.name))])
+        if players is not None:
+            raise ResultError("--players is for a game record (fido play --save), not results")
+        results, labels = parse_json(text, path.name)
         return iter(list(zip(labels, results, strict=True)))
+    if players is not None:
+        raise ResultError("--players is for a game record (fido play --save), not a CSV file")
     return iter_csv(_lines(path, _open(path)), path.name)
+
+
+def _is_record(text: str) -> bool:
+    """Whether JSON text is one game record (it has a deal and moves), not results."""
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return False  # parse_json says what is wrong with it
+    return isinstance(data, dict) and "moves" in data and "deal" in data
+
+
+def parse_players(text: str) -> list[int]:
+    """``--players 3,1,7``: player numbers in seat order."""
+    parts = [p.strip() for p in text.split(",")]
+    if not all(p.isascii() and p.isdigit() for p in parts):
+        raise ResultError(
+            f"--players takes player numbers in seat order, e.g. 3,1,7; not {clip(text)}"
+        )
+    return [int(p) for p in parts]
+
+
+def record_result(text: str, players: list[int] | None, name: str = "the record") -> dict[str, Any]:
+    """One finished FIDO game record as a result: the date, set and divisor from
+    the record, each seat's points and pips from replaying it (the record is
+    stored with it, and replayed again when it is checked)."""
+    from fido.errors import FidoError  # noqa: PLC0415
+    from fido.record import GameRecord  # noqa: PLC0415 (the engine: only records need it)
+
+    try:
+        record = GameRecord.from_json(text)
+        game = record.new_game()
+        for _i, _turn, g in record.steps():
+            game = g
+        record.check_results(game)
+    except FidoError as e:
+        raise ResultError(f"{name}: {e}") from None
+    rules = record.ruleset
+    if not rules.is_fido:
+        raise ResultError(f"{name}: a {rules.text()} game; only FIDO games count in the ranking")
+    if game.outcome is None:
+        raise ResultError(
+            f"{name}: the game is not over after its {len(record.moves)} moves; only a "
+            "finished game is a result"
+        )
+    seats = ", ".join(f"seat {i + 1} {n!r}" for i, n in enumerate(record.players))
+    if players is None:
+        raise ResultError(
+            f"{name}: a game record names its players ({seats}); give their player "
+            "numbers in seat order: --players N,N,..."
+        )
+    if len(players) != len(record.players):
+        raise ResultError(
+            f"{name}: --players gives {len(players)} numbers, the game has "
+            f"{len(record.players)} seats ({seats})"
+        )
+    if record.date is None:
+        raise ResultError(f"{name}: the record has no date; a result needs the day it was played")
+    return {
+        "date": record.date.isoformat(),
+        "event": record.event or "fido play",
+        "set": rules.max_pips,
+        "divisor": rules.divisor,
+        "lines": [
+            {"player": n, "points": res.points, "pips": res.pips}
+            for n, res in zip(players, game.outcome.seats, strict=True)
+        ],
+        "record": record.to_dict(),
+        "source": "import",
+    }
 
 
 def read_results(path: Path) -> Results:

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from fido.ranking.errors import ResultError
 from fido.ranking.fladub import pair_performance
-from fido.ranking.players import find_player
+from fido.ranking.players import find_player, month_merges
 from fido.ranking.snapshot import (
     Entry,
     compute_month,
@@ -48,6 +48,7 @@ class GameLine:
     contribution: float
     gap: float  # G of its set: finals are read in these units
     level: float  # its set's level in the table model (formula 3)
+    late_factor: float = 1.0  # formula 4: late_damping ** the rankings it missed (in weight)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,12 @@ class Report:
     history: tuple[tuple[str, int, float], ...]  # (month, position, FLADUB), published months
     formula: int = 3
     beta: float = 0.0  # the month's: how much a strong table lowers a final
+    # formula 4: why her number is what it is (None before)
+    months: int | None = None  # months from her newest counted game to this ranking
+    factor: float | None = None  # FLADUB / her weighted mean shrunk performance
+    carried: bool = False  # no new result: last month's number carried on, aged
+    capped: bool = False  # held within a few places of where it was without late results
+    age_steps: int = 12
 
     @property
     def total(self) -> float:
@@ -85,18 +92,20 @@ def player_report(s: Session, month: str, number: int) -> Report:
         games = {g.id: g for g in s.scalars(select(GameRow).where(GameRow.id.in_(wanted)))}
         names = {pid: name for pid, name in s.execute(select(Player.id, Player.name))}
         numbers = {pid: n for pid, n in s.execute(select(Player.id, Player.number))}
+        merges = month_merges(s, month)  # as the month's ranking reads the lines
         for i in mine:
             game = games[int(data.game_ids[data.line_game[i]])]
             own = int(data.line_final[i])
             opponents = []
             for ln in s.scalars(select(LineRow).where(LineRow.game_id == game.id)):
-                if ln.player_id == player.id:
+                pid = merges.get(ln.player_id, ln.player_id)
+                if pid == player.id:
                     continue
-                j = int(np.searchsorted(data.player_ids, ln.player_id))
+                j = int(np.searchsorted(data.player_ids, pid))
                 opponents.append(
                     Opponent(
-                        numbers[ln.player_id],
-                        names[ln.player_id],
+                        numbers[pid],
+                        names[pid],
                         ln.final,
                         float(result.strength[j]),
                         pair_performance(
@@ -121,6 +130,7 @@ def player_report(s: Session, month: str, number: int) -> Report:
                     float(result.contribution[i]),
                     float(result.gap[data.line_game[i]]),
                     float(result.level[data.line_game[i]]),
+                    1.0 if result.late_factor is None else float(result.late_factor[i]),
                 )
             )
     lines.sort(key=lambda g: (g.played_on, g.game_id), reverse=True)
@@ -133,6 +143,7 @@ def player_report(s: Session, month: str, number: int) -> Report:
             .order_by(SnapshotRow.month)
         )
     )
+    ranked = entry is not None and index < data.player_ids.size
     return Report(
         month,
         number,
@@ -143,6 +154,11 @@ def player_report(s: Session, month: str, number: int) -> Report:
         history,
         ranking.params.formula,
         float(result.beta),
+        months=int(result.months[index]) if ranked and result.months is not None else None,
+        factor=float(result.factor[index]) if ranked and result.factor is not None else None,
+        carried=bool(ranked and result.carried is not None and result.carried[index]),
+        capped=bool(ranked and result.capped is not None and result.capped[index]),
+        age_steps=ranking.params.age_steps,
     )
 
 
@@ -165,12 +181,21 @@ def plot_report(report: Report, path: str | Path) -> Path:
     )
     top.set_ylabel("FLADUB")
     top.tick_params(axis="x", rotation=45)
-    games = sorted(report.games, key=lambda g: g.played_on)
-    bottom.bar(
-        [g.played_on for g in games], [g.contribution for g in games], width=2.0, color="tab:green"
+    # one bar per game, in the order played: two games on one day stand side by side
+    games = sorted(report.games, key=lambda g: (g.played_on, g.game_id))
+    positions = list(range(len(games)))
+    bottom.bar(positions, [g.contribution for g in games], width=0.8, color="tab:green")
+    step = max(1, math.ceil(len(games) / 25))  # at most 25 labels: readable
+    bottom.set_xticks(
+        positions[::step],
+        [f"{g.played_on:%m-%d} #{g.game_id}" for g in games[::step]],
+        rotation=90,
+        fontsize=7,
     )
+    bottom.set_xlabel("game (date played, game number)")
     bottom.set_title(f"{report.month}: each counted game's contribution (sum {report.total:.2f})")
     bottom.set_ylabel("contribution")
-    fig.savefig(path)
+    with plt.rc_context({"svg.fonttype": "none"}):  # an SVG's text stays text
+        fig.savefig(path)
     plt.close(fig)
     return path

@@ -14,16 +14,28 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.fields import check_text
-from fido.ranking.players import find_player
+from fido.ranking.fladub import Params
+from fido.ranking.players import find_player, with_merged
+from fido.ranking.snapshot import month_bounds, month_of, previous_month
 from fido.ranking.submission import find_game
-from fido.store import GameRow, ReviewRow
+from fido.store import GameRow, ReviewRow, SnapshotRow
 
-__all__ = ["NOTE_MAX", "Status", "confirm", "dispute", "settle", "status_at"]
+__all__ = [
+    "NOTE_MAX",
+    "Status",
+    "confirm",
+    "counting_notes",
+    "dispute",
+    "first_month",
+    "settle",
+    "status_at",
+]
 
 NOTE_MAX = 2000  # characters in a review's note
 
@@ -76,8 +88,8 @@ def _review(
 ) -> Status:
     note = _note(note)
     game = find_game(s, game_id)
-    player = find_player(s, number)
-    if player.id not in {ln.player_id for ln in game.lines}:
+    player = find_player(s, number, live=True)
+    if not set(with_merged(s, player)) & {ln.player_id for ln in game.lines}:
         raise ResultError(f"player {number} did not play in game {game_id}")
     if player.id == game.submitted_by:
         raise ResultError(f"player {number} submitted game {game_id}; the others review it")
@@ -120,3 +132,120 @@ def settle(
     game.reviews.append(ReviewRow(player_id=None, verdict=verdict, at=at, note=note))
     s.flush()
     return status_at(game)
+
+
+def first_month(game: GameRow) -> str:
+    """The first month whose ranking can count the game: received before its
+    cutoff and played by its last day (the later of the two months)."""
+    return max(month_of(utc(game.received_at)), month_of(game.played_on))
+
+
+def _months(first: str, last: str) -> list[str]:
+    """The months from ``first`` to ``last``, both included (none if last < first)."""
+    out: list[str] = []
+    m: str | None = last
+    while m is not None and m >= first:
+        out.append(m)
+        m = previous_month(m)
+    return out[::-1]
+
+
+def _in_window(game: GameRow, month: str, window_days: int) -> bool:
+    last_day, _ = month_bounds(month)
+    return 0 <= (last_day - game.played_on).days < window_days
+
+
+def _when(at: dt.datetime) -> str:
+    return f"{utc(at):%Y-%m-%d %H:%M} UTC"
+
+
+def counting_notes(
+    s: Session, game: GameRow, *, window_days: int = Params().window_days
+) -> list[str]:
+    """Plain sentences on what each dispute after the game's first cutoff changes.
+
+    A month is computed from the reviews made before its cutoff, so a dispute
+    made later leaves that month (published or not yet) counting the game;
+    published months never change. The dispute takes effect from the ranking
+    of the month it was made in, until the federation settles it.
+    """
+    first = first_month(game)
+    published = set(s.scalars(select(SnapshotRow.month).where(SnapshotRow.month >= first)))
+    notes: list[str] = []
+    for i, rv in enumerate(game.reviews):
+        if rv.verdict != "dispute":
+            continue
+        made = month_of(utc(rv.at))  # the first month whose cutoff comes after it
+        if made <= first:
+            _, cutoff = month_bounds(first)
+            notes.append(
+                f"The dispute of {_when(rv.at)} came before the cutoff of {first} "
+                f"({_when(cutoff)}), the first month that could count the game: "
+                "no ranking counted it before the dispute."
+            )
+        else:
+            before = [
+                m for m in _months(first, previous_month(made) or first)
+                if _in_window(game, m, window_days) and status_at(game, month_bounds(m)[1]).counts
+            ]
+            done = [m for m in before if m in published]
+            waiting = [m for m in before if m not in published]
+            _, last_cutoff = month_bounds(before[-1] if before else first)
+            text = (
+                f"The dispute of {_when(rv.at)} came after the cutoff of "
+                f"{before[-1] if before else first} ({_when(last_cutoff)})."
+            )
+            if done:
+                text += (
+                    f" The published ranking{'s' if len(done) > 1 else ''} of "
+                    f"{_span(done)} counted this game and still count{'' if len(done) > 1 else 's'}"
+                    " it: published months never change."
+                )
+            if not before:
+                text += " No ranking counted the game before it."
+            if waiting:
+                text += (
+                    f" {_span(waiting)}, not published yet, will still count it: a month is "
+                    "computed from the reviews made before its cutoff."
+                )
+            notes.append(text)
+        notes.append(_from_then_on(game, i, max(made, first), window_days))
+    return notes
+
+
+def _span(months: list[str]) -> str:
+    return months[0] if len(months) == 1 else f"{months[0]} to {months[-1]}"
+
+
+def _from_then_on(game: GameRow, index: int, made: str, window_days: int) -> str:
+    """What the dispute at ``game.reviews[index]`` does from the month it was made in."""
+    _, cutoff = month_bounds(made)
+    later = game.reviews[index + 1:]
+    verdict = next((rv for rv in later if rv.verdict in ("accept", "reject")), None)
+    if not _in_window(game, made, window_days):
+        return (
+            f"By {made} the game has left the {window_days}-day window: no later ranking "
+            "would count it anyway."
+        )
+    if verdict is None:
+        return (
+            f"From the ranking of {made} on the game does not count, unless the federation "
+            f"accepts it (fido results settle --accept) before a month's cutoff; settled "
+            f"before {_when(cutoff)}, it counts in {made} again."
+        )
+    settled = month_of(utc(verdict.at))
+    if verdict.verdict == "reject":
+        return (
+            f"The federation rejected it on {_when(verdict.at)}: it counts in no ranking "
+            f"from {settled if settled > made else made} on."
+        )
+    if settled == made:
+        return (
+            f"The federation accepted it on {_when(verdict.at)}, before the cutoff of "
+            f"{made}: the ranking of {made} counts it as if never disputed."
+        )
+    return (
+        f"The federation accepted it on {_when(verdict.at)}: the rankings of "
+        f"{_span(_months(made, previous_month(settled) or made))} do not count it, "
+        f"those from {settled} on do again."
+    )

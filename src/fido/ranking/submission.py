@@ -29,7 +29,7 @@ from fido import FidoError, Ruleset, ruleset
 from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.fields import INT_MAX, Number, Text, check_number
-from fido.ranking.players import find_player, first_error
+from fido.ranking.players import find_player, first_error, with_merged
 from fido.ranking.snapshot import closed_until
 from fido.record import GameRecord
 from fido.store import GameRow, LineRow
@@ -262,8 +262,10 @@ def submit(
         if now < utc(old.received_at):
             old.received_at = now
         return old, False
-    players = {ln.player: find_player(s, ln.player) for ln in r.lines}
-    submitter = find_player(s, r.submitted_by) if r.submitted_by is not None else None
+    players = {ln.player: find_player(s, ln.player, live=True) for ln in r.lines}
+    submitter = (
+        find_player(s, r.submitted_by, live=True) if r.submitted_by is not None else None
+    )
     game = GameRow(
         key=key,
         played_on=r.date,
@@ -354,6 +356,6 @@ def games_of(s: Session, numbers: Iterable[int] | None = None) -> list[GameRow]:
     """The stored games, oldest first; with ``numbers``, only those players' games."""
     q = select(GameRow).order_by(GameRow.played_on, GameRow.id)
     if numbers is not None:
-        ids = [find_player(s, n).id for n in numbers]
+        ids = [i for n in numbers for i in with_merged(s, find_player(s, n))]
         q = q.where(GameRow.id.in_(select(LineRow.game_id).where(LineRow.player_id.in_(ids))))
     return list(s.scalars(q))

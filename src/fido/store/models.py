@@ -62,6 +62,12 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(200))
     country: Mapped[str | None] = mapped_column(String(3), nullable=True)
     registered_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    # a second registration of the same person, merged (migration 0003): the
+    # survivor's id and when; rankings computed after it read her lines as the survivor's
+    merged_into: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id", name="fk_players_merged_into"), nullable=True
+    )
+    merged_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class GameRow(Base):
