@@ -206,7 +206,6 @@ def test_merges_apply_to_months_published_after_them(db: str) -> None:
     store.close()
 
 
-@pytest.mark.xfail(strict=True, reason="load_month (snapshot.py) does not apply month_merges yet")
 def test_a_merged_players_games_count_for_the_survivor(db: str, tmp_path: Path) -> None:
     assert fido(db, "players", "add", "Anne")[0] == 0
     nov = tmp_path / "nov.csv"

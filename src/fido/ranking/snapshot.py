@@ -26,6 +26,7 @@ from fido.errors import FidoError
 from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.fladub import Fladub, Params, compute
+from fido.ranking.players import month_merges
 from fido.store import EntryRow, GameRow, LineRow, Player, ReviewRow, SnapshotRow
 
 __all__ = [
@@ -169,12 +170,26 @@ def load_month(s: Session, month: str, params: Params | None = None) -> MonthDat
     del rows
     lines = flat.reshape(-1, 3)
     lines = lines[np.isin(lines[:, 0], game_ids)]
+    _apply_merges(lines, month_merges(s, month_key(month)))
     line_game = np.searchsorted(game_ids, lines[:, 0])
     player_ids, line_player = np.unique(lines[:, 1], return_inverse=True)
     fin = np.ascontiguousarray(lines[:, 2])
     return MonthData(
         month, last_day, game_ids, age, line_game, line_player, fin, player_ids, game_group, late
     )
+
+
+def _apply_merges(lines: np.ndarray, merges: dict[int, int]) -> None:
+    """A merged player's lines count for her survivor (the merges the month applies)."""
+    if not merges or not lines.size:
+        return
+    merged = np.fromiter(merges, dtype=np.int64, count=len(merges))
+    order = np.argsort(merged)
+    merged = merged[order]
+    survivor = np.fromiter(merges.values(), dtype=np.int64, count=len(merges))[order]
+    pos = np.minimum(np.searchsorted(merged, lines[:, 1]), merged.size - 1)
+    hit = merged[pos] == lines[:, 1]
+    lines[hit, 1] = survivor[pos[hit]]
 
 
 def _month_index(day: dt.date) -> int:
