@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from fido.cli import app
 from fido.ranking import ResultError, register_player, submit, submit_many
 from fido.ranking.importer import parse_csv, parse_json
+from fido.ranking.reviews import dispute
 from fido.ranking.snapshot import (
     compute_month,
     month_key,
@@ -309,3 +310,16 @@ def test_csv_export_neutralises_formulas(league: Store, store_url: str, tmp_path
     assert names == {"1": "'=HYPERLINK(\"http://x\")", "2": "'+1 Bert", "3": "'@Cora"}
     changes = [row["fladub"] for row in csv.DictReader(out.open())]
     assert all(not c.startswith("'") for c in changes)  # numbers stay numbers
+
+
+def test_a_review_dated_inside_a_published_month_is_refused(league: Store) -> None:
+    """A dispute dated before the cutoff of a published month would change that month
+    for good (verify would fail): refused, and the month still verifies."""
+    with league.session() as s:
+        publish(s, "2026-10", now=NOV)
+    with league.session() as s, pytest.raises(ResultError, match="2026-10, which is published"):
+        dispute(s, 1, 2, note="wrong sum", now=OCT + dt.timedelta(days=2))
+    with league.session() as s:
+        assert verify(s, "2026-10")
+        dispute(s, 1, 2, note="wrong sum", now=NOV)  # after the cutoff: fine
+        assert verify(s, "2026-10")

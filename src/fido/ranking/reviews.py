@@ -22,7 +22,7 @@ from fido.ranking.errors import ResultError
 from fido.ranking.fields import check_text
 from fido.ranking.fladub import Params
 from fido.ranking.players import find_player, with_merged
-from fido.ranking.snapshot import month_bounds, month_of, previous_month
+from fido.ranking.snapshot import closed_until, month_bounds, month_of, previous_month
 from fido.ranking.submission import find_game
 from fido.store import GameRow, ReviewRow, SnapshotRow
 
@@ -98,11 +98,23 @@ def _review(
         raise ResultError(f"game {game_id} was rejected; it can no longer be reviewed")
     if current is Status.ACCEPTED and verdict == "dispute":
         raise ResultError(f"game {game_id}'s dispute was settled; it cannot be disputed again")
-    game.reviews.append(
-        ReviewRow(player_id=player.id, verdict=verdict, at=utc(now or utcnow()), note=note)
-    )
+    at = _dated(s, now)
+    game.reviews.append(ReviewRow(player_id=player.id, verdict=verdict, at=at, note=note))
     s.flush()
     return status_at(game)
+
+
+def _dated(s: Session, now: dt.datetime | None) -> dt.datetime:
+    """A review's time, never inside a published month: a review dated before its
+    cutoff would change a ranking that is published for good (verify would fail)."""
+    at = utc(now or utcnow())
+    closed = closed_until(s)
+    if closed is not None and at < closed[1]:
+        raise ResultError(
+            f"a review dated {at:%Y-%m-%d} falls in {closed[0]}, which is published and "
+            f"closed; reviews count from {closed[1]:%Y-%m-%d %H:%M} UTC on"
+        )
+    return at
 
 
 def confirm(
@@ -128,8 +140,7 @@ def settle(
     if status_at(game) is not Status.DISPUTED:
         raise ResultError(f"game {game_id} is not disputed ({status_at(game).value})")
     verdict = "accept" if accept else "reject"
-    at = utc(now or utcnow())
-    game.reviews.append(ReviewRow(player_id=None, verdict=verdict, at=at, note=note))
+    game.reviews.append(ReviewRow(player_id=None, verdict=verdict, at=_dated(s, now), note=note))
     s.flush()
     return status_at(game)
 
