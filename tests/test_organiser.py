@@ -17,10 +17,8 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
-from typer.testing import CliRunner
 
 from fido import Game, ruleset
-from fido.cli import app
 from fido.ranking.players import (
     find_player,
     list_players,
@@ -34,32 +32,16 @@ from fido.ranking.snapshot import compute_month, publish
 from fido.record import GameRecord
 from fido.store import migrate as migrate_to
 from fido.store import open_store
-
-runner = CliRunner()
-
-SEASON = """game,date,event,set,divisor,player,points,pips
-a,2026-10-03,Rostock round,12,,1,31,4
-a,2026-10-03,Rostock round,12,,2,12,0
-a,2026-10-03,Rostock round,12,,3,20,17
-b,2026-10-10,Kiel,9,5,4,10,3
-b,2026-10-10,Kiel,9,5,1,30,0
-c,2026-10-17,Kiel,9,,2,18,0
-c,2026-10-17,Kiel,9,,3,22,6
-c,2026-10-17,Kiel,9,,4,9,12
-"""
+from test_cli_ranking import SEASON, fido
 
 
 def at(day: str, hour: int = 12) -> dt.datetime:
     return dt.datetime.fromisoformat(day).replace(hour=hour, tzinfo=dt.UTC)
 
 
-def fido(db: str, *args: str, input: str | None = None) -> tuple[int, str]:
-    out = runner.invoke(app, [*args, "--db", db], input=input, env={"COLUMNS": "200"})
-    return out.exit_code, out.output
-
-
 @pytest.fixture
 def db(store_url: str, tmp_path: Path) -> str:
+    """The four players of test_cli_ranking and their season imported."""
     for name in ("Anna", "Bert", "Cora", "Dana"):
         code, out = fido(store_url, "players", "add", name)
         assert code == 0, out
