@@ -34,30 +34,36 @@ from sqlalchemy.pool import StaticPool
 from fido.errors import FidoError
 from fido.store.models import (
     INT_MAX,
+    Account,
     Base,
     EntryRow,
     GameRow,
     LineRow,
     Player,
     ReviewRow,
+    Setting,
     SnapshotRow,
+    WebSession,
 )
 
 __all__ = [
     "BUSY_SECONDS",
     "DEFAULT_URL",
     "INT_MAX",
+    "Account",
     "Base",
     "EntryRow",
     "GameRow",
     "LineRow",
     "Player",
     "ReviewRow",
+    "Setting",
     "SnapshotRow",
     "Store",
     "StoreError",
     "database_url",
     "db_message",
+    "WebSession",
     "open_store",
 ]
 
