@@ -43,7 +43,7 @@ def _now() -> dt.datetime:
 
 
 def name_key(name: str) -> str:
-    """The form two names are compared in: "Anna", "ANNA" and "Ａｎｎａ" are one."""
+    """The form two names are compared in: "Anna", "ANNA" and its full-width form are one."""
     return unicodedata.normalize("NFKC", name).casefold()
 
 

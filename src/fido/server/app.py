@@ -118,8 +118,11 @@ def _info(request: Request, s: Session, account: Account | None) -> SessionInfo:
     token: str = request.state.csrf_token
     if account is None:
         return SessionInfo(kind="anonymous", account=None, csrf_token=token)
-    kind = "guest" if account.guest else "account"
-    return SessionInfo(kind=kind, account=accounts.account_out(s, account), csrf_token=token)
+    return SessionInfo(
+        kind="guest" if account.guest else "account",
+        account=accounts.account_out(s, account),
+        csrf_token=token,
+    )
 
 
 def _address(request: Request) -> str:
@@ -245,7 +248,7 @@ def create_app(
     db_url: str | None = None,
     *,
     secret: str | None = None,
-    limits: Limits = Limits(),  # noqa: B008 (frozen, shared safely)
+    limits: Limits = Limits(),
     store: Store | None = None,
 ) -> FastAPI:
     """The server app on the store at ``db_url`` (default ``$FIDO_DB`` or ./fido.db),

@@ -57,7 +57,7 @@ class Csrf:
         sent = request.headers.get(HEADER)
         if sent is None and request.headers.get("content-type", "").startswith(_FORM):
             fields = parse_qs((await request.body()).decode("utf-8", "replace"))
-            sent = (fields.get(FIELD) or [None])[0]
+            sent = next(iter(fields.get(FIELD, [])), None)
         if not cookie or not sent or not self.valid(cookie):
             raise ApiError(403, "csrf", f"a CSRF token is needed: send the {COOKIE} cookie's "
                            f"value in the {HEADER} header (GET /api/session gives it)")

@@ -20,7 +20,7 @@ def _where(url: str) -> str:
     """The database named for the console, without a password."""
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # noqa: BLE001 (only a label: open_store reports a bad URL)
+    except Exception:
         return "the database"
 
 

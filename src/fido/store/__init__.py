@@ -61,9 +61,9 @@ __all__ = [
     "SnapshotRow",
     "Store",
     "StoreError",
+    "WebSession",
     "database_url",
     "db_message",
-    "WebSession",
     "open_store",
 ]
 
