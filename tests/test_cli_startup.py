@@ -16,9 +16,11 @@ from pathlib import Path
 
 import fido
 from fido.cli_ranking import players_app, ranking_app, results_app
+from fido.server.serve import serve_app
 
 HEAVY = ("sqlalchemy", "alembic", "numpy", "matplotlib", "fido.store", "fido.ranking",
-         "fido.cli_ranking")
+         "fido.cli_ranking", "fastapi", "starlette", "uvicorn", "argon2", "itsdangerous",
+         "fido.server")
 SRC = str(Path(fido.__file__).parent.parent)  # this fido, not another one installed
 
 PROBE = """
@@ -92,7 +94,7 @@ def test_fido_play_loads_no_database_nor_ranking() -> None:
 def test_help_lists_the_federation_commands_without_loading_them() -> None:
     code, modules, out = _modules("--help")
     assert code == 0
-    for name in ("players", "results", "ranking", "replay", "play", "rules"):
+    for name in ("players", "results", "ranking", "serve", "replay", "play", "rules"):
         assert f" {name} " in out
     assert "Register and list players." in out
     assert _heavy(modules) == []
@@ -104,10 +106,20 @@ def test_a_federation_command_loads_its_stack_when_run() -> None:
     assert "fido.cli_ranking" in modules and "sqlalchemy" in modules
 
 
+def test_fido_serve_loads_the_server_stack_only_when_run() -> None:
+    code, modules, out = _modules("serve", "--help")
+    assert code == 0 and "--port" in out
+    assert "fastapi" not in modules  # the app itself is built when the server starts
+    assert "uvicorn" in modules and "fido.server.serve" in modules
+
+
 def test_the_lazy_registry_repeats_the_sub_apps_help() -> None:
     from fido.cli import _FEDERATION  # noqa: PLC0415 (the registry, not the app)
 
-    apps = {"players": players_app, "results": results_app, "ranking": ranking_app}
+    apps = {
+        "players": players_app, "results": results_app, "ranking": ranking_app,
+        "serve": serve_app,
+    }
     assert set(_FEDERATION) == set(apps)
     for name, lazy in _FEDERATION.items():
         assert lazy.load() is apps[name]

@@ -32,6 +32,8 @@ _FEDERATION = {
     "ranking": LazyApp(
         "fido.cli_ranking", "ranking_app", "The monthly FIDO world ranking (FLADUB)."
     ),
+    # FastAPI, uvicorn and argon2 as well: imported only by `fido serve`
+    "serve": LazyApp("fido.server.serve", "serve_app", "Run the multiplayer server (HTTP API)."),
 }
 
 app = typer.Typer(

@@ -9,6 +9,9 @@
   a function of these rows (see :mod:`fido.ranking.reviews`).
 * :class:`SnapshotRow` and :class:`EntryRow`: a published monthly ranking,
   never changed once written.
+* :class:`Account`, :class:`WebSession` and :class:`Setting`: the game
+  server's accounts (registered or guest), its server-side sessions and its
+  settings such as the signing secret (migration 0004, :mod:`fido.server`).
 
 The schema is created and upgraded by the Alembic migrations in
 ``fido/store/migrations`` (run by :func:`fido.store.open_store`), never by
@@ -20,6 +23,8 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import (
+    BigInteger,
+    Boolean,
     CheckConstraint,
     Date,
     DateTime,
@@ -36,13 +41,16 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 __all__ = [
     "INT_MAX",
     "MONTH_CHECK",
+    "Account",
     "Base",
     "EntryRow",
     "GameRow",
     "LineRow",
     "Player",
     "ReviewRow",
+    "Setting",
     "SnapshotRow",
+    "WebSession",
 ]
 
 # the largest value an Integer column holds on every backend (PostgreSQL's
@@ -175,3 +183,54 @@ class EntryRow(Base):
     previous_fladub: Mapped[float | None] = mapped_column(Float(precision=53), nullable=True)
 
     snapshot: Mapped[SnapshotRow] = relationship(back_populates="entries")
+
+
+class Account(Base):
+    """A server account: registered (name and password) or a guest (neither).
+
+    A guest who signs up keeps her row, so its id (and the games played
+    under it) become the account's.
+    """
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)  # as typed; None: guest
+    # the name folded (NFKC, casefold): "Anna" and "ANNA" are one account
+    name_key: Mapped[str | None] = mapped_column(String(160), unique=True, nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)  # argon2
+    guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    # the ranking's player this account is (one account per player)
+    player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id", name="fk_accounts_player"), unique=True, nullable=True
+    )
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    claimed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    player: Mapped[Player | None] = relationship()
+
+
+class WebSession(Base):
+    """A signed-in (or guest) browser: only the SHA-256 of its random id is stored,
+    so a copy of the database opens no session."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 hex of the id
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    expires: Mapped[int] = mapped_column(BigInteger, index=True)  # Unix seconds, any backend
+
+    account: Mapped[Account] = relationship()
+
+
+class Setting(Base):
+    """A server setting by name (``secret``: the key cookies are signed with)."""
+
+    __tablename__ = "settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)

@@ -1,0 +1,8 @@
+"""The multiplayer server: FastAPI on uvicorn, on the results store.
+
+This slice serves health, the OpenAPI schema, accounts (registered and
+guest), server-side sessions with CSRF protection and sign-in rate limits;
+see docs/server.md. :func:`fido.server.app.create_app` builds the app.
+Nothing is imported here, so ``import fido.server.accounts`` does not pull
+in FastAPI.
+"""

@@ -1,0 +1,307 @@
+"""The FastAPI app: :func:`create_app` builds one per store, with no module-level state.
+
+Handlers are plain ``def`` (the store is synchronous SQLAlchemy and argon2
+is CPU-bound): Starlette runs them in its thread pool. Every refusal is the
+JSON body ``{"error": {"code", "message"}}`` with a 4xx status; an
+unexpected failure is a 500 with the same shape and no traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Header, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import fido
+from fido.safe_text import printable
+from fido.server import accounts, csrf
+from fido.server.errors import ApiError
+from fido.server.ratelimit import RateLimiter
+from fido.server.schemas import (
+    AccountOut,
+    ErrorBody,
+    Health,
+    PlayerLink,
+    SessionInfo,
+    SignIn,
+    SignUp,
+)
+from fido.server.sessions import COOKIE, SESSION_SECONDS, Sessions, server_secret
+from fido.store import Account, Store, open_store
+
+__all__ = ["Limits", "Server", "create_app"]
+
+log = logging.getLogger("fido.server")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Failed sign-ins allowed per ``window`` seconds, per account and per address."""
+
+    per_account: int = 5
+    per_address: int = 20
+    window: float = 15 * 60
+
+
+@dataclass
+class Server:
+    """What the handlers share, kept on ``app.state.server``."""
+
+    store: Store
+    sessions: Sessions
+    csrf: csrf.Csrf
+    per_account: RateLimiter
+    per_address: RateLimiter
+
+
+def _server(request: Request) -> Server:
+    srv: Server = request.app.state.server
+    return srv
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": ErrorBody} for status in (*statuses, 422)}
+
+
+_STATUS_CODES = {
+    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
+    422: "invalid", 429: "rate_limited",
+}
+
+
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
+    body = ErrorBody.model_validate({"error": {"code": code, "message": message}})
+    return JSONResponse(body.model_dump(), status_code=status, headers=headers)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for e in exc.errors()[:5]:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    return printable("; ".join(parts), 500)
+
+
+def _https(request: Request) -> bool:
+    return request.url.scheme == "https"
+
+
+def _set_session_cookie(request: Request, response: Response, value: str) -> None:
+    response.set_cookie(
+        COOKIE, value, max_age=SESSION_SECONDS, path="/", httponly=True, samesite="lax",
+        secure=_https(request),
+    )
+
+
+async def _check_csrf(
+    request: Request,
+    x_csrf_token: Annotated[
+        str | None,
+        Header(alias=csrf.HEADER, description="the fido_csrf cookie's value (double submit)"),
+    ] = None,
+) -> None:
+    await _server(request).csrf.check(request)
+
+
+CsrfChecked = [Depends(_check_csrf)]
+
+
+def _info(request: Request, s: Session, account: Account | None) -> SessionInfo:
+    token: str = request.state.csrf_token
+    if account is None:
+        return SessionInfo(kind="anonymous", account=None, csrf_token=token)
+    return SessionInfo(
+        kind="guest" if account.guest else "account",
+        account=accounts.account_out(s, account),
+        csrf_token=token,
+    )
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _routes() -> APIRouter:
+    api = APIRouter(prefix="/api")
+
+    @api.get("/health", response_model=Health, tags=["server"])
+    def health() -> Health:
+        """The server is up; its fido version."""
+        return Health(status="ok", version=fido.__version__)
+
+    @api.get("/session", response_model=SessionInfo, tags=["sessions"])
+    def who_am_i(request: Request) -> SessionInfo:
+        """Who this browser is (anonymous, a guest or an account) and its CSRF token."""
+        srv = _server(request)
+        with srv.store.session(write=False) as s:
+            account = srv.sessions.account(s, request.cookies.get(COOKIE))
+            return _info(request, s, account)
+
+    @api.post(
+        "/accounts", response_model=SessionInfo, status_code=201, tags=["accounts"],
+        dependencies=CsrfChecked, responses=_errors(403, 409),
+    )
+    def sign_up(body: SignUp, request: Request, response: Response) -> SessionInfo:
+        """Sign up and sign in. A guest signing up becomes the account (same id, her games)."""
+        srv = _server(request)
+        old = request.cookies.get(COOKIE)
+        with srv.store.session() as s:
+            current = srv.sessions.account(s, old)
+            if current is not None and not current.guest:
+                raise ApiError(409, "signed_in", "sign out before signing up another account")
+            account = accounts.sign_up(s, body.name, body.password, body.email, current)
+            srv.sessions.end(s, old)  # a new id after a change of rights (no fixation)
+            cookie = srv.sessions.start(s, account)
+            info = _info(request, s, account)
+        _set_session_cookie(request, response, cookie)
+        return info
+
+    @api.post(
+        "/session", response_model=SessionInfo, tags=["sessions"], dependencies=CsrfChecked,
+        responses=_errors(401, 403, 429),
+    )
+    def sign_in(body: SignIn, request: Request, response: Response) -> SessionInfo:
+        """Sign in with name and password; failures are rate-limited (429, Retry-After)."""
+        srv = _server(request)
+        by_account = "account:" + accounts.name_key(body.name)
+        by_address = "address:" + _address(request)
+        wait = max(srv.per_account.retry_after(by_account), srv.per_address.retry_after(by_address))
+        if wait:
+            raise ApiError(
+                429, "rate_limited", f"too many failed sign-ins: try again in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
+        old = request.cookies.get(COOKIE)
+        with srv.store.session() as s:
+            account = accounts.authenticate(s, body.name, body.password)
+            if account is not None:
+                srv.sessions.end(s, old)
+                cookie = srv.sessions.start(s, account)
+                info = _info(request, s, account)
+        if account is None:
+            srv.per_account.failed(by_account)
+            srv.per_address.failed(by_address)
+            raise ApiError(401, "wrong_password", "wrong name or password")
+        srv.per_account.reset(by_account)
+        _set_session_cookie(request, response, cookie)
+        return info
+
+    @api.delete(
+        "/session", response_model=SessionInfo, tags=["sessions"], dependencies=CsrfChecked,
+        responses=_errors(403),
+    )
+    def sign_out(request: Request, response: Response) -> SessionInfo:
+        """Sign out: the session is deleted server-side, so its cookie opens nothing again."""
+        srv = _server(request)
+        with srv.store.session() as s:
+            srv.sessions.end(s, request.cookies.get(COOKIE))
+            info = _info(request, s, None)
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
+                               secure=_https(request))
+        return info
+
+    @api.post(
+        "/guest", response_model=SessionInfo, tags=["sessions"], dependencies=CsrfChecked,
+        responses=_errors(403),
+    )
+    def start_guest(request: Request, response: Response) -> SessionInfo:
+        """Play as a guest, without an account; a browser already signed in stays as it is."""
+        srv = _server(request)
+        with srv.store.session() as s:
+            current = srv.sessions.account(s, request.cookies.get(COOKIE))
+            if current is not None:
+                return _info(request, s, current)
+            guest = accounts.new_guest(s)
+            cookie = srv.sessions.start(s, guest)
+            info = _info(request, s, guest)
+        _set_session_cookie(request, response, cookie)
+        return info
+
+    @api.put(
+        "/account/player", response_model=AccountOut, tags=["accounts"],
+        dependencies=CsrfChecked, responses=_errors(401, 403, 404, 409),
+    )
+    def link_player(body: PlayerLink, request: Request) -> AccountOut:
+        """Link the signed-in account to a player number of the world ranking."""
+        srv = _server(request)
+        with srv.store.session() as s:
+            account = srv.sessions.account(s, request.cookies.get(COOKIE))
+            if account is None:
+                raise ApiError(401, "signed_out", "sign in first")
+            if account.guest:
+                raise ApiError(403, "guest", "a guest cannot be linked to a player: sign up first")
+            accounts.link_player(s, account, body.number)
+            return accounts.account_out(s, account)
+
+    return api
+
+
+def create_app(
+    db_url: str | None = None,
+    *,
+    secret: str | None = None,
+    limits: Limits = Limits(),
+    store: Store | None = None,
+) -> FastAPI:
+    """The server app on the store at ``db_url`` (default ``$FIDO_DB`` or ./fido.db),
+    migrated on open; ``secret`` (default ``$FIDO_SECRET`` or the stored one) signs cookies."""
+    store = store or open_store(db_url)
+    key = server_secret(store, secret)
+    app = FastAPI(
+        title="fido server", version=fido.__version__,
+        description="FIDO dominoes: accounts and sessions (docs/server.md).",
+    )
+    app.state.server = Server(
+        store=store,
+        sessions=Sessions(key),
+        csrf=csrf.Csrf(key),
+        per_account=RateLimiter(limits.per_account, limits.window),
+        per_address=RateLimiter(limits.per_address, limits.window),
+    )
+    app.include_router(_routes())
+
+    @app.middleware("http")
+    async def csrf_cookie(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        # every browser gets a CSRF token cookie the first time it comes
+        checker = _server(request).csrf
+        token = request.cookies.get(csrf.COOKIE)
+        fresh = not checker.valid(token)
+        request.state.csrf_token = checker.new() if fresh else token
+        response = await call_next(request)
+        if fresh:
+            response.set_cookie(
+                csrf.COOKIE, request.state.csrf_token, max_age=SESSION_SECONDS, path="/",
+                httponly=False, samesite="lax", secure=_https(request),
+            )
+        return response
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> Response:
+        return _error(exc.status, exc.code, exc.message, exc.headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+        code = _STATUS_CODES.get(exc.status_code, "error")
+        message = exc.detail if isinstance(exc.detail, str) else code
+        return _error(exc.status_code, code, printable(message, 500), dict(exc.headers or {}))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> Response:
+        return _error(422, "invalid", _validation_message(exc))
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception) -> Response:
+        log.error("unexpected %s on %s %s", type(exc).__name__, request.method, request.url.path)
+        return _error(500, "internal", "internal server error")
+
+    return app

@@ -1,0 +1,46 @@
+"""``fido serve``: the server on uvicorn, on ./fido.db unless told otherwise."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+import uvicorn
+from sqlalchemy.engine import make_url
+
+from fido.safe_text import printable
+from fido.store import StoreError, database_url
+
+__all__ = ["serve_app"]
+
+serve_app = typer.Typer(add_completion=False, help="Run the multiplayer server (HTTP API).")
+
+
+def _where(url: str) -> str:
+    """The database named for the console, without a password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "the database"
+
+
+@serve_app.command()
+def serve(
+    db: Annotated[
+        str | None, typer.Option(help="database URL (default: $FIDO_DB or sqlite:///fido.db)")
+    ] = None,
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = 8000,
+) -> None:
+    """Serve the fido HTTP API (accounts and sessions; docs/server.md)."""
+    from fido.server.app import create_app  # noqa: PLC0415
+
+    url = database_url(db)
+    try:
+        app = create_app(url)
+    except StoreError as e:
+        typer.echo(f"error: {printable(e)}", err=True)
+        raise typer.Exit(code=1) from None
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"fido server at http://{shown}:{port}/ (database {printable(_where(url))})")
+    uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=True)

@@ -1,0 +1,56 @@
+"""A real fido server for the tests: uvicorn on a free loopback port, in a thread.
+
+The tests talk to it over HTTP with httpx, as a browser would; the server
+can be stopped and started again on the same database (a restart).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import uvicorn
+
+from fido.server.app import Limits, create_app
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def live_server(db_url: str, *, limits: Limits = Limits()) -> Iterator[str]:  # noqa: B008
+    """Serve ``create_app(db_url)`` until the block ends; yields its base URL."""
+    app = create_app(db_url, limits=limits)
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield base
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        app.state.server.store.close()
+
+
+def browser(base: str) -> httpx.Client:
+    """A client that keeps cookies and sends the CSRF token like the web pages will."""
+    client = httpx.Client(base_url=base, timeout=20)
+    token = client.get("/api/session").json()["csrf_token"]
+    client.headers["X-CSRF-Token"] = token
+    return client

@@ -1,0 +1,314 @@
+"""The server's accounts, sessions, CSRF and rate limits, through a real server.
+
+Each test starts uvicorn on a loopback port on its own SQLite database
+(tests/server_live.py) and talks HTTP to it with httpx.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+
+import fido
+from fido.ranking import register_player
+from fido.server.app import Limits
+from fido.store import Account, WebSession, open_store
+from server_live import browser, free_port, live_server
+
+SRC = str(Path(fido.__file__).parent.parent)
+PASSWORD = "correct horse"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'fido.db'}"
+
+
+@pytest.fixture
+def base(db: str) -> Iterator[str]:
+    with live_server(db) as url:
+        yield url
+
+
+def counts(db: str) -> tuple[int, int]:
+    """(accounts, sessions) in the database."""
+    store = open_store(db)
+    try:
+        with store.session(write=False) as s:
+            return (
+                s.scalar(select(func.count()).select_from(Account)) or 0,
+                s.scalar(select(func.count()).select_from(WebSession)) or 0,
+            )
+    finally:
+        store.close()
+
+
+def sign_up(client: httpx.Client, name: str = "Anna", **more: str) -> httpx.Response:
+    return client.post("/api/accounts", json={"name": name, "password": PASSWORD, **more})
+
+
+def error_code(r: httpx.Response) -> str:
+    code: str = r.json()["error"]["code"]
+    return code
+
+
+def test_health_and_openapi(base: str) -> None:
+    r = httpx.get(f"{base}/api/health")
+    assert r.status_code == 200
+    assert r.json() == {"status": "ok", "version": fido.__version__}
+    schema = httpx.get(f"{base}/openapi.json").json()
+    assert {"/api/health", "/api/session", "/api/accounts", "/api/guest",
+            "/api/account/player"} <= set(schema["paths"])
+
+
+def test_unknown_paths_and_bad_json_are_json_errors(base: str) -> None:
+    client = browser(base)
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and error_code(r) == "not_found"
+    r = client.post("/api/session", content=b"{not json",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 422 and error_code(r) == "invalid"
+    assert "Traceback" not in r.text
+
+
+def test_sign_up_who_am_i_sign_out_sign_in(base: str, db: str) -> None:
+    client = browser(base)
+    assert client.get("/api/session").json()["kind"] == "anonymous"
+    r = sign_up(client, email="anna@example.org")
+    assert r.status_code == 201
+    me = client.get("/api/session").json()
+    assert me["kind"] == "account"
+    assert me["account"] == {"id": 1, "name": "Anna", "guest": False,
+                             "email": "anna@example.org", "player": None}
+    r = client.delete("/api/session")
+    assert r.status_code == 200 and r.json()["kind"] == "anonymous"
+    assert client.get("/api/session").json()["kind"] == "anonymous"
+    r = client.post("/api/session", json={"name": "anna", "password": PASSWORD})
+    assert r.status_code == 200 and r.json()["account"]["id"] == 1  # names fold case
+    assert client.get("/api/session").json()["account"]["name"] == "Anna"
+
+
+def test_a_wrong_password_is_refused_and_changes_nothing(base: str, db: str) -> None:
+    sign_up(browser(base))
+    before = counts(db)
+    client = browser(base)
+    r = client.post("/api/session", json={"name": "Anna", "password": "wrong horse"})
+    assert r.status_code == 401 and error_code(r) == "wrong_password"
+    r = client.post("/api/session", json={"name": "Nobody", "password": PASSWORD})
+    assert r.status_code == 401 and r.json()["error"]["message"] == "wrong name or password"
+    assert "fido_session" not in client.cookies
+    assert client.get("/api/session").json()["kind"] == "anonymous"
+    assert counts(db) == before
+
+
+def test_bad_sign_ups_are_refused_and_change_nothing(base: str, db: str) -> None:
+    client = browser(base)
+    assert sign_up(client).status_code == 201
+    client.delete("/api/session")
+    before = counts(db)
+    r = sign_up(client, "ANNA")
+    assert r.status_code == 409 and error_code(r) == "name_taken"
+    for bad in ("Eve\x1b[2J", "Eve\u202e", "Eve\x00", "E", "x" * 41, " Eve"):
+        r = sign_up(client, bad)
+        assert r.status_code == 422 and error_code(r) == "invalid", bad
+    for body in ({"name": "Eve", "password": "short"},
+                 {"name": "Eve", "password": "x" * 257},
+                 {"name": "Eve", "password": PASSWORD, "email": "not an address"},
+                 {"name": "Eve", "password": PASSWORD, "admin": True},
+                 {"name": 12, "password": PASSWORD}):
+        r = client.post("/api/accounts", json=body)
+        assert r.status_code == 422 and "Traceback" not in r.text, body
+    # a lone surrogate, as JSON can spell it: it cannot be hashed (nor stored)
+    for raw in (b'{"name": "Eve", "password": "\\ud800 lone surrogate"}',
+                b'{"name": "Eve\\udfff", "password": "correct horse"}'):
+        r = client.post("/api/accounts", content=raw, headers={"content-type": "application/json"})
+        assert r.status_code == 422, raw
+    assert counts(db) == before
+
+
+def test_markup_in_a_name_is_stored_and_returned_as_text(base: str) -> None:
+    client = browser(base)
+    name = "<b>Bo</b> & [red]x"
+    assert sign_up(client, name).json()["account"]["name"] == name
+    assert client.get("/api/session").json()["account"]["name"] == name
+
+
+def test_the_session_cookie_is_httponly_samesite_signed_and_opaque(base: str, db: str) -> None:
+    client = browser(base)
+    r = sign_up(client)
+    cookie = next(c for c in r.headers.get_list("set-cookie") if c.startswith("fido_session="))
+    flags = {f.strip().lower() for f in cookie.split(";")[1:]}
+    assert "httponly" in flags and "samesite=lax" in flags and "path=/" in flags
+    assert "secure" not in flags  # plain http on loopback; over https it is Secure
+    value = client.cookies["fido_session"]
+    assert "Anna" not in value and value.split(".")[0] != "1"  # an opaque id, not the account
+    # one changed character of the signature or of the id: anonymous
+    for tampered in (value[:-1] + ("A" if value[-1] != "A" else "B"),
+                     ("A" if value[0] != "A" else "B") + value[1:], "garbage", ""):
+        other = httpx.Client(base_url=base, cookies={"fido_session": tampered})
+        assert other.get("/api/session").json()["kind"] == "anonymous", tampered
+    # the same cookie from another client is that session (the id alone decides) ...
+    copy = httpx.Client(base_url=base, cookies={"fido_session": value})
+    assert copy.get("/api/session").json()["kind"] == "account"
+    # ... until it signs out: the id is deleted server-side, the old cookie opens nothing
+    assert client.delete("/api/session").status_code == 200
+    assert copy.get("/api/session").json()["kind"] == "anonymous"
+    assert counts(db)[1] == 0
+
+
+def test_csrf_a_post_without_or_with_a_wrong_token_is_refused(base: str, db: str) -> None:
+    client = browser(base)
+    token = client.headers.pop("X-CSRF-Token")
+    csrf_cookie = next(c for c in httpx.get(f"{base}/api/session").headers.get_list("set-cookie")
+                       if c.startswith("fido_csrf="))
+    assert "httponly" not in csrf_cookie.lower() and "samesite=lax" in csrf_cookie.lower()
+    r = sign_up(client)
+    assert r.status_code == 403 and error_code(r) == "csrf"
+    wrong = client.get("/api/session").json()["csrf_token"][:-2] + "xx"
+    r = client.post("/api/accounts", json={"name": "Anna", "password": PASSWORD},
+                    headers={"X-CSRF-Token": wrong})
+    assert r.status_code == 403
+    # a token the server never issued, in cookie and header alike (a planted cookie)
+    forged = httpx.Client(base_url=base, cookies={"fido_csrf": "forged"})
+    r = forged.post("/api/guest", headers={"X-CSRF-Token": "forged"})
+    assert r.status_code == 403
+    # the header without the cookie (another site cannot read the cookie)
+    r = httpx.post(f"{base}/api/guest", headers={"X-CSRF-Token": token})
+    assert r.status_code == 403
+    assert counts(db) == (0, 0)
+    # a form sends it as the csrf_token field
+    r = client.post("/api/guest", data={"csrf_token": token})
+    assert r.status_code == 200 and r.json()["kind"] == "guest"
+    client.headers["X-CSRF-Token"] = token
+    assert sign_up(client).status_code == 201
+    r = httpx.Client(base_url=base, cookies=dict(client.cookies)).delete("/api/session")
+    assert r.status_code == 403  # signing out needs the token too
+    assert client.get("/api/session").json()["kind"] == "account"
+
+
+def test_a_guest_who_signs_up_keeps_her_id(base: str, db: str) -> None:
+    client = browser(base)
+    r = client.post("/api/guest")
+    assert r.status_code == 200
+    guest = r.json()["account"]
+    assert guest["guest"] and guest["name"] == f"guest {guest['id']}"
+    assert client.post("/api/guest").json()["account"]["id"] == guest["id"]  # still her
+    old_cookie = client.cookies["fido_session"]
+    r = sign_up(client, "Gina")
+    assert r.status_code == 201
+    assert r.json()["account"] == {"id": guest["id"], "name": "Gina", "guest": False,
+                                   "email": None, "player": None}
+    assert client.cookies["fido_session"] != old_cookie  # a new session id on sign-up
+    stale = httpx.Client(base_url=base, cookies={"fido_session": old_cookie})
+    assert stale.get("/api/session").json()["kind"] == "anonymous"
+    assert counts(db) == (1, 1)
+    r = sign_up(client, "Gina Two")
+    assert r.status_code == 409 and error_code(r) == "signed_in"
+
+
+def test_link_to_a_ranking_player(base: str, db: str) -> None:
+    store = open_store(db)
+    with store.session() as s:
+        number = register_player(s, "Anna Ranked").number
+    store.close()
+    client = browser(base)
+    assert client.put("/api/account/player", json={"number": number}).status_code == 401
+    client.post("/api/guest")
+    assert client.put("/api/account/player", json={"number": number}).status_code == 403
+    sign_up(client)
+    r = client.put("/api/account/player", json={"number": number + 1000})
+    assert r.status_code == 404 and error_code(r) == "unknown_player"
+    for bad in (0, -1, 2**31, "x", 1.5):
+        r = client.put("/api/account/player", json={"number": bad})
+        assert r.status_code == 422, bad
+    assert client.get("/api/session").json()["account"]["player"] is None
+    r = client.put("/api/account/player", json={"number": number})
+    assert r.status_code == 200 and r.json()["player"] == number
+    assert client.get("/api/session").json()["account"]["player"] == number
+    other = browser(base)
+    sign_up(other, "Bert")
+    r = other.put("/api/account/player", json={"number": number})
+    assert r.status_code == 409 and error_code(r) == "player_taken"
+
+
+def test_sign_in_is_rate_limited_per_account_and_per_address(db: str) -> None:
+    with live_server(db, limits=Limits(per_account=3, per_address=5, window=60)) as base:
+        client = browser(base)
+        sign_up(client)
+        sign_up(client := browser(base), "Bert")
+        client = browser(base)
+        for _ in range(3):
+            r = client.post("/api/session", json={"name": "Anna", "password": "wrong horse"})
+            assert r.status_code == 401
+        # Anna's account is locked, even with her right password ...
+        r = client.post("/api/session", json={"name": "Anna", "password": PASSWORD})
+        assert r.status_code == 429 and error_code(r) == "rate_limited"
+        assert 1 <= int(r.headers["Retry-After"]) <= 60
+        assert "fido_session" not in client.cookies
+        # ... Bert's is not, and his success does not reset the address's count
+        r = client.post("/api/session", json={"name": "Bert", "password": PASSWORD})
+        assert r.status_code == 200
+        for _ in range(2):  # the address's 4th and 5th failures, on other names
+            r = client.post("/api/session", json={"name": "Nobody", "password": "wrong"})
+            assert r.status_code == 401
+        r = client.post("/api/session", json={"name": "Bert", "password": PASSWORD})
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+
+
+def test_a_restart_keeps_sessions(db: str) -> None:
+    with live_server(db) as base:
+        client = browser(base)
+        sign_up(client)
+        cookies = dict(client.cookies)
+        token = client.headers["X-CSRF-Token"]
+    with live_server(db) as base:  # same database, a new process state
+        again = httpx.Client(base_url=base, cookies=cookies, headers={"X-CSRF-Token": token})
+        me = again.get("/api/session").json()
+        assert me["kind"] == "account" and me["account"]["name"] == "Anna"
+        assert me["csrf_token"] == token
+        assert again.delete("/api/session").status_code == 200
+
+
+def test_fido_serve_starts_on_sqlite_in_the_current_directory(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": SRC}
+    env.pop("FIDO_DB", None)
+    env.pop("FIDO_SECRET", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fido.cli", "serve", "--port", str(port)],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline, "no server"
+                time.sleep(0.1)
+        assert r.json()["version"] == fido.__version__
+        assert (tmp_path / "fido.db").exists()
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=20)
+    assert f"fido server at http://127.0.0.1:{port}/" in out
+    assert "Traceback" not in out
+
+
+def test_fido_serve_refuses_a_bad_database_cleanly(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": SRC}
+    out = subprocess.run(
+        [sys.executable, "-m", "fido.cli", "serve", "--db", "nosuchdb://x"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert out.returncode == 1 and "cannot open the database" in out.stderr
+    assert "Traceback" not in out.stderr + out.stdout
