@@ -158,3 +158,18 @@ def test_deep_nesting_is_a_record_error(depth: int, opener: str) -> None:
     )
     with contextlib.suppress(RecordError):
         GameRecord.from_json(text).replay()
+
+
+def test_claimed_results_that_differ_are_refused_in_one_short_line() -> None:
+    """Found by the fuzz test above on a fresh clone: claimed seats of nested junk made
+    a message of every replayed seat, far over a line."""
+    data = json.loads(json.dumps(RECORD))
+    junk = {f"k{i}" * 9: None for i in range(40)}
+    data["results"]["seats"] = {"00\x1f\U00018cd6": None, "": junk}
+    try:
+        GameRecord.from_json(json.dumps(data)).replay()
+    except RecordError as e:
+        assert "do not match" in str(e) or "malformed" in str(e)
+        assert len(str(e)) < 400 and "\n" not in str(e) and "\x1f" not in str(e)
+    else:
+        raise AssertionError("junk results accepted")

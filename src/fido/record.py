@@ -108,8 +108,9 @@ def max_moves(rules: Ruleset, players: int) -> int:
 def _short(text: object, limit: int = 40) -> str:
     """A piece of a record quoted in a message: one line, not too long."""
     s = str(text)
-    s = s if len(s) <= limit else s[: limit - 1] + "…"
-    return s.encode("unicode_escape").decode("ascii") if not s.isprintable() else s
+    if not s.isprintable():  # escaped first, so the escapes count towards the limit
+        s = s.encode("unicode_escape").decode("ascii")
+    return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 def _no_constant(name: str) -> None:
@@ -370,8 +371,10 @@ def _diff(claimed: dict[str, Any], actual: dict[str, Any]) -> str:
             if isinstance(a, list) and isinstance(b, list):
                 for j, (x, y) in enumerate(zip(a, b, strict=False)):
                     if x != y:
-                        return f"{key}[{j}] claims {_short(x, 120)}, the replay gives {y}"
-            return f"{key} claims {_short(repr(a), 120)}, the replay gives {b!r}"
+                        return (
+                            f"{key}[{j}] claims {_short(x, 120)}, the replay gives {_short(y, 120)}"
+                        )
+            return f"{key} claims {_short(repr(a), 120)}, the replay gives {_short(repr(b), 120)}"
     extra = sorted(set(claimed) - set(actual))
     return f"unexpected fields {_short(extra, 120)}"
 
