@@ -502,10 +502,11 @@ def _print_report(rep: Report) -> None:
         _say(shown(rep.name), f" (player {rep.number}) has no counted game in {rep.month}")
         return
     flag = ", provisional" if entry.provisional else ""
-    _say(
-        shown(rep.name, "bold"),
-        f" (player {rep.number}), {rep.month}{state}: position {entry.position}, FLADUB "
-        f"{entry.fladub:.2f}, strength {entry.strength:.1f}, {entry.games} games{flag}",
+    # two lines, so that neither wraps at 80 columns
+    _say(shown(rep.name, "bold"), f" (player {rep.number}), {rep.month}{state}")
+    console.print(
+        f"position {entry.position}, FLADUB {entry.fladub:.2f}, strength "
+        f"{entry.strength:.1f}, {entry.games} games{flag}"
     )
     late = rep.formula >= 4 and any(g.late_factor != 1.0 for g in rep.games)
     t = RichTable(title="Counted games", box=box.SIMPLE_HEAD, show_edge=False)
