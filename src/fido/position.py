@@ -32,12 +32,15 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
+from fido.dealing import find_opener
 from fido.errors import FidoError, NotationError, quote
 from fido.game import Game
+from fido.knowledge import unseen_tiles
 from fido.moves import Placement
 from fido.results import Termination, score_hand
-from fido.rules import Opener, Ruleset
+from fido.rules import Ruleset
 from fido.table import Table
 from fido.tiles import Tile
 from fido.views import SeatView
@@ -221,7 +224,7 @@ def _build(
     if table.placements:
         g.opening_tile = table.placements[0].tile
     else:
-        seat, tile = _opener_of(rules, masks)
+        seat, tile = find_opener(rules, rules.dominoes, masks)
         if seat != opener:
             raise NotationError(f"seat {seat} opens this deal, not seat {opener}")
         g.opening_tile = tile
@@ -237,12 +240,6 @@ def _build(
         ending = Termination.DOMINO if out else Termination.BLOCKED
         g._outcome = score_hand(rules, scores, pips, ending, out[0] if out else None)
     return g
-
-
-def _opener_of(rules: Ruleset, masks: list[int]) -> tuple[int, Tile | None]:
-    from fido.dealing import find_opener  # noqa: PLC0415 (compiled module, one call)
-
-    return find_opener(rules, rules.dominoes, masks)
 
 
 def parse_view(text: str) -> SeatView:
@@ -286,23 +283,17 @@ def parse_view(text: str) -> SeatView:
 
 def _with_legal_moves(view: SeatView) -> SeatView:
     """The viewer's legal moves: her hand against the table, any filling of the rest."""
-    from dataclasses import replace  # noqa: PLC0415
-
     rules = view.rules
     if not view.table.placements:
         if view.seat != view.opener:
             raise NotationError(f"the opener, seat {view.opener}, moves first")
-        doubles = [t for t in view.hand if t.is_double]
-        if rules.opener is Opener.FIRST_SEAT:
-            return replace(view, legal_moves=tuple(Placement(t) for t in view.hand))
-        if not doubles:
-            raise NotationError("the opener holds no double")
-        pick = max(doubles) if rules.opener is Opener.HIGHEST_DOUBLE else min(doubles)
-        return replace(view, legal_moves=(Placement(pick),))
-    unseen = [
-        t for t in rules.dominoes.tiles
-        if t not in view.hand and t not in {p.tile for p in view.table.placements}
-    ]
+        try:  # the deal's rule, asked of her hand alone
+            _, tile = find_opener(rules, rules.dominoes, [rules.dominoes.mask_of(view.hand)])
+        except FidoError:
+            raise NotationError("the opener holds no double") from None
+        opening = view.hand if tile is None else (tile,)
+        return replace(view, legal_moves=tuple(Placement(t) for t in opening))
+    unseen = list(unseen_tiles(view))
     hands: list[list[Tile]] = []
     for s, n in enumerate(view.hand_counts):
         if s == view.seat:

@@ -47,6 +47,7 @@ from fido.errors import RecordError
 from fido.game import Game, Turn
 from fido.moves import Move
 from fido.rules import Ruleset
+from fido.safe_text import printable
 from fido.tiles import Tile
 
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "GameRecord", "MoveEntry", "max_moves"]
@@ -107,10 +108,7 @@ def max_moves(rules: Ruleset, players: int) -> int:
 
 def _short(text: object, limit: int = 40) -> str:
     """A piece of a record quoted in a message: one line, not too long."""
-    s = str(text)
-    if not s.isprintable():  # escaped first, so the escapes count towards the limit
-        s = s.encode("unicode_escape").decode("ascii")
-    return s if len(s) <= limit else s[: limit - 1] + "…"
+    return printable(text, limit)
 
 
 def _no_constant(name: str) -> None:
