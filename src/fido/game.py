@@ -429,9 +429,8 @@ class Game:
         if move.__class__ is not Placement or self.rules.scoring is Scoring.NONE:
             return 0
         tile, anchor, port = cast(PlacementTuple, move)
-        if anchor < 0:
-            return self.rules.points(2 * tile.high if tile.is_double else tile.pips)
-        return self.rules.points(self.table.ends_sum + self.table.delta(tile, anchor * 4 + port))
+        code = anchor * 4 + port if anchor >= 0 else -1
+        return self.rules.points(self.table.sum_after(tile, code))
 
     def _seat(self, seat: object) -> int:
         if seat.__class__ is not int or not 0 <= seat < self.players:

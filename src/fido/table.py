@@ -148,6 +148,12 @@ class Table:
             return d + (value if self.shape == INLINE else 2 * value)
         return d + (tile.low if tile.high == value else tile.high)
 
+    def sum_after(self, tile: Tile, code: int = -1) -> int:
+        """The sum of the ends once ``tile`` is placed on slot ``code`` (-1: the opening)."""
+        if code < 0:
+            return 2 * tile.high if tile.is_double else tile.pips
+        return self.ends_sum + self.delta(tile, code)
+
     # ------------------------------------------------------------ changes
 
     def place(self, tile: Tile, code: int = -1, move: Placement | None = None) -> int:

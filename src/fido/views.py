@@ -52,10 +52,7 @@ class SeatView:
         """What ``move`` would score now."""
         if not isinstance(move, Placement):
             return 0
-        if move.anchor < 0:
-            t = move.tile
-            return self.rules.points(2 * t.high if t.is_double else t.pips)
-        return self.rules.points(self.table.ends_sum + self.table.delta(move.tile, move.slot))
+        return self.rules.points(self.table.sum_after(move.tile, move.slot))
 
     def played_tiles(self) -> list[Tile]:
         return [p.tile for p in self.table.placements]
