@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, TypeGuard
 
 from fido.errors import ArgumentError, ConfigurationError, quote
 from fido.rules import Opener, Ruleset
 from fido.tiles import DominoSet, Tile
 
-__all__ = ["MAX_REDEALS", "check_deal", "deal", "find_opener", "shuffle"]
+__all__ = ["MAX_REDEALS", "check_deal", "deal", "find_opener", "is_sequence", "shuffle"]
 
 MAX_REDEALS: Final = 1000
 
@@ -56,14 +56,23 @@ def deal(rules: Ruleset, players: int, rng: random.Random) -> tuple[list[int], t
     raise ConfigurationError("no deal with a double in hand after many shuffles")
 
 
+def is_sequence(value: object) -> TypeGuard[Sequence[object]]:
+    """A list, tuple or other sequence, but not text (lists first: no ABC check)."""
+    cls = value.__class__
+    if cls is list or cls is tuple:
+        return True
+    return isinstance(value, Sequence) and not isinstance(value, str | bytes)
+
+
 def _tiles(value: object, what: str) -> list[Tile]:
     """A sequence of tiles given by a caller, or a clear error."""
-    if isinstance(value, str | bytes) or not isinstance(value, Sequence | set | frozenset):
+    if not is_sequence(value) and not isinstance(value, set | frozenset):
         raise ArgumentError(f"{what} must be a list of tiles, not {quote(value)}")
-    out = list(value)
-    for t in out:
+    out: list[Tile] = []
+    for t in value:
         if not isinstance(t, Tile):
             raise ArgumentError(f"{what} holds {quote(t)}, which is not a Tile")
+        out.append(t)
     return out
 
 
@@ -71,7 +80,7 @@ def check_deal(
     rules: Ruleset, hands: Sequence[Sequence[Tile]], stock: Sequence[Tile]
 ) -> tuple[list[int], list[Tile]]:
     """Every hand and the stock checked against the rules; hands as bitmasks."""
-    if isinstance(hands, str | bytes) or not isinstance(hands, Sequence):
+    if not is_sequence(hands):
         raise ArgumentError(f"hands must be a list of hands, not {quote(hands)}")
     players = len(hands)
     rules.check_players(players)

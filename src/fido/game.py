@@ -30,7 +30,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Final, NamedTuple, cast
 
-from fido.dealing import check_deal, deal, find_opener
+from fido.dealing import check_deal, deal, find_opener, is_sequence
 from fido.errors import ArgumentError, ConfigurationError, IllegalMoveError, quote
 from fido.movegen import DRAW_FREE, DRAW_ONE, DRAW_UNTIL, PASS_ONLY, can_place, generate
 from fido.moves import DRAW, PASS, Draw, Move, Placement, PlacementTuple, Turn
@@ -68,14 +68,6 @@ def _as_rules(rules: object) -> Ruleset:
     if not isinstance(rules, Ruleset):
         raise ArgumentError(f"rules must be a Ruleset or ruleset text, not {quote(rules)}")
     return rules
-
-
-def _is_sequence(value: object) -> bool:
-    """A list, tuple or other sequence, but not text (lists first: no ABC check)."""
-    cls = value.__class__
-    if cls is list or cls is tuple:
-        return True
-    return isinstance(value, Sequence) and not isinstance(value, str | bytes)
 
 
 def _divisor_of(rules: Ruleset) -> int:
@@ -202,12 +194,12 @@ class Game:
             raise ArgumentError(f"from_view needs a SeatView, not {quote(view)}")
         rules = view.rules
         dominoes = rules.dominoes
-        if not _is_sequence(hands):
+        if not is_sequence(hands):
             raise ArgumentError(f"hands must be a list of hands, not {quote(hands)}")
         if len(hands) != view.players:
             raise ConfigurationError(f"the view has {view.players} seats, not {len(hands)}")
         for h in hands:
-            if not _is_sequence(h):
+            if not is_sequence(h):
                 raise ArgumentError(f"a hand is a list of tiles, not {quote(h)}")
         given: list[list[Tile]] = [list(h) for h in hands]
         if view.seat is not None and sorted(given[view.seat]) != sorted(view.hand):
@@ -217,7 +209,7 @@ class Game:
             *((f"seat {i}", h, view.hand_counts[i]) for i, h in enumerate(given)),
             ("the stock", stock, view.stock_count),
         ]:
-            if not _is_sequence(tiles):
+            if not is_sequence(tiles):
                 raise ArgumentError(f"{who} must be a list of tiles, not {quote(tiles)}")
             if len(tiles) != want:
                 raise ConfigurationError(f"{who} holds {want} tiles in the view, not {len(tiles)}")
