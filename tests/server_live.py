@@ -16,6 +16,9 @@ import httpx
 import uvicorn
 
 from fido.server.app import Limits, create_app
+from fido.server.hub import PlaySettings
+
+FAST = PlaySettings(bot_delay=0.0, bot_processes=0)  # tests: bots move at once, in threads
 
 
 def free_port() -> int:
@@ -26,12 +29,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(db_url: str, *, limits: Limits = Limits()) -> Iterator[str]:  # noqa: B008
+def live_server(
+    db_url: str, *, limits: Limits = Limits(), play: PlaySettings = FAST,  # noqa: B008
+    port: int | None = None,
+) -> Iterator[str]:
     """Serve ``create_app(db_url)`` until the block ends; yields its base URL."""
-    app = create_app(db_url, limits=limits)
-    port = free_port()
+    app = create_app(db_url, limits=limits, play=play)
+    port = port or free_port()
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -9,7 +9,8 @@ unexpected failure is a 500 with the same shape and no traceback.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -23,6 +24,9 @@ import fido
 from fido.safe_text import printable
 from fido.server import accounts, csrf
 from fido.server.errors import ApiError
+from fido.server.hub import Hub, PlaySettings
+from fido.server.lobby import lobby_routes
+from fido.server.play import play_routes
 from fido.server.ratelimit import RateLimiter
 from fido.server.schemas import (
     AccountOut,
@@ -59,6 +63,8 @@ class Server:
     csrf: csrf.Csrf
     per_account: RateLimiter
     per_address: RateLimiter
+    hub: Hub
+    origins: frozenset[str]  # pages of other sites allowed to open the table socket
 
 
 def _server(request: Request) -> Server:
@@ -250,14 +256,31 @@ def create_app(
     secret: str | None = None,
     limits: Limits = Limits(),
     store: Store | None = None,
+    play: PlaySettings = PlaySettings(),  # noqa: B008 (frozen)
+    origins: tuple[str, ...] = (),
 ) -> FastAPI:
     """The server app on the store at ``db_url`` (default ``$FIDO_DB`` or ./fido.db),
-    migrated on open; ``secret`` (default ``$FIDO_SECRET`` or the stored one) signs cookies."""
+    migrated on open; ``secret`` (default ``$FIDO_SECRET`` or the stored one) signs cookies.
+
+    ``play`` sets the bots' pace and the grace periods; ``origins`` names other
+    sites whose pages may open a table's WebSocket (the server's own always may).
+    """
     store = store or open_store(db_url)
     key = server_secret(store, secret)
+    hub = Hub(store, play)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()  # every running table goes on: bots, clocks (with grace)
+        try:
+            yield
+        finally:
+            await hub.stop()
+
     app = FastAPI(
-        title="fido server", version=fido.__version__,
-        description="FIDO dominoes: accounts and sessions (docs/server.md).",
+        title="fido server", version=fido.__version__, lifespan=lifespan,
+        description="FIDO dominoes: accounts, sessions, tables (docs/server.md); "
+        "play over the WebSocket /ws/tables/{id} (docs/protocol.md).",
     )
     app.state.server = Server(
         store=store,
@@ -265,8 +288,12 @@ def create_app(
         csrf=csrf.Csrf(key),
         per_account=RateLimiter(limits.per_account, limits.window),
         per_address=RateLimiter(limits.per_address, limits.window),
+        hub=hub,
+        origins=frozenset(origins),
     )
     app.include_router(_routes())
+    app.include_router(lobby_routes())
+    app.include_router(play_routes())
 
     @app.middleware("http")
     async def csrf_cookie(

@@ -20,10 +20,16 @@ __all__ = [
     "ErrorBody",
     "ErrorDetail",
     "Health",
+    "JoinIn",
     "PlayerLink",
+    "SeatIn",
+    "SeatOut",
     "SessionInfo",
     "SignIn",
     "SignUp",
+    "TableIn",
+    "TableList",
+    "TableOut",
 ]
 
 NAME_MIN, NAME_MAX = 2, 40
@@ -117,3 +123,61 @@ class ErrorDetail(BaseModel):
 
 class ErrorBody(BaseModel):
     error: ErrorDetail
+
+
+# ---------------------------------------------------------------- tables
+
+BotLevel = Literal["random", "greedy", "expert", "search"]
+
+
+class SeatIn(_In):
+    """A seat as the table's creator sets it: ``me``, ``open``, a ``bot`` of a level,
+    or ``reserved`` for the account named ``name``."""
+
+    kind: Literal["me", "open", "bot", "reserved"]
+    level: BotLevel | None = None
+    name: Name | None = None
+
+
+class TableIn(_In):
+    ruleset: Annotated[str, Field(min_length=1, max_length=200, examples=["fido set=9"])]
+    players: Annotated[int, Field(ge=2, le=9)]
+    seats: Annotated[list[SeatIn], Field(max_length=9)] | None = None  # default: me, then open
+    rated: bool = False
+    private: bool = False  # joined only through the invite link (or a reserved seat)
+    clock: Annotated[int, Field(ge=5, le=3600)] | None = None  # seconds per move
+    grace: Annotated[int, Field(ge=5, le=3600)] = 60  # seconds away before a bot plays
+
+
+class JoinIn(_In):
+    seat: Annotated[int, Field(ge=0, le=8)] | None = None  # default: the first free one
+    invite: Annotated[str, Field(max_length=64)] | None = None
+
+
+class SeatOut(BaseModel):
+    kind: Literal["open", "reserved", "person", "bot"]
+    name: str
+    bot: str | None
+    account: int | None
+    away: bool
+
+
+class TableOut(BaseModel):
+    id: str
+    ruleset: str
+    players: int
+    status: Literal["open", "running", "finished", "abandoned"]
+    rated: bool
+    private: bool
+    clock: int | None
+    grace: int
+    deadline: float | None  # Unix seconds: when the seat to move runs out of time
+    seats: list[SeatOut]
+    seq: int  # the last event of its log
+    finished: bool  # a game record can be downloaded
+    invite: str | None = None  # the invite code, shown to its seated people only
+    my_seat: int | None = None
+
+
+class TableList(BaseModel):
+    tables: list[TableOut]

@@ -12,6 +12,8 @@
 * :class:`Account`, :class:`WebSession` and :class:`Setting`: the game
   server's accounts (registered or guest), its server-side sessions and its
   settings such as the signing secret (migration 0004, :mod:`fido.server`).
+* :class:`TableRow`, :class:`SeatRow` and :class:`EventRow`: the server's
+  tables, their seats and each table's event log (migration 0005).
 
 The schema is created and upgraded by the Alembic migrations in
 ``fido/store/migrations`` (run by :func:`fido.store.open_store`), never by
@@ -44,12 +46,15 @@ __all__ = [
     "Account",
     "Base",
     "EntryRow",
+    "EventRow",
     "GameRow",
     "LineRow",
     "Player",
     "ReviewRow",
+    "SeatRow",
     "Setting",
     "SnapshotRow",
+    "TableRow",
     "WebSession",
 ]
 
@@ -234,3 +239,96 @@ class Setting(Base):
 
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class TableRow(Base):
+    """A table of the game server: its settings, its state and, while it runs, its deal.
+
+    ``seq`` is the sequence number of the last event of its log and
+    ``move_seq`` that of the last game event (a move decided before it is
+    stale). ``deal`` (the hands as dealt, JSON) never leaves the server; the
+    stock has no order (every draw is made by the server's secret random
+    source when it happens) and the game is rebuilt by replaying the log.
+    """
+
+    __tablename__ = "game_tables"
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('open', 'running', 'finished', 'abandoned')", name="ck_table_status"
+        ),
+        CheckConstraint("players BETWEEN 2 AND 9", name="ck_table_players"),
+    )
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # random, public
+    ruleset: Mapped[str] = mapped_column(String(200))  # canonical text
+    players: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    clock: Mapped[int | None] = mapped_column(Integer, nullable=True)  # seconds per move
+    grace: Mapped[int] = mapped_column(Integer)  # seconds away before a bot plays for her
+    invite: Mapped[str] = mapped_column(String(32))
+    created_by: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    move_seq: Mapped[int] = mapped_column(Integer, default=0)
+    deal: Mapped[str | None] = mapped_column(Text, nullable=True)  # secret
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)  # Unix seconds
+    record: Mapped[str | None] = mapped_column(Text, nullable=True)  # when finished
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    ranking_game: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
+    )
+
+
+class SeatRow(Base):
+    """One seat of a table: open, reserved for a named account, a person, or a bot."""
+
+    __tablename__ = "table_seats"
+    __table_args__ = (
+        CheckConstraint("kind IN ('open', 'reserved', 'person', 'bot')", name="ck_seat_kind"),
+    )
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    reserved_for: Mapped[str | None] = mapped_column(String(160), nullable=True)  # a name_key
+    bot: Mapped[str | None] = mapped_column(String(200), nullable=True)  # a bot spec
+
+    table: Mapped[TableRow] = relationship(back_populates="seats")
+    account: Mapped[Account | None] = relationship()
+
+
+class EventRow(Base):
+    """One accepted action of a table's log, numbered from 1 without gaps.
+
+    ``public`` is what everyone may see (JSON); ``private`` what only
+    ``seat`` may see (the tile she drew). ``msg_id`` is the sender's message
+    id: a resent message finds its first outcome here.
+    """
+
+    __tablename__ = "table_events"
+    __table_args__ = (
+        UniqueConstraint("table_id", "account_id", "msg_id", name="uq_event_message"),
+    )
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    msg_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    public: Mapped[str] = mapped_column(Text)
+    private: Mapped[str | None] = mapped_column(Text, nullable=True)
+    at: Mapped[float] = mapped_column(Float)  # Unix seconds

@@ -1,0 +1,142 @@
+"""Every live table of one server process, and the wake-up calls between processes.
+
+Rooms are loaded from the database when first needed (and, at start, every
+running table, so its bots and clocks go on). With PostgreSQL a dedicated
+connection LISTENs on ``fido_tables``: a process that commits to a table
+NOTIFYs its id, and the others read that table's new events from the log
+by sequence number. A notification carries nothing but the id, so a lost or
+repeated one costs a read, never a move; after the listener reconnects
+every live room reads its log again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from fido.server.botpool import BotPool
+from fido.server.live import NOTIFY_CHANNEL, Room
+from fido.store import Store, TableRow
+
+__all__ = ["Hub", "PlaySettings"]
+
+log = logging.getLogger("fido.server")
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """How the server plays: bot pace, the stand-in bot, grace periods, worker processes."""
+
+    bot_delay: float = 1.0  # seconds a bot waits before moving, so people can follow
+    stand_in: str = "expert"  # plays for a person out of time or away too long
+    restart_grace: float = 60.0  # every clock gets this much after a server restart
+    default_grace: int = 60  # seconds a seat may be away before the stand-in plays
+    bot_processes: int | None = None  # None: one per core; 0: threads (tests)
+
+
+class Hub:
+    def __init__(self, store: Store, settings: PlaySettings) -> None:
+        self.store, self.settings = store, settings
+        self.rooms: dict[str, Room] = {}
+        self.bots = BotPool(settings.bot_processes)
+        self._loading: dict[str, asyncio.Future[Room]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._listener: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._tasks: set[asyncio.Task[None]] = set()  # kept until done (not collected early)
+
+    async def room(self, table_id: str) -> Room:
+        """The live room of ``table_id`` (LookupError: no such table)."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            room = Room(self, table_id)
+            await room.load()
+            self.rooms[table_id] = room
+            future.set_result(room)
+            return room
+        except BaseException as e:
+            future.set_exception(e)
+            future.exception()  # retrieved: no "never retrieved" warning
+            raise
+        finally:
+            del self._loading[table_id]
+
+    def finished(self, room: Room) -> None:
+        """A game ended: its room leaves memory once its last connection goes."""
+
+    async def start(self) -> None:
+        """Load every running table (clocks get their grace) and start listening."""
+        self.loop = asyncio.get_running_loop()
+
+        def running() -> list[str]:
+            with self.store.session(write=False) as s:
+                return list(s.scalars(select(TableRow.id).where(TableRow.status == "running")))
+
+        for table_id in await asyncio.to_thread(running):
+            room = Room(self, table_id)
+            try:
+                await room.load(restarted=True)
+            except Exception as e:
+                log.error("table %s cannot be loaded: %s", table_id, type(e).__name__)
+                continue
+            self.rooms[table_id] = room
+        if self.store.engine.dialect.name == "postgresql":
+            self._listener = threading.Thread(target=self._listen, name="fido-listen", daemon=True)
+            self._listener.start()
+
+    async def stop(self) -> None:
+        self._stopping.set()
+        for room in self.rooms.values():
+            room.stop()
+        self.bots.close()
+
+    # ------------------------------------------------------------ PostgreSQL
+
+    def _notified(self, table_id: str) -> None:
+        room = self.rooms.get(table_id)
+        if room is not None:
+            self._spawn(room)
+
+    def _refresh_all(self) -> None:
+        for room in list(self.rooms.values()):
+            self._spawn(room)
+
+    def _spawn(self, room: Room) -> None:
+        task = asyncio.ensure_future(room.refresh())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _listen(self) -> None:
+        """LISTEN on a dedicated psycopg connection (a thread: psycopg blocks)."""
+        import psycopg  # noqa: PLC0415
+
+        url = self.store.engine.url.set(drivername="postgresql")
+        dsn = url.render_as_string(hide_password=False)
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    loop = self.loop
+                    assert loop is not None
+                    loop.call_soon_threadsafe(self._refresh_all)  # what came while away
+                    while not self._stopping.is_set():
+                        for note in conn.notifies(timeout=1.0):
+                            loop.call_soon_threadsafe(self._notified, note.payload)
+            except Exception as e:
+                if self._stopping.is_set():
+                    return
+                log.warning("listener: %s; reconnecting", type(e).__name__)
+                with contextlib.suppress(Exception):
+                    self._stopping.wait(1.0)

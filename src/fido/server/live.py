@@ -1,0 +1,718 @@
+"""A live table: its game in memory, its log in the database, its connections.
+
+One :class:`Room` per table in each server process. Everything that changes
+a table goes through :meth:`Room._commit` under the room's lock: the new
+events and the table's new state are written in one transaction, which
+first locks the table's row and checks that its sequence number is the one
+this process knows (another process may have written since: then this one
+reads the log, catches up, and judges the message again). Only after the
+commit is the sender acknowledged and every connection sent its update,
+each built from ``game.view(seat)`` (:mod:`fido.server.wire`).
+
+The deal is made by the operating system's random source when the last seat
+is taken; the stock has no order: each draw picks its tile when it happens
+(explicit chance). The deal is stored for the replay of the log after a
+restart and never sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import json
+import logging
+import random
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select, text
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from fido.errors import FidoError, IllegalMoveError
+from fido.game import Game
+from fido.moves import Move
+from fido.record import GameRecord
+from fido.rules import Ruleset
+from fido.server.protocol import ChatIn, MoveIn, Reason
+from fido.server.wire import turn_json, view_json
+from fido.store import Account, EventRow, SeatRow, TableRow
+from fido.tiles import Tile
+
+if TYPE_CHECKING:
+    from fido.server.hub import Hub
+
+__all__ = ["Conn", "Event", "Refusal", "Room", "SeatInfo", "display_name", "seat_info"]
+
+log = logging.getLogger("fido.server")
+
+OUTBOX = 256  # messages queued for one connection before it is judged too slow
+CATCH_UP = 300  # a client further behind than this many events gets a fresh view
+REMEMBERED = 2000  # refused message ids remembered per table (a resend gets the same answer)
+NOTIFY_CHANNEL = "fido_tables"
+_SYSTEM = random.SystemRandom()  # deals come from the operating system's random source
+
+
+def display_name(account: Account | None) -> str:
+    if account is None:
+        return "?"
+    return account.name if account.name is not None else f"guest {account.id}"
+
+
+@dataclass
+class SeatInfo:
+    kind: str  # open, reserved, person, bot
+    account_id: int | None = None
+    name: str = ""
+    bot: str | None = None
+    reserved_for: str | None = None  # a name_key
+
+    def public(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "bot": self.bot,
+                "account": self.account_id}
+
+
+@dataclass
+class Event:
+    """One entry of a table's log, as kept in memory and written to ``table_events``."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    public: dict[str, Any]
+    private: dict[str, Any] | None = None
+    account_id: int | None = None
+    msg_id: str | None = None
+    at: float = field(default_factory=time.time)
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        """What connection of ``seat`` sees (``private`` only by its own seat)."""
+        out = {"seq": self.seq, "kind": self.kind, "seat": self.seat, "at": round(self.at, 3),
+               **self.public}
+        if self.private is not None and seat is not None and seat == self.seat:
+            out.update(self.private)
+        return out
+
+    def row(self, table_id: str) -> EventRow:
+        return EventRow(
+            table_id=table_id, seq=self.seq, kind=self.kind, seat=self.seat,
+            account_id=self.account_id, msg_id=self.msg_id,
+            public=json.dumps(self.public, separators=(",", ":")),
+            private=json.dumps(self.private) if self.private is not None else None, at=self.at,
+        )
+
+    @classmethod
+    def from_row(cls, row: EventRow) -> Event:
+        return cls(
+            seq=row.seq, kind=row.kind, seat=row.seat, public=json.loads(row.public),
+            private=json.loads(row.private) if row.private else None,
+            account_id=row.account_id, msg_id=row.msg_id, at=row.at,
+        )
+
+
+@dataclass(frozen=True)
+class Refusal:
+    code: Reason
+    message: str
+
+    def message_for(self, msg_id: str | None) -> dict[str, Any]:
+        return {"type": "refused", "id": msg_id, "code": self.code.value, "message": self.message}
+
+
+class Behind(Exception):
+    """The table's row has a later sequence number than this process knows."""
+
+
+class Conn:
+    """One WebSocket: its seat (None: a spectator), its account, its outbox.
+
+    Sending never waits: messages go to a bounded queue that the socket's
+    writer task drains; a client too slow to keep up is disconnected (it
+    reconnects with its last sequence number and catches up).
+    """
+
+    def __init__(self, account_id: int | None, seat: int | None, name: str = "") -> None:
+        self.account_id, self.seat, self.name = account_id, seat, name
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX + 1)
+        self.closed = False
+        self.slow = False  # closed because its outbox overflowed
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+
+    def send_text(self, frame: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= OUTBOX:
+            self.slow = True
+            self.close()
+            return
+        self.queue.put_nowait(frame)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+
+@dataclass
+class _Loaded:
+    row: TableRow
+    seats: list[SeatInfo]
+    events: list[Event]
+
+
+def seat_info(row: SeatRow) -> SeatInfo:
+    name = display_name(row.account) if row.kind == "person" else ""
+    if row.kind == "bot":
+        name = f"bot ({row.bot})"
+    return SeatInfo(row.kind, row.account_id, name, row.bot, row.reserved_for)
+
+
+class Room:
+    """A table live in this process (see the module's docstring)."""
+
+    def __init__(self, hub: Hub, table_id: str) -> None:
+        self.hub, self.id = hub, table_id
+        self.lock = asyncio.Lock()
+        self.conns: set[Conn] = set()
+        self.log: list[Event] = []
+        self.game: Game | None = None
+        self.seq = 0
+        self.move_seq = 0
+        self.status = "open"
+        self.seats: list[SeatInfo] = []
+        self.rules: Ruleset | None = None
+        self.players = 0
+        self.clock: int | None = None
+        self.grace = 60
+        self.rated = False
+        self.private = False
+        self.invite = ""
+        self.deadline: float | None = None
+        self.away: dict[int, float] = {}  # seat -> since when (Unix seconds)
+        self.accepted: dict[tuple[int | None, str], int] = {}  # (account, message id) -> seq
+        self.refused: OrderedDict[tuple[int | None, str], Refusal] = OrderedDict()
+        self.timer: asyncio.Task[None] | None = None
+        self.record: str | None = None
+        self._deal: str | None = None
+
+    # ------------------------------------------------------------ loading
+
+    def _read(self, since: int) -> _Loaded:
+        with self.hub.store.session(write=False) as s:
+            row = s.get(TableRow, self.id)
+            if row is None:
+                raise LookupError(self.id)
+            seats = [seat_info(r) for r in row.seats]
+            rows = s.scalars(
+                select(EventRow)
+                .where(EventRow.table_id == self.id, EventRow.seq > since)
+                .order_by(EventRow.seq)
+            ).all()
+            s.expunge(row)
+            return _Loaded(row, seats, [Event.from_row(r) for r in rows])
+
+    async def load(self, *, restarted: bool = False) -> None:
+        """Read the table and its whole log and rebuild the game by replaying it.
+
+        ``restarted``: the process has just started, so no one is connected;
+        every person is away from now, and every clock gets the grace period.
+        """
+        loaded = await asyncio.to_thread(self._read, 0)
+        self._take_row(loaded)
+        self.log = []
+        self.game = None
+        self._apply_events(loaded.events)
+        now = time.time()
+        if restarted:
+            self.away = {i: now for i, s in enumerate(self.seats) if s.kind == "person"}
+            if self.deadline is not None:
+                self.deadline = max(self.deadline, now + self.hub.settings.restart_grace)
+        self._schedule()
+
+    def _take_row(self, loaded: _Loaded) -> None:
+        row = loaded.row
+        self.status, self.players, self.clock, self.grace = (
+            row.status, row.players, row.clock, row.grace)
+        self.rated, self.private, self.invite = row.rated, row.private, row.invite
+        self.rules = Ruleset.from_text(row.ruleset)
+        self.seats = loaded.seats
+        self.deadline = row.deadline
+        self.record = row.record
+        self._deal = row.deal
+
+    def _apply_events(self, events: list[Event]) -> None:
+        """Events written (by this process or another) applied to the memory state."""
+        for e in events:
+            if e.seq != self.seq + 1:
+                raise RuntimeError(f"table {self.id}: event {e.seq} after {self.seq}")
+            if e.kind == "start" and self.game is None:
+                self.game = self._dealt()
+            elif e.kind == "move":
+                game = self.game
+                assert game is not None
+                game.push(Move.from_text(e.public["move"]), seat=e.seat)
+                if game.chance is not None:
+                    assert e.private is not None
+                    game.apply_chance(Tile.from_text(e.private["drawn"]))
+                self.move_seq = e.seq
+            elif e.kind == "away" and e.seat is not None:
+                self.away[e.seat] = e.at
+            elif e.kind == "back" and e.seat is not None:
+                self.away.pop(e.seat, None)
+            if e.msg_id is not None:
+                self.accepted[(e.account_id, e.msg_id)] = e.seq
+            self.log.append(e)
+            self.seq = e.seq
+
+    def _dealt(self) -> Game:
+        assert self.rules is not None and self._deal is not None
+        hands = [[Tile.from_text(t) for t in h] for h in json.loads(self._deal)]
+        held = {t for h in hands for t in h}
+        rest = [t for t in self.rules.dominoes if t not in held]
+        return Game.from_deal(self.rules, hands, rest, explicit_chance=True)
+
+    async def refresh(self) -> None:
+        """Another process wrote to this table: read the new events and pass them on."""
+        async with self.lock:
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        loaded = await asyncio.to_thread(self._read, self.seq)
+        if not loaded.events:
+            return
+        self._take_row(loaded)
+        new = loaded.events
+        self._apply_events(new)
+        self._broadcast(new)
+        self._schedule()
+
+    # ------------------------------------------------------------ writing
+
+    def _write(
+        self, events: list[Event], update: dict[str, Any],
+        seats: Callable[[Session, TableRow], None] | None,
+    ) -> None:
+        with self.hub.store.session() as s:
+            row = s.execute(
+                select(TableRow).where(TableRow.id == self.id).with_for_update()
+            ).scalar_one()
+            if row.seq != self.seq:
+                raise Behind
+            for e in events:
+                s.add(e.row(self.id))
+            for key, value in update.items():
+                setattr(row, key, value)
+            row.seq = events[-1].seq
+            if seats is not None:
+                seats(s, row)
+            if s.get_bind().dialect.name == "postgresql":
+                s.execute(text("SELECT pg_notify(:channel, :id)"),
+                          {"channel": NOTIFY_CHANNEL, "id": self.id})
+
+    async def _commit(
+        self, events: list[Event], update: dict[str, Any] | None = None,
+        seats: Callable[[Session, TableRow], None] | None = None,
+    ) -> None:
+        """Write ``events`` and ``update`` in one transaction (raises :class:`Behind`)."""
+        await asyncio.to_thread(self._write, events, update or {}, seats)
+
+    def _new(self, kind: str, seat: int | None, public: dict[str, Any], **more: Any) -> Event:
+        return Event(self.seq + 1, kind, seat, public, **more)
+
+    # ------------------------------------------------------------ sending
+
+    def info(self) -> dict[str, Any]:
+        """The table as everyone may see it."""
+        return {
+            "id": self.id, "ruleset": self.rules.text() if self.rules else "",
+            "players": self.players, "status": self.status, "rated": self.rated,
+            "private": self.private, "clock": self.clock, "grace": self.grace,
+            "deadline": self.deadline,
+            "seats": [s.public() | {"away": i in self.away} for i, s in enumerate(self.seats)],
+            "seq": self.seq, "finished": self.record is not None,
+        }
+
+    def _view(self, seat: int | None, *, history: bool = False) -> dict[str, Any] | None:
+        if self.game is None:
+            return None
+        return view_json(self.game.view(seat), history=history)
+
+    def welcome(self, conn: Conn, since: int | None) -> dict[str, Any]:
+        """What a connection gets first: its seat, the table, the view, what it missed."""
+        missed: list[dict[str, Any]] | None = None
+        if since is not None and 0 <= since <= self.seq and self.seq - since <= CATCH_UP:
+            missed = [e.for_seat(conn.seat) for e in self.log[since:]]
+        return {
+            "type": "welcome", "seat": conn.seat, "seq": self.seq, "table": self.info(),
+            "view": self._view(conn.seat, history=missed is None), "events": missed,
+        }
+
+    def _broadcast(self, events: list[Event]) -> None:
+        table = self.info()
+        views: dict[int | None, dict[str, Any] | None] = {}
+        for conn in list(self.conns):
+            if conn.seat not in views:
+                views[conn.seat] = self._view(conn.seat)
+            conn.send({
+                "type": "update", "seq": self.seq, "table": table,
+                "events": [e.for_seat(conn.seat) for e in events], "view": views[conn.seat],
+            })
+
+    # ------------------------------------------------------------ moves
+
+    def _remembered(self, key: tuple[int | None, str], msg_id: str) -> dict[str, Any] | None:
+        if key in self.accepted:
+            return {"type": "ack", "id": msg_id, "seq": self.accepted[key], "duplicate": True}
+        refusal = self.refused.get(key)
+        if refusal is not None:
+            return refusal.message_for(msg_id) | {"duplicate": True}
+        return None
+
+    def _remember(self, key: tuple[int | None, str], refusal: Refusal) -> None:
+        self.refused[key] = refusal
+        while len(self.refused) > REMEMBERED:
+            self.refused.popitem(last=False)
+
+    def _check_move(self, seat: int | None, seq: int) -> Refusal | None:
+        if seat is None:
+            return Refusal(Reason.NOT_SEATED, "spectators cannot move")
+        if self.status == "open":
+            return Refusal(Reason.NOT_STARTED, "the game has not started: seats are open")
+        if self.game is None or self.game.outcome is not None or self.status != "running":
+            return Refusal(Reason.GAME_OVER, "the game is over")
+        if seq > self.seq:
+            return Refusal(Reason.BAD_SEQ, f"this table has reached event {self.seq}, not {seq}")
+        if seat != self.game.turn:
+            return Refusal(Reason.NOT_YOUR_TURN, f"it is seat {self.game.turn}'s turn")
+        if seq < self.move_seq:
+            return Refusal(
+                Reason.STALE, f"event {self.move_seq} changed the game after the {seq} you saw"
+            )
+        return None
+
+    async def move(self, conn: Conn, msg: MoveIn) -> None:
+        """A person's move: refused with a reason, or committed, acknowledged, broadcast."""
+        key = (conn.account_id, msg.id)
+        async with self.lock:
+            for _attempt in range(3):
+                old = self._remembered(key, msg.id)
+                if old is not None:
+                    conn.send(old)
+                    return
+                refusal = self._check_move(conn.seat, msg.seq)
+                if refusal is None:
+                    try:
+                        move = Move.from_text(msg.move)
+                    except FidoError as e:
+                        refusal = Refusal(Reason.ILLEGAL, str(e))
+                if refusal is not None:
+                    self._remember(key, refusal)
+                    conn.send(refusal.message_for(msg.id))
+                    return
+                try:
+                    events = await self._play(conn.seat, move, "player", conn.account_id, msg.id)
+                except Behind:
+                    await self._catch_up()
+                    continue
+                if isinstance(events, Refusal):
+                    if events.code is not Reason.UNAVAILABLE:
+                        self._remember(key, events)
+                    conn.send(events.message_for(msg.id))
+                    return
+                self.accepted[key] = events[0].seq
+                conn.send({"type": "ack", "id": msg.id, "seq": events[0].seq})
+                self._broadcast(events)
+                self._schedule()
+                return
+            busy = Refusal(Reason.UNAVAILABLE, "the table is busy: try again")
+            conn.send(busy.message_for(msg.id))
+
+    async def _play(
+        self, seat: int | None, move: Move, by: str, account: int | None, msg_id: str | None
+    ) -> list[Event] | Refusal:
+        """Push, write, and on any failure take back: the memory follows the database."""
+        game = self.game
+        assert game is not None
+        try:
+            game.push(move, seat=seat)
+        except IllegalMoveError as e:
+            return Refusal(Reason.ILLEGAL, str(e))
+        drawn: Tile | None = None
+        chance = game.chance
+        if chance is not None:
+            drawn = secrets.choice(chance.tiles)  # the operating system's random source
+            game.apply_chance(drawn)
+        turn = game.history()[-1]
+        first = self._new(
+            "move", seat, turn_json(turn) | {"by": by},
+            private={"drawn": drawn.text()} if drawn is not None else None,
+            account_id=account, msg_id=msg_id,
+        )
+        first.public.pop("drawn", None)
+        events = [first]
+        update: dict[str, Any] = {"move_seq": first.seq}
+        outcome = game.outcome
+        record: str | None = None
+        if outcome is not None:
+            record = self._record(game)
+            events.append(Event(first.seq + 1, "end", None, {"outcome": outcome.to_dict()}))
+            update |= {"status": "finished", "record": record, "deadline": None,
+                       "finished_at": dt.datetime.now(dt.UTC)}
+        else:
+            deadline = self._deadline_for(game.turn)
+            update["deadline"] = deadline
+        try:
+            await self._commit(events, update)
+        except Behind:
+            game.pop()
+            raise
+        except SQLAlchemyError as e:
+            game.pop()
+            log.error("table %s: write failed: %s", self.id, type(e).__name__)
+            return Refusal(Reason.UNAVAILABLE, "the move could not be saved: try again")
+        self.log.extend(events)
+        self.seq = events[-1].seq
+        self.move_seq = first.seq
+        self.deadline = update.get("deadline")
+        if outcome is not None:
+            self.status, self.record = "finished", record
+            self.hub.finished(self)
+        return events
+
+    def _record(self, game: Game) -> str:
+        names = [s.name or f"seat {i}" for i, s in enumerate(self.seats)]
+        bots = [s.bot if s.kind == "bot" else None for s in self.seats]
+        rec = GameRecord.from_game(game, names, date=dt.datetime.now(dt.UTC).date(),
+                                   event=f"fido server table {self.id}", bots=bots)
+        return rec.to_json(None)
+
+    def _deadline_for(self, seat: int) -> float | None:
+        if self.clock is None or self.seats[seat].kind != "person":
+            return None
+        return time.time() + self.clock
+
+    # ------------------------------------------------------------ chat
+
+    async def chat(self, conn: Conn, msg: ChatIn, text_: str) -> None:
+        key = (conn.account_id, msg.id)
+        async with self.lock:
+            old = self._remembered(key, msg.id)
+            if old is not None:
+                conn.send(old)
+                return
+            event = self._new("chat", conn.seat, {"name": conn.name, "text": text_},
+                              account_id=conn.account_id, msg_id=msg.id)
+            try:
+                await self._commit([event])
+            except Behind:
+                await self._catch_up()
+                event = self._new("chat", conn.seat, {"name": conn.name, "text": text_},
+                                  account_id=conn.account_id, msg_id=msg.id)
+                try:
+                    await self._commit([event])
+                except (Behind, SQLAlchemyError):
+                    conn.send(Refusal(Reason.UNAVAILABLE, "try again").message_for(msg.id))
+                    return
+            except SQLAlchemyError:
+                conn.send(Refusal(Reason.UNAVAILABLE, "try again").message_for(msg.id))
+                return
+            self._apply_events([event])
+            conn.send({"type": "ack", "id": msg.id, "seq": event.seq})
+            self._broadcast([event])
+
+    # ------------------------------------------------------------ presence
+
+    async def attach(self, conn: Conn, since: int | None = None) -> None:
+        """Welcome ``conn`` (with what it missed after ``since``) and send it every update."""
+        async with self.lock:
+            conn.send(self.welcome(conn, since))
+            self.conns.add(conn)
+            if conn.seat is not None and conn.seat in self.away:
+                await self._presence(conn.seat, "back")
+
+    async def detach(self, conn: Conn) -> None:
+        async with self.lock:
+            self.conns.discard(conn)
+            seat = conn.seat
+            if (seat is not None and self.status in ("open", "running")
+                    and not any(c.seat == seat for c in self.conns) and seat not in self.away):
+                await self._presence(seat, "away")
+
+    async def _presence(self, seat: int, kind: str) -> None:
+        for _attempt in range(3):
+            event = self._new(kind, seat, {})
+            try:
+                await self._commit([event])
+            except Behind:
+                await self._catch_up()
+                continue
+            except SQLAlchemyError:
+                return  # presence is advisory: a lost one is corrected by the next
+            self._apply_events([event])
+            self._broadcast([event])
+            self._schedule()
+            return
+
+    # ------------------------------------------------------------ seats
+
+    async def join(self, account: Account, seat: int | None, invite: str | None) -> int:
+        """Seat ``account`` (a free or reserved-for-her seat); deal when the last one fills."""
+        from fido.server.accounts import name_key  # noqa: PLC0415
+        from fido.server.errors import ApiError  # noqa: PLC0415
+
+        async with self.lock:
+            await self._catch_up()
+            if self.status != "open":
+                raise ApiError(409, "started", "the game has started: you can watch it")
+            if any(s.account_id == account.id and s.kind == "person" for s in self.seats):
+                raise ApiError(409, "seated", "you already have a seat at this table")
+            key = name_key(account.name) if account.name else None
+            free = [i for i, s in enumerate(self.seats)
+                    if s.kind == "open" or (s.kind == "reserved" and key == s.reserved_for)]
+            mine = [i for i in free if self.seats[i].kind == "reserved"]
+            if self.private and invite != self.invite and not mine:
+                raise ApiError(403, "invitation", "this table is private: open its invite link")
+            if seat is None:
+                if not free:
+                    raise ApiError(409, "full", "no seat is free for you at this table")
+                seat = (mine or free)[0]
+            elif not 0 <= seat < self.players:
+                raise ApiError(422, "invalid", f"seats are 0 to {self.players - 1}")
+            elif seat not in free:
+                raise ApiError(409, "taken", f"seat {seat} is not free for you")
+            name = display_name(account)
+            events = [self._new("join", seat, {"name": name})]
+            filled = all(s.kind in ("person", "bot") or i == seat
+                         for i, s in enumerate(self.seats))
+            update: dict[str, Any] = {}
+            deal: str | None = None
+            if filled:
+                assert self.rules is not None
+                game = Game.new(self.rules, self.players, rng=_SYSTEM, explicit_chance=True)
+                hands = [game.set.tiles_of(h) for h in game.initial_hands]
+                deal = json.dumps([[t.text() for t in h] for h in hands])
+                names = [name if i == seat else s.name for i, s in enumerate(self.seats)]
+                events.append(Event(events[0].seq + 1, "start", None, {"names": names}))
+                update = {"status": "running", "deal": deal}
+
+            def seat_row(s: Session, _row: TableRow) -> None:
+                r = s.get(SeatRow, (self.id, seat))
+                assert r is not None
+                r.kind, r.account_id = "person", account.id
+
+            try:
+                await self._commit(events, update, seat_row)
+            except (Behind, SQLAlchemyError):
+                raise ApiError(503, "busy", "the table is busy: try again") from None
+            self.seats[seat] = SeatInfo("person", account.id, name)
+            for conn in self.conns:  # her open connections watched until now: now they play
+                if conn.account_id == account.id:
+                    conn.seat = seat
+            self._deal = deal
+            if filled:
+                self.status = "running"
+            self._apply_events(events)
+            if filled and self.game is not None:
+                self.deadline = self._deadline_for(self.game.turn)
+            self._broadcast(events)
+            self._schedule()
+            return seat
+
+    async def leave(self, account: Account) -> None:
+        from fido.server.errors import ApiError  # noqa: PLC0415
+
+        async with self.lock:
+            await self._catch_up()
+            seats = [i for i, s in enumerate(self.seats)
+                     if s.kind == "person" and s.account_id == account.id]
+            if not seats:
+                raise ApiError(409, "not_seated", "you have no seat at this table")
+            if self.status != "open":
+                raise ApiError(409, "started", "the game has started: a seat cannot be left now")
+            seat = seats[0]
+            alone = not any(s.kind == "person" for i, s in enumerate(self.seats) if i != seat)
+            events = [self._new("leave", seat, {})]
+            update = {"status": "abandoned"} if alone else {}
+
+            def seat_row(s: Session, _row: TableRow) -> None:
+                r = s.get(SeatRow, (self.id, seat))
+                assert r is not None
+                r.kind, r.account_id = "open", None
+
+            try:
+                await self._commit(events, update, seat_row)
+            except (Behind, SQLAlchemyError):
+                raise ApiError(503, "busy", "the table is busy: try again") from None
+            self.seats[seat] = SeatInfo("open")
+            if alone:
+                self.status = "abandoned"
+            self._apply_events(events)
+            self._broadcast(events)
+
+    # ------------------------------------------------------------ bots and clocks
+
+    def _schedule(self) -> None:
+        """Arm the one timer of this table: a bot's move, a clock, a seat away too long."""
+        if self.timer is not None and self.timer is not asyncio.current_task():
+            self.timer.cancel()
+        self.timer = None
+        game = self.game
+        if self.status != "running" or game is None or game.outcome is not None:
+            return
+        seat = game.turn
+        info = self.seats[seat]
+        settings = self.hub.settings
+        now = time.time()
+        if info.kind == "bot":
+            at, spec, by = now + settings.bot_delay, info.bot or settings.stand_in, "bot"
+        else:
+            at, spec, by = float("inf"), settings.stand_in, "clock"
+            if self.deadline is not None:
+                at = self.deadline
+            since = self.away.get(seat)
+            if since is not None and since + self.grace < at:
+                at, by = max(since + self.grace, now + settings.bot_delay), "away"
+            if at == float("inf"):
+                return
+        self.timer = asyncio.create_task(self._fire(at, self.move_seq, seat, spec, by))
+
+    async def _fire(self, at: float, move_seq: int, seat: int, spec: str, by: str) -> None:
+        await asyncio.sleep(max(0.0, at - time.time()))
+        game = self.game
+        if game is None or self.move_seq != move_seq:
+            return
+        view = game.view(seat)
+        try:
+            move = await self.hub.bots.decide(spec, view)
+        except Exception as e:  # a broken worker must not stop the table
+            log.error("table %s: bot %s failed: %s", self.id, spec, type(e).__name__)
+            move = view.legal_moves[0]
+        async with self.lock:
+            if self.move_seq != move_seq or self.game is not game or game.turn != seat:
+                return
+            self.timer = None  # this task is the timer: _schedule must not cancel it
+            try:
+                events = await self._play(seat, move, by, None, None)
+            except Behind:
+                await self._catch_up()
+                return
+            if isinstance(events, Refusal):
+                log.error("table %s: %s move refused: %s", self.id, by, events.message)
+                self._schedule()
+                return
+            self._broadcast(events)
+            self._schedule()
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        for conn in list(self.conns):
+            conn.close()

@@ -1,0 +1,242 @@
+"""The lobby over HTTP: create a table, list tables, join, leave, and finished games.
+
+Seats change through the table's :class:`~fido.server.live.Room` (its lock,
+its log), so a join is an event every connection of the table sees. A
+table starts by itself when its last seat is taken.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import re
+import secrets
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from fido.errors import FidoError
+from fido.rules import Ruleset
+from fido.server import accounts
+from fido.server.errors import ApiError
+from fido.server.live import seat_info
+from fido.server.schemas import ErrorBody, JoinIn, TableIn, TableList, TableOut
+from fido.server.sessions import COOKIE
+from fido.store import Account, SeatRow, TableRow
+
+if TYPE_CHECKING:
+    from fido.server.app import Server
+    from fido.server.live import Room
+
+__all__ = ["lobby_routes"]
+
+TABLE_ID = r"^[A-Za-z0-9_-]{6,16}$"
+TableId = Annotated[str, Query(pattern=TABLE_ID)]
+
+
+def _server(request: Request) -> Server:
+    srv: Server = request.app.state.server
+    return srv
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": ErrorBody} for status in (*statuses, 422)}
+
+
+def _me(request: Request, s: Session) -> Account | None:
+    return _server(request).sessions.account(s, request.cookies.get(COOKIE))
+
+
+def _signed_in(request: Request, s: Session) -> Account:
+    account = _me(request, s)
+    if account is None:
+        raise ApiError(401, "signed_out", "sign in or play as a guest first (POST /api/guest)")
+    return account
+
+
+def _out(info: dict[str, Any], account: Account | None) -> TableOut:
+    out = TableOut.model_validate({k: v for k, v in info.items() if k != "invite"})
+    if account is not None:
+        mine = [i for i, seat in enumerate(out.seats)
+                if seat.kind == "person" and seat.account == account.id]
+        if mine:
+            out.my_seat = mine[0]
+            out.invite = info.get("invite")
+    return out
+
+
+async def _room(request: Request, table_id: str) -> Room:
+    try:
+        return await _server(request).hub.room(table_id)
+    except LookupError:
+        raise ApiError(404, "no_table", "there is no such table") from None
+
+
+def _check_table(body: TableIn, s: Session, me: Account) -> tuple[str, list[SeatRow]]:
+    try:
+        rules = Ruleset.from_text(body.ruleset)
+        rules.hand_size(body.players)  # checks the player count and that the set suffices
+    except FidoError as e:
+        raise ApiError(422, "invalid", f"ruleset: {e}") from None
+    default = [{"kind": "me"}] + [{"kind": "open"}] * (body.players - 1)
+    seats: list[dict[str, Any]] = (
+        [x.model_dump() for x in body.seats] if body.seats is not None else default
+    )
+    if len(seats) != body.players:
+        raise ApiError(422, "invalid", f"{body.players} players need {body.players} seats")
+    if sum(x["kind"] == "me" for x in seats) > 1:
+        raise ApiError(422, "invalid", "one seat at most is yours")
+    if body.rated and (rules.name != "fido" or any(x["kind"] == "bot" for x in seats)):
+        raise ApiError(422, "invalid", "a rated game is FIDO between people: no bots")
+    if body.rated and me.guest:
+        raise ApiError(403, "guest", "a guest cannot open a rated table: sign up first")
+    rows = []
+    for i, x in enumerate(seats):
+        kind = x["kind"]
+        if kind == "bot":
+            if x.get("level") is None:
+                raise ApiError(422, "invalid", f"seat {i}: a bot needs a level")
+            rows.append(SeatRow(seat=i, kind="bot", bot=x["level"]))
+        elif kind == "reserved":
+            name = x.get("name")
+            if name is None:
+                raise ApiError(422, "invalid", f"seat {i}: whom is it reserved for? give a name")
+            key = accounts.name_key(name)
+            if s.scalar(select(Account.id).where(Account.name_key == key)) is None:
+                raise ApiError(404, "no_account", f"seat {i}: there is no account named {name!r}")
+            rows.append(SeatRow(seat=i, kind="reserved", reserved_for=key))
+        else:  # me (seated by a join, below) or open
+            rows.append(SeatRow(seat=i, kind="open"))
+    if not any(x["kind"] in ("me", "open", "reserved") for x in seats):
+        raise ApiError(422, "invalid", "a table of bots alone has no one to play")
+    return rules.text(), rows
+
+
+def lobby_routes() -> APIRouter:
+    api = APIRouter(prefix="/api", tags=["tables"])
+    from fido.server.app import CsrfChecked  # noqa: PLC0415
+
+    @api.post("/tables", response_model=TableOut, status_code=201, dependencies=CsrfChecked,
+              responses=_errors(401, 403, 404))
+    async def create_table(body: TableIn, request: Request) -> TableOut:
+        """Open a table; with a ``me`` seat (the default) the creator sits there at once."""
+        srv = _server(request)
+        grace = body.grace
+
+        def create() -> tuple[str, Account, int | None]:
+            with srv.store.session() as s:
+                me = _signed_in(request, s)
+                ruleset, rows = _check_table(body, s, me)
+                table_id = secrets.token_urlsafe(9)
+                table = TableRow(
+                    id=table_id, ruleset=ruleset, players=body.players, status="open",
+                    rated=body.rated, private=body.private, clock=body.clock, grace=grace,
+                    invite=secrets.token_urlsafe(12), created_by=me.id,
+                    created_at=dt.datetime.now(dt.UTC), seq=0, move_seq=0,
+                )
+                table.seats = rows
+                s.add(table)
+                kinds = [x.kind for x in (body.seats or [])] or ["me"]
+                mine = kinds.index("me") if "me" in kinds else None
+                s.expunge(me)
+                return table_id, me, mine
+
+        table_id, me, mine = await asyncio.to_thread(create)
+        room = await _room(request, table_id)
+        if mine is not None:
+            await room.join(me, mine, room.invite)
+        return _out(room.info() | {"invite": room.invite}, me)
+
+    @api.get("/tables", response_model=TableList, responses=_errors())
+    def list_tables(
+        request: Request,
+        status: Literal["open", "running", "finished"] = "open",
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> TableList:
+        """Public tables by status, newest first, and the private ones you sit at."""
+        srv = _server(request)
+        with srv.store.session(write=False) as s:
+            me = _me(request, s)
+            mine = select(SeatRow.table_id).where(SeatRow.account_id == (me.id if me else -1))
+            rows = s.scalars(
+                select(TableRow)
+                .where(TableRow.status == status,
+                       or_(TableRow.private.is_(False), TableRow.id.in_(mine)))
+                .order_by(TableRow.created_at.desc())
+                .limit(limit)
+            ).all()
+            return TableList(tables=[_out(_row_info(r), me) for r in rows])
+
+    @api.get("/tables/{table_id}", response_model=TableOut, responses=_errors(404))
+    async def get_table(table_id: Annotated[str, Depends(_table_id)],
+                        request: Request) -> TableOut:
+        room = await _room(request, table_id)
+        me = await _account(request)
+        return _out(room.info() | {"invite": room.invite}, me)
+
+    @api.post("/tables/{table_id}/seats", response_model=TableOut, dependencies=CsrfChecked,
+              responses=_errors(401, 403, 404, 409, 503))
+    async def join_table(table_id: Annotated[str, Depends(_table_id)], body: JoinIn,
+                         request: Request) -> TableOut:
+        """Take a seat (a free one, the one reserved for you, or the one you name)."""
+        room = await _room(request, table_id)
+        me = await _account(request, required=True)
+        assert me is not None
+        await room.join(me, body.seat, body.invite)
+        return _out(room.info() | {"invite": room.invite}, me)
+
+    @api.delete("/tables/{table_id}/seats/mine", response_model=TableOut,
+                dependencies=CsrfChecked, responses=_errors(401, 404, 409, 503))
+    async def leave_table(table_id: Annotated[str, Depends(_table_id)],
+                          request: Request) -> TableOut:
+        """Leave your seat before the game starts (the last person out closes the table)."""
+        room = await _room(request, table_id)
+        me = await _account(request, required=True)
+        assert me is not None
+        await room.leave(me)
+        return _out(room.info(), me)
+
+    @api.get("/tables/{table_id}/record", responses=_errors(404, 409))
+    def game_record(table_id: Annotated[str, Depends(_table_id)], request: Request) -> Response:
+        """The finished game's record (the format ``fido replay`` verifies), to download."""
+        with _server(request).store.session(write=False) as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                raise ApiError(404, "no_table", "there is no such table")
+            if row.record is None:
+                raise ApiError(409, "not_finished", "the game is not finished: no record yet")
+            return Response(
+                row.record, media_type="application/json",
+                headers={"Content-Disposition": f'attachment; filename="fido-{row.id}.json"'},
+            )
+
+    return api
+
+
+def _table_id(table_id: str) -> str:
+    if not re.fullmatch(TABLE_ID, table_id):
+        raise ApiError(404, "no_table", "there is no such table")
+    return table_id
+
+
+async def _account(request: Request, *, required: bool = False) -> Account | None:
+    def find() -> Account | None:
+        with _server(request).store.session(write=False) as s:
+            account = _signed_in(request, s) if required else _me(request, s)
+            if account is not None:
+                s.expunge(account)
+            return account
+
+    return await asyncio.to_thread(find)
+
+
+def _row_info(row: TableRow) -> dict[str, Any]:
+    return {
+        "id": row.id, "ruleset": row.ruleset, "players": row.players, "status": row.status,
+        "rated": row.rated, "private": row.private, "clock": row.clock, "grace": row.grace,
+        "deadline": row.deadline,
+        "seats": [seat_info(r).public() | {"away": False} for r in row.seats],
+        "seq": row.seq, "finished": row.record is not None,
+    }

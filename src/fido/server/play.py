@@ -1,0 +1,172 @@
+"""The table's WebSocket: ``/ws/tables/{id}?seq=N``, the protocol of docs/protocol.md.
+
+The handshake checks the ``Origin`` (a page of another site must not play
+with a visitor's cookie: cross-site WebSocket hijacking) and the session
+cookie; a seated person gets her seat, anyone else watches. Each
+connection has a credit counter (messages per second, with a burst); a
+frame over :data:`~fido.server.protocol.MAX_FRAME` bytes, a malformed or
+too frequent message is refused and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from fido.safe_text import control_chars
+from fido.server.live import Conn, Refusal, display_name
+from fido.server.protocol import (
+    MAX_FRAME,
+    ChatIn,
+    MalformedMessage,
+    MoveIn,
+    PingIn,
+    Reason,
+    SyncIn,
+    parse_incoming,
+)
+from fido.server.sessions import COOKIE
+
+if TYPE_CHECKING:
+    from fido.server.app import Server
+    from fido.server.live import Room
+
+__all__ = ["Credit", "play_routes"]
+
+CLOSE_ORIGIN = 4403  # close codes: the handshake refused
+CLOSE_NO_TABLE = 4404
+CLOSE_SLOW = 4408  # the client did not read its messages fast enough
+
+
+class Credit:
+    """A token bucket: ``burst`` messages at once, ``rate`` per second after."""
+
+    def __init__(self, rate: float = 10.0, burst: float = 30.0) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, time.monotonic()
+
+    def take(self, cost: float = 1.0) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < cost:
+            return False
+        self.tokens -= cost
+        return True
+
+
+def origin_ok(ws: WebSocket, allowed: frozenset[str]) -> bool:
+    """A browser's page may connect from this site (or a configured one); a program
+    that sends no Origin (an outside bot) may too: it has no visitor's cookie to abuse."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    host = ws.headers.get("host", "")
+    return parts.scheme in ("http", "https") and parts.netloc == host
+
+
+def play_routes() -> APIRouter:
+    router = APIRouter()
+
+    @router.websocket("/ws/tables/{table_id}")
+    async def table_socket(ws: WebSocket, table_id: str, seq: int | None = None) -> None:
+        srv: Server = ws.app.state.server
+        if not origin_ok(ws, srv.origins):
+            await ws.close(code=CLOSE_ORIGIN, reason="cross-site connection refused")
+            return
+
+        def who() -> tuple[int | None, str, bool]:
+            with srv.store.session(write=False) as s:
+                account = srv.sessions.account(s, ws.cookies.get(COOKIE))
+                if account is None:
+                    return None, "", False
+                return account.id, display_name(account), True
+
+        account_id, name, _signed = await asyncio.to_thread(who)
+        try:
+            room = await srv.hub.room(table_id) if len(table_id) <= 16 else None
+        except LookupError:
+            room = None
+        if room is None:
+            await ws.close(code=CLOSE_NO_TABLE, reason="no such table")
+            return
+        seats = [i for i, s in enumerate(room.seats)
+                 if account_id is not None and s.kind == "person" and s.account_id == account_id]
+        conn = Conn(account_id, seats[0] if seats else None, name)
+        await ws.accept()
+        writer = asyncio.create_task(_write(ws, conn))
+        await room.attach(conn, seq)
+        credit = Credit()
+        try:
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                frame = message.get("text")
+                if frame is None:
+                    frame = message.get("bytes") or b""
+                await _handle(room, conn, frame, credit)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            conn.close()
+            await room.detach(conn)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+            with contextlib.suppress(Exception):
+                await ws.close(code=CLOSE_SLOW if conn.slow else 1000)
+
+    return router
+
+
+async def _write(ws: WebSocket, conn: Conn) -> None:
+    while True:
+        frame = await conn.queue.get()
+        if frame is None:
+            with contextlib.suppress(Exception):
+                await ws.close(code=CLOSE_SLOW if conn.slow else 1000)
+            return
+        await ws.send_text(frame)
+
+
+async def _handle(room: Room, conn: Conn, frame: str | bytes, credit: Credit) -> None:
+    if len(frame) > MAX_FRAME:
+        conn.send(Refusal(Reason.TOO_LARGE, f"a frame holds at most {MAX_FRAME} bytes")
+                  .message_for(None))
+        return
+    if not credit.take():
+        conn.send(Refusal(Reason.RATE_LIMITED, "too many messages: slow down").message_for(None))
+        return
+    try:
+        msg = parse_incoming(frame)
+    except MalformedMessage as e:
+        conn.send(Refusal(Reason.MALFORMED, str(e)).message_for(None))
+        return
+    if isinstance(msg, PingIn):
+        conn.send({"type": "pong", "seq": room.seq})
+    elif isinstance(msg, SyncIn):
+        conn.send(room.welcome(conn, msg.seq))
+    elif isinstance(msg, MoveIn):
+        await room.move(conn, msg)
+    elif isinstance(msg, ChatIn):
+        bad = control_chars(msg.text)
+        if conn.account_id is None:
+            conn.send(Refusal(Reason.NOT_SEATED, "sign in or play as a guest to chat")
+                      .message_for(msg.id))
+        elif bad or not msg.text.strip():
+            conn.send(Refusal(Reason.BAD_TEXT, "a chat line is text without control characters")
+                      .message_for(msg.id))
+        elif not credit.take(4.0):
+            conn.send(Refusal(Reason.RATE_LIMITED, "too many chat lines: slow down")
+                      .message_for(msg.id))
+        else:
+            await room.chat(conn, msg, msg.text.strip())
