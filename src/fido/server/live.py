@@ -469,8 +469,9 @@ class Room:
         else:
             deadline = self._deadline_for(game.turn)
             update["deadline"] = deadline
+        extra = self._to_ranking(record) if outcome is not None and self.rated else None
         try:
-            await self._commit(events, update)
+            await self._commit(events, update, extra)
         except Behind:
             game.pop()
             raise
@@ -493,6 +494,41 @@ class Room:
         rec = GameRecord.from_game(game, names, date=dt.datetime.now(dt.UTC).date(),
                                    event=f"fido server table {self.id}", bots=bots)
         return rec.to_json(None)
+
+    def _to_ranking(self, record: str | None) -> Callable[[Session, TableRow], None]:
+        """A rated game's result goes into the ranking store in the same transaction
+        as its last move, through the ranking's API (source ``online``)."""
+        from fido.ranking import ResultError, submit  # noqa: PLC0415
+
+        assert record is not None and self.rules is not None and self.game is not None
+        outcome = self.game.outcome
+        assert outcome is not None
+        seats = self.seats
+        rules = self.rules
+
+        def store(s: Session, row: TableRow) -> None:
+            numbers = []
+            for info in seats:
+                account = s.get(Account, info.account_id) if info.account_id else None
+                if account is None or account.player is None:
+                    log.warning("table %s: a seat has no ranking player; not rated", self.id)
+                    return
+                numbers.append(account.player.number)
+            result = {
+                "date": dt.datetime.now(dt.UTC).date(), "event": f"fido online table {self.id}",
+                "set": rules.max_pips, "divisor": rules.divisor, "source": "online",
+                "key": f"table:{self.id}", "record": json.loads(record),
+                "lines": [{"player": n, "points": r.points, "pips": r.pips}
+                          for n, r in zip(numbers, outcome.seats, strict=True)],
+            }
+            try:
+                with s.begin_nested():
+                    game, _new = submit(s, result)
+                    row.ranking_game = game.id
+            except ResultError as e:  # the game stands; the federation can enter it by hand
+                log.error("table %s: the ranking refused the result: %s", self.id, e)
+
+        return store
 
     def _deadline_for(self, seat: int) -> float | None:
         if self.clock is None or self.seats[seat].kind != "person":
@@ -588,6 +624,9 @@ class Room:
                 raise ApiError(422, "invalid", f"seats are 0 to {self.players - 1}")
             elif seat not in free:
                 raise ApiError(409, "taken", f"seat {seat} is not free for you")
+            if self.rated and (account.guest or account.player_id is None):
+                raise ApiError(403, "unrated", "a rated table needs an account linked to a "
+                               "ranking player (PUT /api/account/player)")
             name = display_name(account)
             events = [self._new("join", seat, {"name": name})]
             filled = all(s.kind in ("person", "bot") or i == seat

@@ -24,7 +24,7 @@ from fido.server.errors import ApiError
 from fido.server.live import seat_info
 from fido.server.schemas import ErrorBody, JoinIn, TableIn, TableList, TableOut
 from fido.server.sessions import COOKIE
-from fido.store import Account, SeatRow, TableRow
+from fido.store import INT_MAX, Account, SeatRow, TableRow
 
 if TYPE_CHECKING:
     from fido.server.app import Server
@@ -92,6 +92,9 @@ def _check_table(body: TableIn, s: Session, me: Account) -> tuple[str, list[Seat
         raise ApiError(422, "invalid", "a rated game is FIDO between people: no bots")
     if body.rated and me.guest:
         raise ApiError(403, "guest", "a guest cannot open a rated table: sign up first")
+    if body.rated and me.player_id is None and any(x["kind"] == "me" for x in seats):
+        raise ApiError(403, "unrated", "a rated table needs an account linked to a "
+                       "ranking player (PUT /api/account/player)")
     rows = []
     for i, x in enumerate(seats):
         kind = x["kind"]
@@ -146,7 +149,12 @@ def lobby_routes() -> APIRouter:
         table_id, me, mine = await asyncio.to_thread(create)
         room = await _room(request, table_id)
         if mine is not None:
-            await room.join(me, mine, room.invite)
+            try:
+                await room.join(me, mine, room.invite)
+            except ApiError:
+                await asyncio.to_thread(_drop, srv, table_id)  # no table without its creator
+                srv.hub.rooms.pop(table_id, None)
+                raise
         return _out(room.info() | {"invite": room.invite}, me)
 
     @api.get("/tables", response_model=TableList, responses=_errors())
@@ -154,19 +162,21 @@ def lobby_routes() -> APIRouter:
         request: Request,
         status: Literal["open", "running", "finished"] = "open",
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        account: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None,
     ) -> TableList:
-        """Public tables by status, newest first, and the private ones you sit at."""
+        """Public tables by status, newest first, and the private ones you sit at;
+        ``account``: only the tables where that account has a seat (her games)."""
         srv = _server(request)
         with srv.store.session(write=False) as s:
             me = _me(request, s)
             mine = select(SeatRow.table_id).where(SeatRow.account_id == (me.id if me else -1))
-            rows = s.scalars(
-                select(TableRow)
-                .where(TableRow.status == status,
-                       or_(TableRow.private.is_(False), TableRow.id.in_(mine)))
-                .order_by(TableRow.created_at.desc())
-                .limit(limit)
-            ).all()
+            query = select(TableRow).where(
+                TableRow.status == status, or_(TableRow.private.is_(False), TableRow.id.in_(mine))
+            )
+            if account is not None:
+                query = query.where(TableRow.id.in_(
+                    select(SeatRow.table_id).where(SeatRow.account_id == account)))
+            rows = s.scalars(query.order_by(TableRow.created_at.desc()).limit(limit)).all()
             return TableList(tables=[_out(_row_info(r), me) for r in rows])
 
     @api.get("/tables/{table_id}", response_model=TableOut, responses=_errors(404))
@@ -213,6 +223,13 @@ def lobby_routes() -> APIRouter:
             )
 
     return api
+
+
+def _drop(srv: Server, table_id: str) -> None:
+    with srv.store.session() as s:
+        row = s.get(TableRow, table_id)
+        if row is not None:
+            s.delete(row)
 
 
 def _table_id(table_id: str) -> str:

@@ -1,0 +1,123 @@
+"""A rated game goes into the ranking store by itself, through the ranking API.
+
+Three people with accounts linked to ranking players play a FIDO game to the
+end over the table WebSocket; the result is then a stored game (source
+``online``) whose lines are the engine's outcome, in the same transaction as
+the game's last move.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+from sqlalchemy import select
+from websockets.sync.client import ClientConnection, connect
+
+from fido.ranking import register_player
+from fido.record import GameRecord
+from fido.store import GameRow, TableRow, open_store
+from server_live import browser, live_server
+
+PASSWORD = "correct horse"
+
+
+def _person(base: str, name: str, number: int) -> httpx.Client:
+    client = browser(base)
+    r = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201
+    assert client.put("/api/account/player", json={"number": number}).status_code == 200
+    return client
+
+
+def _socket(base: str, client: httpx.Client, table: str) -> ClientConnection:
+    cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    return connect(f"{base.replace('http', 'ws')}/ws/tables/{table}",
+                   additional_headers={"Cookie": cookie})
+
+
+def _play_to_the_end(sockets: list[ClientConnection]) -> dict[str, object]:
+    """Each connection moves its first legal move when it is her turn."""
+    outcome = None
+    seqs = [0] * len(sockets)
+    pending = list(range(len(sockets)))
+    sent = 0
+    while outcome is None:
+        for i in list(pending):
+            frame = json.loads(sockets[i].recv(timeout=20))
+            if frame["type"] not in ("welcome", "update"):
+                assert frame["type"] == "ack", frame
+                continue
+            seqs[i] = frame["seq"]
+            view = frame["view"]
+            if view is None:
+                continue
+            if view["outcome"] is not None:
+                outcome = view["outcome"]
+                break
+            if view["turn"] == view["seat"] and view["legal"]:
+                sent += 1
+                sockets[i].send(json.dumps({"type": "move", "id": f"m{sent}", "seq": seqs[i],
+                                            "move": view["legal"][0]["move"]}))
+    return outcome
+
+
+def test_a_rated_game_is_stored_in_the_ranking(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'fido.db'}"
+    store = open_store(db)
+    with store.session() as s:
+        numbers = [register_player(s, f"Player {i}").number for i in range(3)]
+    with live_server(db) as base:
+        people = [_person(base, f"P{i}", n) for i, n in enumerate(numbers)]
+        guest = browser(base)
+        guest.post("/api/guest")
+        r = people[0].post("/api/tables", json={"ruleset": "fido set=6", "players": 3,
+                                                "rated": True})
+        assert r.status_code == 201, r.text
+        table = r.json()["id"]
+        refused = guest.post(f"/api/tables/{table}/seats", json={})
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "unrated"
+        for p in people[1:]:
+            assert p.post(f"/api/tables/{table}/seats", json={}).status_code == 200
+        sockets = [_socket(base, p, table) for p in people]
+        try:
+            outcome = _play_to_the_end(sockets)
+        finally:
+            for ws in sockets:
+                ws.close()
+    with store.session(write=False) as s:
+        row = s.get(TableRow, table)
+        assert row is not None and row.record is not None and row.ranking_game is not None
+        game = s.scalar(select(GameRow).where(GameRow.id == row.ranking_game))
+        assert game is not None and game.source == "online" and game.key == f"table:{table}"
+        lines = sorted(game.lines, key=lambda ln: ln.seat)
+        replayed = GameRecord.from_json(row.record).replay().outcome
+        assert replayed is not None
+        assert [(ln.player.number, ln.points, ln.pips) for ln in lines] == [
+            (n, r.points, r.pips) for n, r in zip(numbers, replayed.seats, strict=True)
+        ]
+        assert [r.final for r in replayed.seats] == [s["final"] for s in outcome["seats"]]
+    store.close()
+
+
+def test_a_rated_table_refuses_bots_and_guests(tmp_path: Path) -> None:
+    with live_server(f"sqlite:///{tmp_path / 'fido.db'}") as base:
+        guest = browser(base)
+        guest.post("/api/guest")
+        r = guest.post("/api/tables", json={"ruleset": "fido set=6", "players": 3,
+                                            "rated": True})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "guest"
+        anna = browser(base)
+        anna.post("/api/accounts", json={"name": "Anna", "password": PASSWORD})
+        r = anna.post("/api/tables", json={
+            "ruleset": "fido set=6", "players": 3, "rated": True,
+            "seats": [{"kind": "me"}, {"kind": "bot", "level": "greedy"}, {"kind": "open"}]})
+        assert r.status_code == 422 and "no bots" in r.json()["error"]["message"]
+        r = anna.post("/api/tables", json={"ruleset": "block", "players": 3, "rated": True})
+        assert r.status_code == 422
+        # an account not linked to a ranking player cannot sit at a rated table either
+        r = anna.post("/api/tables", json={"ruleset": "fido set=6", "players": 3, "rated": True})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "unrated"
+        assert anna.get("/api/tables", params={"status": "open"}).json()["tables"] == [], \
+            "a refused creation leaves no table behind"
