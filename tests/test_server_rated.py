@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy import select
@@ -37,9 +38,9 @@ def _socket(base: str, client: httpx.Client, table: str) -> ClientConnection:
                    additional_headers={"Cookie": cookie})
 
 
-def _play_to_the_end(sockets: list[ClientConnection]) -> dict[str, object]:
+def _play_to_the_end(sockets: list[ClientConnection]) -> dict[str, Any]:
     """Each connection moves its first legal move when it is her turn."""
-    outcome = None
+    outcome: dict[str, Any] | None = None
     seqs = [0] * len(sockets)
     pending = list(range(len(sockets)))
     sent = 0
