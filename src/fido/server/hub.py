@@ -74,7 +74,12 @@ class Hub:
             del self._loading[table_id]
 
     def finished(self, room: Room) -> None:
-        """A game ended: its room leaves memory once its last connection goes."""
+        """A game ended (or a connection left one that had): its room leaves memory
+        once its last connection goes (the database has everything)."""
+        if room.status in ("finished", "abandoned") and not room.conns:
+            if self.rooms.get(room.id) is room:
+                del self.rooms[room.id]
+            room.stop()
 
     async def start(self) -> None:
         """Load every running table (clocks get their grace) and start listening."""

@@ -581,6 +581,7 @@ class Room:
             if (seat is not None and self.status in ("open", "running")
                     and not any(c.seat == seat for c in self.conns) and seat not in self.away):
                 await self._presence(seat, "away")
+            self.hub.finished(self)
 
     async def _presence(self, seat: int, kind: str) -> None:
         for _attempt in range(3):
