@@ -450,7 +450,8 @@ class Room:
         if chance is not None:
             drawn = secrets.choice(chance.tiles)  # the operating system's random source
             game.apply_chance(drawn)
-        turn = game.history()[-1]
+        turn = game.last_turn()
+        assert turn is not None
         first = self._new(
             "move", seat, turn_json(turn) | {"by": by},
             private={"drawn": drawn.text()} if drawn is not None else None,

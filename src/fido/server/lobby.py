@@ -18,10 +18,12 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from fido.errors import FidoError
+from fido.record import GameRecord
 from fido.rules import Ruleset
 from fido.server import accounts
 from fido.server.errors import ApiError
 from fido.server.live import seat_info
+from fido.server.replay import replay_json
 from fido.server.schemas import ErrorBody, JoinIn, TableIn, TableList, TableOut
 from fido.server.sessions import COOKIE
 from fido.store import INT_MAX, Account, SeatRow, TableRow
@@ -221,6 +223,19 @@ def lobby_routes() -> APIRouter:
                 row.record, media_type="application/json",
                 headers={"Content-Disposition": f'attachment; filename="fido-{row.id}.json"'},
             )
+
+    @api.get("/tables/{table_id}/replay", responses=_errors(404, 409))
+    def game_replay(table_id: Annotated[str, Depends(_table_id)],
+                    request: Request) -> dict[str, Any]:
+        """A finished game move by move with every hand open: the replay's steps."""
+        with _server(request).store.session(write=False) as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                raise ApiError(404, "no_table", "there is no such table")
+            if row.record is None:
+                raise ApiError(409, "not_finished", "the game is not finished: no replay yet")
+            record = row.record
+        return replay_json(GameRecord.from_json(record))
 
     return api
 

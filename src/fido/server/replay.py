@@ -1,0 +1,51 @@
+"""A finished game move by move, for replays: every hand open (the game is over).
+
+Built from the stored record by the engine's own replay
+(:meth:`fido.record.GameRecord.steps`), so a replay shows exactly what the
+rules gave; only finished games have one (a running game's hands are secret).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fido.game import Game
+from fido.record import GameRecord
+from fido.table import Table
+
+__all__ = ["replay_json"]
+
+
+def _state(game: Game, table: Table) -> dict[str, Any]:
+    return {
+        "hands": [[t.text() for t in game.hand(s)] for s in range(game.players)],
+        "scores": list(game.scores),
+        "stock": game.stock_count,
+        "turn": game.turn,
+        "sum": table.ends_sum,
+        "table": [p.text() for p in table.placements],
+        "open": [
+            {"slot": table.slot_name(code), "value": value, "kind": kind}
+            for code, (value, kind) in table.open_slots().items()
+        ],
+    }
+
+
+def replay_json(record: GameRecord) -> dict[str, Any]:
+    """The deal, then one state per move (after it), and the outcome."""
+    start = record.new_game()
+    steps = [{"move": None, "seat": None, "points": 0, "drawn": None} | _state(start, start.table)]
+    game = start
+    for _i, turn, game in record.steps():
+        steps.append(
+            {"move": turn.move.text(), "seat": turn.seat, "points": turn.points,
+             "drawn": turn.drawn.text() if turn.drawn is not None else None}
+            | _state(game, game.table)
+        )
+    return {
+        "ruleset": record.ruleset.text(),
+        "players": list(record.players),
+        "divisor": record.ruleset.divisor,
+        "steps": steps,
+        "outcome": game.outcome.to_dict() if game.outcome is not None else None,
+    }
