@@ -28,6 +28,8 @@ from fido.server.protocol import (
     PingIn,
     Reason,
     SyncIn,
+    frame_size,
+    message_id,
     parse_incoming,
 )
 from fido.server.sessions import COOKIE
@@ -103,9 +105,9 @@ def play_routes() -> APIRouter:
         conn = Conn(account_id, seats[0] if seats else None, name)
         await ws.accept()
         writer = asyncio.create_task(_write(ws, conn))
-        await room.attach(conn, seq)
         credit = Credit()
         try:
+            await room.attach(conn, seq)
             while not conn.closed:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -139,17 +141,18 @@ async def _write(ws: WebSocket, conn: Conn) -> None:
 
 
 async def _handle(room: Room, conn: Conn, frame: str | bytes, credit: Credit) -> None:
-    if len(frame) > MAX_FRAME:
+    if frame_size(frame) > MAX_FRAME:
         conn.send(Refusal(Reason.TOO_LARGE, f"a frame holds at most {MAX_FRAME} bytes")
                   .message_for(None))
         return
     if not credit.take():
-        conn.send(Refusal(Reason.RATE_LIMITED, "too many messages: slow down").message_for(None))
+        conn.send(Refusal(Reason.RATE_LIMITED, "too many messages: slow down")
+                  .message_for(message_id(frame)))
         return
     try:
         msg = parse_incoming(frame)
     except MalformedMessage as e:
-        conn.send(Refusal(Reason.MALFORMED, str(e)).message_for(None))
+        conn.send(Refusal(Reason.MALFORMED, str(e)).message_for(message_id(frame)))
         return
     if isinstance(msg, PingIn):
         conn.send({"type": "pong", "seq": room.seq})

@@ -7,6 +7,8 @@ the room checks the meaning (whose turn, which sequence number).
 
 from __future__ import annotations
 
+import json
+import re
 from enum import StrEnum
 from typing import Annotated, Literal
 
@@ -17,19 +19,24 @@ from fido.safe_text import printable
 __all__ = [
     "MAX_CHAT",
     "MAX_FRAME",
+    "WS_MAX_SIZE",
     "ChatIn",
     "Incoming",
     "MoveIn",
     "PingIn",
     "Reason",
     "SyncIn",
+    "frame_size",
+    "message_id",
     "parse_incoming",
 ]
 
 MAX_FRAME = 4096  # bytes: a move or a chat line is far smaller
+WS_MAX_SIZE = 64 * 1024  # bytes: the WebSocket server closes (1009) on a larger message
 MAX_CHAT = 500  # characters of one chat line
 
-MessageId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
+_MESSAGE_ID = r"^[A-Za-z0-9_.:-]{1,64}$"
+MessageId = Annotated[str, StringConstraints(pattern=_MESSAGE_ID)]
 Seq = Annotated[int, Field(ge=0, le=2**31 - 1)]
 
 
@@ -90,9 +97,17 @@ class MalformedMessage(ValueError):
     """A client frame the protocol does not know; the text says what is wrong."""
 
 
+def frame_size(frame: str | bytes) -> int:
+    """The frame's size in bytes (a text frame's UTF-8), counted only up to a bound: any
+    text longer than MAX_FRAME characters is too large anyway."""
+    if isinstance(frame, bytes) or len(frame) > MAX_FRAME:
+        return len(frame)
+    return len(frame.encode("utf-8", "surrogatepass"))
+
+
 def parse_incoming(frame: str | bytes) -> Incoming:
     """A client frame as a message, or :class:`MalformedMessage` with a short reason."""
-    if len(frame) > MAX_FRAME:
+    if frame_size(frame) > MAX_FRAME:
         raise MalformedMessage(f"a frame holds at most {MAX_FRAME} bytes")
     try:
         return _ADAPTER.validate_json(frame)
@@ -101,3 +116,14 @@ def parse_incoming(frame: str | bytes) -> Incoming:
         where = ".".join(str(p) for p in first.get("loc", ()) if not str(p).startswith("function"))
         msg = first.get("msg", "invalid")
         raise MalformedMessage(printable(f"{where or 'message'}: {msg}", 200)) from None
+
+
+def message_id(frame: str | bytes) -> str | None:
+    """The ``id`` of a frame refused before it was parsed as a message (malformed, too
+    frequent), when it has a valid one: the sender then knows which message was refused."""
+    try:
+        data = json.loads(frame)
+    except (ValueError, RecursionError):
+        return None
+    found = data.get("id") if isinstance(data, dict) else None
+    return found if isinstance(found, str) and re.fullmatch(_MESSAGE_ID, found) else None

@@ -34,6 +34,7 @@ def serve(
 ) -> None:
     """Serve the fido HTTP API (accounts and sessions; docs/server.md)."""
     from fido.server.app import create_app  # noqa: PLC0415
+    from fido.server.protocol import WS_MAX_SIZE  # noqa: PLC0415
 
     url = database_url(db)
     try:
@@ -43,4 +44,6 @@ def serve(
         raise typer.Exit(code=1) from None
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"fido server at http://{shown}:{port}/ (database {printable(_where(url))})")
-    uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=True)
+    # a table message is at most MAX_FRAME bytes: no need to buffer uvicorn's 16 MiB default
+    uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=True,
+                ws_max_size=WS_MAX_SIZE)
