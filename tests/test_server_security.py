@@ -504,18 +504,38 @@ def test_chat_markup_is_text(base: str, store: Store) -> None:
     assert log_length(store, tid) == length
 
 
+def test_too_many_connections_of_one_account_are_refused(base: str) -> None:
+    """The credit counter limits a connection; the count of connections limits opening many."""
+    tid, anna, _bob, _a, _b = started(base)
+    sockets = [anna.connect(tid) for _ in range(19)]  # 20 with the one `started` opened
+    extra = connect(ws_url(base, tid), open_timeout=10, **LEGACY,
+                    additional_headers={"Cookie": anna.cookie()})
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            extra.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+    sockets[0].close()
+    time.sleep(0.5)
+    assert anna.connect(tid).frames[0]["type"] == "welcome"  # one closed: one may open
+
+
 def test_strings_in_walks_keys_and_values() -> None:
     assert set(strings_in({"a": ["b", {"c": "d"}], "e": 1})) == {"a", "b", "c", "d", "e"}
 
 
 def test_bad_handshakes_are_refused(base: str) -> None:
-    """A bad seq, an unknown or overlong table id: the handshake is refused (HTTP 403 before
-    the WebSocket opens), and the server goes on."""
+    """A bad seq is refused at the handshake (HTTP 403 before the WebSocket opens); an
+    unknown or overlong table id opens and closes at once with 4404, so the client can
+    tell; the server goes on."""
     tid, anna, _bob, a, _b = started(base)
-    for table, seq in ((tid, "abc"), (tid, "1e3"), ("nosuchtable", "0"), ("x" * 40, "0"),
-                       ("%00", "0")):
+    for table, seq in ((tid, "abc"), (tid, "1e3")):
         with pytest.raises(InvalidStatus) as e:
             connect(ws_url(base, table) + f"?seq={seq}", open_timeout=10, **LEGACY)
         assert e.value.response.status_code == 403
+    for table in ("nosuchtable", "x" * 40, "%00"):
+        ws = connect(ws_url(base, table) + "?seq=0", open_timeout=10, **LEGACY)
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
     assert a.ping()["type"] == "pong"
     assert anna.connect(tid, seq=-5).frames[0]["events"] is None  # a fresh view

@@ -26,7 +26,7 @@ from fido.server import accounts, csrf
 from fido.server.errors import ApiError
 from fido.server.hub import Hub, PlaySettings
 from fido.server.lobby import lobby_routes
-from fido.server.play import play_routes
+from fido.server.play import SocketCount, play_routes
 from fido.server.ratelimit import RateLimiter
 from fido.server.schemas import (
     AccountOut,
@@ -64,6 +64,7 @@ class Server:
     per_account: RateLimiter
     per_address: RateLimiter
     hub: Hub
+    sockets: SocketCount  # open table connections per account and address
     origins: frozenset[str]  # pages of other sites allowed to open the table socket
 
 
@@ -289,6 +290,7 @@ def create_app(
         per_account=RateLimiter(limits.per_account, limits.window),
         per_address=RateLimiter(limits.per_address, limits.window),
         hub=hub,
+        sockets=SocketCount(),
         origins=frozenset(origins),
     )
     app.include_router(_routes())

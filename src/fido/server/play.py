@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import time
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -38,11 +39,36 @@ if TYPE_CHECKING:
     from fido.server.app import Server
     from fido.server.live import Room
 
-__all__ = ["Credit", "play_routes"]
+__all__ = ["Credit", "SocketCount", "play_routes"]
 
 CLOSE_ORIGIN = 4403  # close codes: the handshake refused
 CLOSE_NO_TABLE = 4404
 CLOSE_SLOW = 4408  # the client did not read its messages fast enough
+CLOSE_TOO_MANY = 4429  # too many open connections from one account or address
+
+
+class SocketCount:
+    """Open table connections per account and per address, capped: the credit
+    counter limits one connection, this limits opening many."""
+
+    def __init__(self, per_account: int = 20, per_address: int = 200) -> None:
+        self.limits = {"account": per_account, "address": per_address}
+        self.count: dict[str, int] = {}
+
+    def open(self, keys: list[str]) -> bool:
+        if any(self.count.get(k, 0) >= self.limits[k.split(":", 1)[0]] for k in keys):
+            return False
+        for k in keys:
+            self.count[k] = self.count.get(k, 0) + 1
+        return True
+
+    def close(self, keys: list[str]) -> None:
+        for k in keys:
+            left = self.count.get(k, 0) - 1
+            if left > 0:
+                self.count[k] = left
+            else:
+                self.count.pop(k, None)
 
 
 class Credit:
@@ -75,6 +101,13 @@ def origin_ok(ws: WebSocket, allowed: frozenset[str]) -> bool:
     return parts.scheme in ("http", "https") and parts.netloc == host
 
 
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
 def play_routes() -> APIRouter:
     router = APIRouter()
 
@@ -97,37 +130,55 @@ def play_routes() -> APIRouter:
             room = await srv.hub.room(table_id) if len(table_id) <= 16 else None
         except LookupError:
             room = None
-        if room is None:
+        if room is None:  # accepted first, so the client reads the close code (not a 403)
+            await ws.accept()
             await ws.close(code=CLOSE_NO_TABLE, reason="no such table")
             return
-        seats = [i for i, s in enumerate(room.seats)
-                 if account_id is not None and s.kind == "person" and s.account_id == account_id]
-        conn = Conn(account_id, seats[0] if seats else None, name)
-        await ws.accept()
-        writer = asyncio.create_task(_write(ws, conn))
-        credit = Credit()
+        address = ws.client.host if ws.client else "unknown"
+        keys = [] if _loopback(address) else [f"address:{address}"]  # a local bench or proxy
+        if account_id is not None:
+            keys.append(f"account:{account_id}")
+        if not srv.sockets.open(keys):
+            await ws.accept()
+            await ws.close(code=CLOSE_TOO_MANY, reason="too many connections: close some tabs")
+            return
         try:
-            await room.attach(conn, seq)
-            while not conn.closed:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                frame = message.get("text")
-                if frame is None:
-                    frame = message.get("bytes") or b""
-                await _handle(room, conn, frame, credit)
-        except WebSocketDisconnect:
-            pass
+            await _serve(ws, room, account_id, name, seq)
         finally:
-            conn.close()
-            await room.detach(conn)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
-            with contextlib.suppress(Exception):
-                await ws.close(code=CLOSE_SLOW if conn.slow else 1000)
+            srv.sockets.close(keys)
 
     return router
+
+
+async def _serve(
+    ws: WebSocket, room: Room, account_id: int | None, name: str, seq: int | None
+) -> None:
+    seats = [i for i, s in enumerate(room.seats)
+             if account_id is not None and s.kind == "person" and s.account_id == account_id]
+    conn = Conn(account_id, seats[0] if seats else None, name)
+    await ws.accept()
+    writer = asyncio.create_task(_write(ws, conn))
+    credit = Credit()
+    try:
+        await room.attach(conn, seq)
+        while not conn.closed:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            frame = message.get("text")
+            if frame is None:
+                frame = message.get("bytes") or b""
+            await _handle(room, conn, frame, credit)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        conn.close()
+        await room.detach(conn)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+        with contextlib.suppress(Exception):
+            await ws.close(code=CLOSE_SLOW if conn.slow else 1000)
 
 
 async def _write(ws: WebSocket, conn: Conn) -> None:
