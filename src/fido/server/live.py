@@ -343,7 +343,8 @@ class Room:
     def _view(self, seat: int | None, *, history: bool = False) -> dict[str, Any] | None:
         if self.game is None:
             return None
-        return view_json(self.game.view(seat), history=history)
+        view = self.game.view(seat) if seat is not None else self.game.spectator_view()
+        return view_json(view, history=history)
 
     def welcome(self, conn: Conn, since: int | None) -> dict[str, Any]:
         """What a connection gets first: its seat, the table, the view, what it missed."""
