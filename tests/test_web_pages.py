@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from fido.rules import FIDO_DIVISORS, RULESETS, Ruleset
+from fido.web.forms import game_label
 from server_live import live_server
 
 
@@ -101,8 +102,8 @@ def test_a_table_of_every_ruleset_opens_from_the_form(base: str, game: str) -> N
     assert r.status_code == 303, r.text
     page = client.get(r.headers["location"])
     assert page.status_code == 200
-    expected = "fido set=9" if game == "fido" else game
-    assert f"<title>{expected} · fido dominoes</title>" in page.text
+    assert f"<title>{game_label(rules.text() if game != 'fido' else 'fido set=9')} · fido " \
+        "dominoes</title>" in page.text
 
 
 def test_fido_options_and_divisor_become_the_ruleset(base: str) -> None:
@@ -218,3 +219,32 @@ def test_unknown_pages_and_tables(base: str) -> None:
     assert client.get("/static/js/table.js").headers["content-type"].startswith(
         ("text/javascript", "application/javascript"))
     assert client.get("/games").status_code == 200
+
+
+def test_game_labels() -> None:
+    assert game_label("fido set=12") == "FIDO double-12"
+    assert game_label("fido set=12 divisor=5 mother_theresa") == \
+        "FIDO double-12, divisor 5, mother theresa"
+    assert game_label("fives_and_threes") == "Fives and Threes"
+    assert game_label("not a ruleset!") == "not a ruleset!"
+
+
+def test_a_seat_reserved_for_a_friend(base: str) -> None:
+    _friend, _ = _sign_up(base, "Gus")
+    host, token = _sign_up(base, "Hana")
+    r = host.post("/tables", data=_table_form(token, players="3", seat1="reserved",
+                                              name1="gus", seat2="bot:greedy"))
+    assert r.status_code == 303
+    table_id = r.headers["location"].rsplit("/", 1)[1]
+    stranger, stranger_token = _sign_up(base, "Ivo")
+    r = stranger.post(f"/tables/{table_id}/join", data={"csrf_token": stranger_token})
+    assert r.status_code == 409  # the only free seat is Gus's
+    friend, friend_token = _visitor(base)
+    r = friend.post("/signin", data={"csrf_token": friend_token, "name": "Gus",
+                                     "password": "a long password"})
+    assert r.status_code == 303
+    r = friend.post(f"/tables/{table_id}/join", data={"csrf_token": friend_token})
+    assert r.status_code == 303
+    assert friend.get(f"/api/tables/{table_id}").json()["my_seat"] == 1
+    r = host.post("/tables", data=_table_form(token, seat1="reserved", name1="nobody here"))
+    assert r.status_code == 404 and "no account named" in r.text

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
 
 CHROMIUM = os.environ.get("FIDO_CHROMIUM", "/usr/bin/chromium")
 TILE = re.compile(r"(?<![\d-])(\d{1,2})-(\d{1,2})(?![\d-])")  # a tile's notation in any text
@@ -122,6 +122,17 @@ class Person:
         return sorted(self.page.locator("#hand .tile").evaluate_all(
             "els => els.map(e => e.dataset.tile)"))
 
+    def _clickable(self, target: Locator) -> bool:
+        """Whether a person sees the board's target and can click it (it is in the
+        board's view, not under its buttons); else she uses the list."""
+        result: bool = target.evaluate("""el => {
+            const r = el.getBoundingClientRect();
+            const x = r.left + r.width / 2, y = r.top + r.height / 2;
+            const hit = document.elementFromPoint(x, y);
+            return Boolean(hit && hit.closest(".target") === el);
+        }""")
+        return result
+
     def play_one(self, *, prefer: str = "random", via: str = "any") -> str:
         """Make one move by clicking, as a person does: a playable tile, then one of
         its targets (on the board or in the list), or draw or pass. Returns the move."""
@@ -141,10 +152,10 @@ class Person:
             if prefer == "best" and any(points):
                 index = points.index(True)
             move = str(moves[index])
-            slot = move.split("@")[1] if "@" in move else None
+            slot = move.split("@")[1] if "@" in move else "open"
             on_board = page.locator(f"#board .target[data-slot='{slot}']")
             use_board = via == "board" or (via == "any" and self.rng.random() < 0.5)
-            if slot and use_board and on_board.count():
+            if use_board and on_board.count() and self._clickable(on_board):
                 on_board.click()
             else:
                 buttons.nth(index).click()

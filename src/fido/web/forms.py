@@ -21,6 +21,7 @@ __all__ = [
     "FormError",
     "Game",
     "default_form",
+    "game_label",
     "table_body",
 ]
 
@@ -138,3 +139,16 @@ def table_body(form: Mapping[str, str]) -> dict[str, Any]:
     if int(clock):
         body["clock"] = int(clock)
     return body
+
+
+def game_label(text: str) -> str:
+    """A ruleset as people say it: ``fido set=12`` is "FIDO double-12"."""
+    try:
+        rules = Ruleset.from_text(text)
+    except FidoError:
+        return text
+    label = _NAMES.get(rules.name, rules.name)
+    if rules.name == "fido":
+        label = f"FIDO double-{rules.max_pips}"
+    extra = [f"{k.replace('_', ' ')} {v}".strip() for k, v in rules.options if k != "set"]
+    return ", ".join([label, *extra])

@@ -36,6 +36,7 @@ from fido.web.forms import (
     SEAT_CHOICES,
     FormError,
     default_form,
+    game_label,
     table_body,
 )
 
@@ -58,6 +59,7 @@ _env = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+_env.filters["game"] = game_label
 
 
 def _server_store(request: Request) -> Any:

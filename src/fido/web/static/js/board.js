@@ -233,7 +233,8 @@ export function hue(value, max) {
  * Draw `geometry` into `board` (an <svg>): tiles, open slots, and `targets`
  * ([{ slot, points, move, label }]) as buttons that call `onTarget(target)`.
  */
-export function drawBoard(board, geometry, { maxPips, last, targets, onTarget }) {
+export function drawBoard(board, geometry, { maxPips, last, targets, onTarget, scale = 40 }) {
+  const big = Math.max(0.62, 13 / scale); // a target stays at least 26 px across
   board.replaceChildren();
   const layer = svg("g", { class: "tiles" });
   for (const t of geometry.tiles) {
@@ -268,13 +269,18 @@ export function drawBoard(board, geometry, { maxPips, last, targets, onTarget })
   }
   board.append(marks);
   const hot = svg("g", { class: "targets" });
-  for (const m of geometry.markers) {
+  const places = [...geometry.markers];
+  if (!geometry.tiles.length) { // the opening tile goes in the middle of the empty table
+    places.push({ slot: "open", x: 0, y: 0, angle: 0, value: null, kind: null });
+  }
+  for (const m of places) {
     const target = byslot.get(m.slot);
     if (!target) continue;
     const g = svg("g", { class: "target" + (target.points ? " scores" : ""), role: "button",
       tabindex: 0, "aria-label": target.label, "data-slot": m.slot });
-    g.append(svg("circle", { cx: m.x, cy: m.y, r: 0.62 }));
-    g.append(svg("text", { x: m.x, y: m.y }, target.points ? `+${target.points}` : "0"));
+    g.append(svg("circle", { cx: m.x, cy: m.y, r: big }));
+    g.append(svg("text", { x: m.x, y: m.y, "font-size": (big * 0.8).toFixed(3) },
+      target.points ? `+${target.points}` : "0"));
     g.addEventListener("click", () => onTarget(target));
     g.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onTarget(target); }
@@ -374,6 +380,15 @@ export class Viewport {
       w = r.width / s; h = r.height / s;
     }
     this.box = [(x0 + x1) / 2 - w / 2, (y0 + y1) / 2 - h / 2, w, h];
+    this.apply();
+  }
+
+  /** Centre (x, y) at `scale` pixels per unit. */
+  centre(x, y, scale) {
+    const r = this.board.getBoundingClientRect();
+    const w = (r.width || 400) / scale;
+    const h = (r.height || 300) / scale;
+    this.box = [x - w / 2, y - h / 2, w, h];
     this.apply();
   }
 

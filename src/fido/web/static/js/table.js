@@ -194,6 +194,7 @@ function play(move) {
 
 function pick(tile) {
   state.selected = state.selected === tile ? null : tile;
+  viewport.auto = true; // the board follows to the tile's targets
   render(false);
   if (state.selected) {
     const first = document.querySelector("#targets button");
@@ -219,7 +220,10 @@ const board = $("board");
 const viewport = new Viewport(board);
 $("zoom-in").addEventListener("click", () => viewport.zoom(0.7));
 $("zoom-out").addEventListener("click", () => viewport.zoom(1 / 0.7));
-$("fit").addEventListener("click", () => { viewport.auto = true; renderBoard(); });
+$("fit").addEventListener("click", () => {
+  viewport.fit(bounds(state.geometry || { tiles: [], markers: [] }), 44);
+  viewport.auto = false; // the whole table, until she picks a tile
+});
 window.addEventListener("resize", () => { if (viewport.auto) renderBoard(); });
 
 function setConnection(text) {
@@ -408,7 +412,8 @@ function renderHand() {
   $("sel-tile").textContent = state.selected || "";
   $("targets").replaceChildren(...targets.map((t) => el("li", {},
     el("button", { type: "button", class: t.points ? "scores" : "", "data-move": t.move,
-      "aria-label": t.label, onclick: () => play(t.move) },
+      "aria-label": t.label, onclick: () => play(t.move),
+      onfocus: () => showTarget(t.slot), onmouseenter: () => showTarget(t.slot) },
     el("b", {}, t.slot === "open" ? "open the table" : t.slot),
     el("span", {}, t.points ? ` +${t.points}` : " 0")))));
 }
@@ -418,19 +423,49 @@ function maxPips() {
   return m ? Number(m[1]) : 6;
 }
 
+const READABLE = 12; // pixels per unit (a tile is 2 units long) at which its numbers read
+
+/**
+ * Where the board looks on its own: the whole table when it reads at that size;
+ * otherwise (a big table, a small screen) the action at a readable size: the
+ * picked tile's targets (the best one when they are far apart), else the last
+ * tile. "fit" shows everything; panning or zooming by hand stops this.
+ */
+function autoView(geometry, targets) {
+  const all = bounds(geometry);
+  if (viewport.fitScale(all) >= READABLE) { viewport.fit(all, 44); return; }
+  const wanted = geometry.markers.filter((m) => targets.some((t) => t.slot === m.slot));
+  if (wanted.length) {
+    const box = bounds(geometry, wanted);
+    if (viewport.fitScale(box) >= READABLE) { viewport.fit(box, 40); return; }
+    const best = [...targets].sort((a, b) => b.points - a.points)[0];
+    const m = wanted.find((w) => w.slot === best.slot) || wanted[0];
+    viewport.centre(m.x, m.y, READABLE * 1.3);
+    return;
+  }
+  const last = geometry.tiles[geometry.tiles.length - 1];
+  if (last) viewport.centre(last.x, last.y, READABLE * 1.3);
+  else viewport.fit(all, 44);
+}
+
 function renderBoard() {
   const view = state.view;
   if (!view) { board.replaceChildren(); return; }
   const geometry = placeTiles(view);
   const targets = targetsFor(state.selected);
+  if (viewport.auto) autoView(geometry, targets);
   drawBoard(board, geometry, { maxPips: maxPips(), last: view.table.length - 1, targets,
-    onTarget: (t) => play(t.move) });
-  if (viewport.auto) {
-    const all = bounds(geometry);
-    const wanted = targets.length ? geometry.markers.filter((m) => targets.some((t) => t.slot === m.slot)) : null;
-    if (wanted && wanted.length && viewport.fitScale(all) < 14) viewport.fit(bounds(geometry, wanted), 40);
-    else viewport.fit(all, 44);
-  }
+    onTarget: (t) => play(t.move), scale: viewport.scale() });
+  state.geometry = geometry;
+}
+
+/** A target button shows its place on the board while it has the focus or the pointer. */
+function showTarget(slot) {
+  const m = state.geometry && state.geometry.markers.find((x) => x.slot === slot);
+  if (!m) return;
+  const [x, y, w, h] = viewport.box;
+  if (m.x > x + 1 && m.x < x + w - 1 && m.y > y + 1 && m.y < y + h - 1) return; // in view
+  viewport.centre(m.x, m.y, Math.max(viewport.scale(), READABLE));
 }
 
 function renderResult() {
