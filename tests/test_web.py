@@ -299,3 +299,46 @@ def test_no_build_step_and_no_cdn() -> None:
         text = page.read_text()
         assert not re.search(r"(src|href)=\"(https?:)?//", text), page
     assert (web / "static" / "htmx-2.0.11.min.js").exists()
+
+
+def test_the_clock_counts_down_on_the_seat_to_move(browser: Browser, server: str) -> None:
+    solo = Person(browser, server, seed=6)
+    try:
+        solo.sign_up("Ida")
+        solo.goto("/")
+        form = solo.page.locator("#create-form")
+        form.locator("select[name=set]").select_option("6")
+        form.locator("select[name=players]").select_option("3")
+        form.locator("select[name=seat1]").select_option("bot:greedy")
+        form.locator("select[name=seat2]").select_option("bot:greedy")
+        form.locator("select[name=clock]").select_option("60")
+        form.locator("button[type=submit]").click()
+        page = solo.page
+        page.wait_for_function("() => window.fidoTable && window.fidoTable.view")
+        play_until([solo], lambda: solo.my_turn() or solo.state()["over"], timeout=30)
+        if solo.state()["over"]:
+            pytest.skip("the game ended before her turn")
+        clock = page.locator(".seat.mine .clock")
+        clock.wait_for()
+        page.wait_for_function("() => /^[01]:[0-5][0-9]$/.test("
+                               "document.querySelector('.seat.mine .clock').textContent)")
+        minutes, seconds = clock.inner_text().split(":")
+        assert 45 <= int(minutes) * 60 + int(seconds) <= 60
+        assert "60 s a move" in page.locator(".seats-box .title").inner_text()
+    finally:
+        solo.close()
+
+
+def test_the_lobby_lists_new_tables_by_itself(browser: Browser, server: str) -> None:
+    """htmx refreshes the lists every few seconds: no reload needed to see a new table."""
+    looker = Person(browser, server, seed=12)
+    host = Person(browser, server, seed=13)
+    try:
+        looker.goto("/")
+        host.sign_up("Jo")
+        table = host.create_table("fido", 12, ("me", "open", "open"))
+        looker.page.wait_for_selector(f"#table-lists a[href='/tables/{table}']", timeout=12_000)
+        assert not [e for e in looker.errors if "favicon" not in e], looker.errors
+    finally:
+        looker.close()
+        host.close()

@@ -58,7 +58,7 @@ function cellsOf(fx, fy, d, a0, a1, b0, b1) {
  * tile or out of the table's area; a double lies across its arm.
  */
 export function placeTiles(view) {
-  if (view.layout) return view.layout;
+  if (view.layout) return fromServer(view.layout);
   const shape = layoutOf(view.ruleset);
   const count = view.tile_count || countTiles(view.ruleset);
   const half = Math.ceil(Math.sqrt(count * 10)); // the area's half width, in half units
@@ -187,6 +187,15 @@ export function placeTiles(view) {
       kind: kinds.get(slot) || null });
   }
   return { tiles, markers };
+}
+
+/** A layout the server sent, its slots named as in the notation (codes are n = anchor*4+port). */
+function fromServer(layout) {
+  const name = (slot) => (typeof slot === "number" ? `${slot >> 2}${PORTS[slot & 3]}` : slot);
+  return {
+    tiles: layout.tiles || [],
+    markers: (layout.markers || []).map((m) => ({ ...m, slot: name(m.slot) })),
+  };
 }
 
 function plus([x, y], [dx, dy]) {
