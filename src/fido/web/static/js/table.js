@@ -400,7 +400,9 @@ function renderHand() {
   $("draw").hidden = !(myTurn && moves.has("draw"));
   $("pass").hidden = !(myTurn && moves.has("pass"));
   $("draw").disabled = $("pass").disabled = Boolean(state.pending);
-  $("turn-note").textContent = view.outcome ? "The game is over."
+  const mineDone = view.outcome && view.outcome.seats.find((r) => r.seat === state.seat);
+  $("turn-note").textContent = mineDone
+    ? `The game is over: you are ${ordinal(mineDone.place)} with ${mineDone.final}.`
     : state.pending ? "Sending your move…"
     : myTurn ? (playable.size ? "Your turn: pick a tile, then where it goes."
       : moves.has("draw") ? "Your turn: no tile fits, draw one." : "Your turn: you must pass.")
@@ -416,6 +418,10 @@ function renderHand() {
       onfocus: () => showTarget(t.slot), onmouseenter: () => showTarget(t.slot) },
     el("b", {}, t.slot === "open" ? "open the table" : t.slot),
     el("span", {}, t.points ? ` +${t.points}` : " 0")))));
+}
+
+function ordinal(n) {
+  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
 }
 
 function maxPips() {
