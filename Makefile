@@ -1,37 +1,71 @@
 # The two commands of the README: `make run` and `make test`.
-# Each bootstraps its own virtual environment on a fresh machine.
+# Each bootstraps its own virtual environment on a fresh machine: `make run`
+# installs what running needs, `make test` adds the test stack and the
+# system packages the tests use (PostgreSQL, Debian's chromium).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
-STAMP   = $(VENV)/.installed-dev
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+RUN_STAMP = $(VENV)/.installed-run
+DEV_STAMP = $(VENV)/.installed-dev
 # the engine modules mypyc compiles (setup.py); rebuilt whenever their source changes
 COMPILED_SRC = src/fido/table.py src/fido/game.py src/fido/results.py \
                src/fido/movegen.py src/fido/rollout.py src/fido/dealing.py
 COMPILED     = src/fido/.compiled
 
-.PHONY: run test lint bench pure-test clean
+.PHONY: run test system-deps screenshots lint bench pure-test clean
 
-$(STAMP): pyproject.toml setup.py
+# running: fido and its dependencies, plus mypy and setuptools to compile the engine
+$(RUN_STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[build]'
+	touch $@
+
+# testing: the test stack on top (pytest, ruff, Playwright, the research frameworks...)
+$(DEV_STAMP): $(RUN_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-$(COMPILED): $(STAMP) $(COMPILED_SRC)
+$(COMPILED): $(RUN_STAMP) $(COMPILED_SRC)
 	$(BIN)/python setup.py --quiet build_ext --inplace
 	touch src/*__mypyc*.so src/fido/*.so $@  # mypyc skips unchanged C (e.g. docstring edits)
 
+# the web app and the server on ./fido.db (SQLite); open the address it prints
 run: $(COMPILED)
-	$(BIN)/fido play --save last-game.json
+	$(BIN)/fido serve --host $(HOST) --port $(PORT)
 
-test: $(COMPILED)
+# what the tests need from the system, installed with apt-get when missing (as root
+# on Debian, e.g. CI): PostgreSQL (the store tests run on it too) and chromium (the
+# browser the web tests drive, at /usr/bin/chromium unless FIDO_CHROMIUM says)
+system-deps:
+	@missing=""; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null \
+		|| missing="postgresql"; \
+	[ -x "$${FIDO_CHROMIUM:-/usr/bin/chromium}" ] || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+			echo "installing$$missing for the tests (apt-get)"; \
+			export DEBIAN_FRONTEND=noninteractive; \
+			apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
+		else \
+			echo "note: the tests want$$missing; install it (apt-get install$$missing)"; \
+		fi; \
+	fi
+
+test: system-deps $(DEV_STAMP) $(COMPILED)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/python tests/with_postgres.py $(BIN)/pytest  # + a throwaway PostgreSQL if installed
 	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/test_golden.py tests/test_errors.py tests/test_notation.py \
 		tests/test_properties.py tests/test_undo_chance.py tests/test_hostile_input.py tests/test_position.py
 
-$(VENV)/.installed-bench: $(STAMP)
+# docs/screenshots/: the lobby and two tables at phone and desktop size
+screenshots: system-deps $(DEV_STAMP) $(COMPILED)
+	PYTHONPATH=tests $(BIN)/python tests/web_screenshots.py docs/screenshots
+
+$(VENV)/.installed-bench: $(DEV_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $@
 

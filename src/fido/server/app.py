@@ -296,6 +296,9 @@ def create_app(
     app.include_router(_routes())
     app.include_router(lobby_routes())
     app.include_router(play_routes())
+    from fido.web import install_web  # noqa: PLC0415 (the pages live beside the API)
+
+    install_web(app)
 
     @app.middleware("http")
     async def csrf_cookie(

@@ -1,0 +1,404 @@
+"""The web app's pages: the lobby, sign up and in, a table, finished games, a player.
+
+Pages are rendered on the server with Jinja2 (autoescaped: a name such as
+``<b>`` is shown as text). Every form posts its CSRF token (the
+``fido_csrf`` cookie's value in a ``csrf_token`` field, checked first) and
+then does what the JSON API does, through the API itself
+(:mod:`fido.web.api`), so the rules live in one place. The table page is a
+shell: ``static/js/table.js`` plays over the WebSocket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, PackageLoader, select_autoescape
+from sqlalchemy import or_, select
+
+import fido
+from fido.rules import FIDO_DIVISORS
+from fido.server import csrf
+from fido.server.errors import ApiError
+from fido.server.sessions import COOKIE
+from fido.store import Account, SeatRow, TableRow
+from fido.web.api import Answer, InProcessApi
+from fido.web.forms import (
+    CLOCKS,
+    GAMES,
+    SEAT_CHOICES,
+    FormError,
+    default_form,
+    game_label,
+    table_body,
+)
+
+__all__ = ["install_web"]
+
+STATIC = Path(__file__).parent / "static"
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{6,16}")
+_INVITE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_MAX_FORM = 16_384  # bytes: the largest form (create a table) is far smaller
+# pages load scripts, styles and images from this site only; the table's
+# socket is this site's too
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
+_env = Environment(
+    loader=PackageLoader("fido.web", "templates"),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_env.filters["game"] = game_label
+
+
+def _server_store(request: Request) -> Any:
+    return request.app.state.server.store
+
+
+def _me(request: Request) -> dict[str, Any] | None:
+    """Who this browser is (None: anonymous): id, name, guest."""
+    srv = request.app.state.server
+    with srv.store.session(write=False) as s:
+        account = srv.sessions.account(s, request.cookies.get(COOKIE))
+        if account is None:
+            return None
+        return _person(account)
+
+
+def _person(account: Account) -> dict[str, Any]:
+    name = account.name if account.name is not None else f"guest {account.id}"
+    return {"id": account.id, "name": name, "guest": account.guest}
+
+
+def render(
+    request: Request, template: str, status: int = 200, **context: Any
+) -> HTMLResponse:
+    """A page: the template with who she is, her CSRF token and the version."""
+    context.setdefault("me", None)
+    html = _env.get_template(template).render(
+        request=request, csrf_token=request.state.csrf_token, version=fido.__version__,
+        **context,
+    )
+    return HTMLResponse(html, status_code=status, headers={
+        "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin", "Cache-Control": "no-store",
+    })
+
+
+def _local(path: str | None) -> str:
+    """A redirect target on this site only (no open redirect to another)."""
+    if not path or not path.startswith("/") or path.startswith("//") or "\\" in path:
+        return "/"
+    return path
+
+
+def _see(path: str, api: InProcessApi | None = None) -> Response:
+    response = RedirectResponse(_local(path), status_code=303)
+    return api.pass_cookies(response) if api is not None else response
+
+
+async def _form(request: Request) -> dict[str, str] | HTMLResponse:
+    """The posted form, after its CSRF token was checked against the cookie;
+    a page saying why when it was not (a stale tab, a forged post)."""
+    try:
+        await request.app.state.server.csrf.check(request)
+    except ApiError as e:
+        return render(request, "message.html", e.status, title="Please try again",
+                      message="This form was not sent from this site's page (or the page is "
+                      f"too old): reload it and send it again. ({e.message})")
+    body = await request.body()
+    if len(body) > _MAX_FORM:
+        return render(request, "message.html", 413, title="Too long",
+                      message="The form is too large.")
+    fields = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+    return {k: v[0] for k, v in fields.items() if v}
+
+
+async def _ensure_someone(api: InProcessApi, me: dict[str, Any] | None) -> Answer | None:
+    """Make an anonymous visitor a guest (she plays at once); an error answer if refused."""
+    if me is not None:
+        return None
+    answer = await api.call("POST", "/api/guest")
+    return None if answer.ok else answer
+
+
+def _results(record: str | None) -> dict[str, Any] | None:
+    if record is None:
+        return None
+    try:
+        data = json.loads(record)
+    except ValueError:
+        return None
+    results = data.get("results") if isinstance(data, dict) else None
+    return results if isinstance(results, dict) else None
+
+
+def _games_rows(rows: list[TableRow]) -> list[dict[str, Any]]:
+    """Finished tables as the lists show them: who sat where, finals and places."""
+    out = []
+    for row in rows:
+        results = _results(row.record) or {}
+        by_seat = {r.get("seat"): r for r in results.get("seats", []) if isinstance(r, dict)}
+        seats = []
+        for seat in row.seats:
+            name = (seat.account.name or f"guest {seat.account.id}") if seat.account else (
+                f"bot ({seat.bot})" if seat.kind == "bot" else "")
+            res = by_seat.get(seat.seat, {})
+            seats.append({"seat": seat.seat, "name": name, "account": seat.account_id,
+                          "final": res.get("final"), "place": res.get("place")})
+        by_place = sorted(seats, key=lambda x: (x["place"] is None, x["place"] or 0, x["seat"]))
+        out.append({"id": row.id, "ruleset": row.ruleset, "status": row.status,
+                    "finished_at": row.finished_at, "created_at": row.created_at,
+                    "rated": row.rated, "seats": seats, "by_place": by_place})
+    return out
+
+
+def _invite(value: str | None) -> str | None:
+    return value if value and _INVITE.fullmatch(value) else None
+
+
+def page_routes() -> APIRouter:
+    pages = APIRouter(include_in_schema=False)
+
+    # ------------------------------------------------------------ lobby
+
+    async def lobby(request: Request, form: dict[str, str] | None = None, error: str = "",
+                    status: int = 200) -> HTMLResponse:
+        me = await asyncio.to_thread(_me, request)
+        api = InProcessApi(request)
+        open_ = await api.call("GET", "/api/tables?status=open")
+        running = await api.call("GET", "/api/tables?status=running")
+        return render(
+            request, "lobby.html", status, me=me, form=form or default_form(), error=error,
+            open_tables=open_.body.get("tables", []) if open_.ok else [],
+            running_tables=running.body.get("tables", []) if running.ok else [],
+            games=GAMES, sets=FIDO_DIVISORS, seat_choices=SEAT_CHOICES, clocks=CLOCKS,
+        )
+
+    @pages.get("/", response_class=HTMLResponse)
+    async def home(request: Request) -> HTMLResponse:
+        return await lobby(request)
+
+    @pages.get("/lobby/tables", response_class=HTMLResponse)
+    async def lobby_tables(request: Request) -> HTMLResponse:
+        """The lobby's table lists alone: htmx refreshes them every few seconds."""
+        api = InProcessApi(request)
+        open_ = await api.call("GET", "/api/tables?status=open")
+        running = await api.call("GET", "/api/tables?status=running")
+        return render(
+            request, "_tables.html",
+            open_tables=open_.body.get("tables", []) if open_.ok else [],
+            running_tables=running.body.get("tables", []) if running.ok else [],
+        )
+
+    @pages.post("/tables")
+    async def create_table(request: Request) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        try:
+            body = table_body(form)
+        except FormError as e:
+            return await lobby(request, form, str(e), 422)
+        me = await asyncio.to_thread(_me, request)
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        refused = await _ensure_someone(api, me)
+        if refused is None:
+            answer = await api.call("POST", "/api/tables", body)
+            if answer.ok:
+                return _see(f"/tables/{answer.body['id']}", api)
+            refused = answer
+        page = await lobby(request, form, refused.message, refused.status)
+        return api.pass_cookies(page)
+
+    # ------------------------------------------------------------ accounts
+
+    @pages.get("/signup", response_class=HTMLResponse)
+    async def signup_page(request: Request, next: str = "/") -> HTMLResponse:
+        me = await asyncio.to_thread(_me, request)
+        return render(request, "signup.html", me=me, next=_local(next), form={})
+
+    @pages.post("/signup")
+    async def signup(request: Request) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        body: dict[str, Any] = {"name": form.get("name", ""),
+                                "password": form.get("password", "")}
+        if form.get("email", "").strip():
+            body["email"] = form["email"].strip()
+        answer = await api.call("POST", "/api/accounts", body)
+        if answer.ok:
+            return _see(form.get("next", "/"), api)
+        me = await asyncio.to_thread(_me, request)
+        return render(request, "signup.html", answer.status, me=me, error=answer.message,
+                      next=_local(form.get("next")), form={"name": form.get("name", ""),
+                                                          "email": form.get("email", "")})
+
+    @pages.get("/signin", response_class=HTMLResponse)
+    async def signin_page(request: Request, next: str = "/") -> HTMLResponse:
+        me = await asyncio.to_thread(_me, request)
+        return render(request, "signin.html", me=me, next=_local(next), form={})
+
+    @pages.post("/signin")
+    async def signin(request: Request) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        answer = await api.call("POST", "/api/session", {
+            "name": form.get("name", ""), "password": form.get("password", "")})
+        if answer.ok:
+            return _see(form.get("next", "/"), api)
+        me = await asyncio.to_thread(_me, request)
+        return render(request, "signin.html", answer.status, me=me, error=answer.message,
+                      next=_local(form.get("next")), form={"name": form.get("name", "")})
+
+    @pages.post("/signout")
+    async def signout(request: Request) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        await api.call("DELETE", "/api/session")
+        return _see("/", api)
+
+    @pages.post("/guest")
+    async def guest(request: Request) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        answer = await api.call("POST", "/api/guest")
+        if not answer.ok:
+            return render(request, "message.html", answer.status, title="Not now",
+                          message=answer.message)
+        return _see(form.get("next", "/"), api)
+
+    # ------------------------------------------------------------ tables
+
+    @pages.get("/tables/{table_id}", response_class=HTMLResponse)
+    async def table_page(request: Request, table_id: str,
+                         invite: str | None = None) -> HTMLResponse:
+        if not _TABLE_ID.fullmatch(table_id):
+            return render(request, "message.html", 404, title="No such table",
+                          message="There is no table with this address.")
+        me = await asyncio.to_thread(_me, request)
+        answer = await InProcessApi(request).call("GET", f"/api/tables/{table_id}")
+        if not answer.ok:
+            return render(request, "message.html", answer.status, me=me,
+                          title="No such table", message=answer.message)
+        table = answer.body
+        invite = _invite(invite)
+        link = None
+        if table.get("invite"):
+            link = f"{request.url.scheme}://{request.url.netloc}/tables/{table_id}" \
+                   f"?invite={quote(table['invite'])}"
+        config = {"id": table_id, "seat": table.get("my_seat"), "me": me,
+                  "status": table["status"], "csrf": request.state.csrf_token}
+        return render(request, "table.html", me=me, table=table, invite=invite,
+                      invite_link=link, config=config)
+
+    @pages.post("/tables/{table_id}/join")
+    async def join(request: Request, table_id: str) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        if not _TABLE_ID.fullmatch(table_id):
+            return render(request, "message.html", 404, title="No such table",
+                          message="There is no table with this address.")
+        me = await asyncio.to_thread(_me, request)
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        refused = await _ensure_someone(api, me)
+        if refused is None:
+            body: dict[str, Any] = {}
+            if form.get("seat", "").isdigit():
+                body["seat"] = int(form["seat"])
+            if _invite(form.get("invite")):
+                body["invite"] = form["invite"]
+            answer = await api.call("POST", f"/api/tables/{table_id}/seats", body)
+            if answer.ok:
+                return _see(f"/tables/{table_id}", api)
+            refused = answer
+        page = render(request, "message.html", refused.status, me=me,
+                      title="You could not sit down", message=refused.message,
+                      back=f"/tables/{table_id}")
+        return api.pass_cookies(page)
+
+    @pages.post("/tables/{table_id}/leave")
+    async def leave(request: Request, table_id: str) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        if not _TABLE_ID.fullmatch(table_id):
+            return _see("/")
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        answer = await api.call("DELETE", f"/api/tables/{table_id}/seats/mine")
+        if not answer.ok:
+            return render(request, "message.html", answer.status, title="You are still seated",
+                          message=answer.message, back=f"/tables/{table_id}")
+        return _see("/")
+
+    # ------------------------------------------------------------ games and players
+
+    @pages.get("/games", response_class=HTMLResponse)
+    def finished(request: Request) -> HTMLResponse:
+        srv = request.app.state.server
+        with srv.store.session(write=False) as s:
+            account = srv.sessions.account(s, request.cookies.get(COOKIE))
+            me = _person(account) if account is not None else None
+            mine = select(SeatRow.table_id).where(
+                SeatRow.account_id == (account.id if account else -1))
+            rows = s.scalars(
+                select(TableRow)
+                .where(TableRow.status == "finished",
+                       or_(TableRow.private.is_(False), TableRow.id.in_(mine)))
+                .order_by(TableRow.finished_at.desc()).limit(100)
+            ).all()
+            games = _games_rows(list(rows))
+        return render(request, "games.html", me=me, games=games)
+
+    @pages.get("/players/{account_id}", response_class=HTMLResponse)
+    def player(request: Request, account_id: int) -> HTMLResponse:
+        srv = request.app.state.server
+        with srv.store.session(write=False) as s:
+            account = srv.sessions.account(s, request.cookies.get(COOKIE))
+            me = _person(account) if account is not None else None
+            who = s.get(Account, account_id) if 0 < account_id < 2**31 else None
+            if who is None:
+                return render(request, "message.html", 404, me=me, title="No such player",
+                              message="There is no player with this number.")
+            mine = select(SeatRow.table_id).where(
+                SeatRow.account_id == (account.id if account else -1))
+            rows = s.scalars(
+                select(TableRow)
+                .join(SeatRow, SeatRow.table_id == TableRow.id)
+                .where(SeatRow.account_id == who.id,
+                       or_(TableRow.private.is_(False), TableRow.id.in_(mine)))
+                .order_by(TableRow.created_at.desc()).limit(200)
+            ).all()
+            games = _games_rows(list(rows))
+            person = _person(who)
+        for g in games:
+            g["her"] = next((x for x in g["seats"] if x["account"] == person["id"]), None)
+        return render(request, "player.html", me=me, person=person, games=games)
+
+    return pages
+
+
+def install_web(app: FastAPI) -> None:
+    """Add the pages and their static files to the server's app."""
+    app.include_router(page_routes())
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -1,0 +1,535 @@
+// The table page: a client of the table's WebSocket (docs/server.md, the
+// protocol). The server is the authority: this page shows the view it is
+// sent and sends moves; every text from the server (names, chat) goes into
+// the page as text, never as HTML.
+
+import { Viewport, bounds, drawBoard, hue, placeTiles } from "./board.js";
+import { ratzekRows } from "./ratzek.js";
+
+const config = JSON.parse(document.getElementById("table-config").textContent);
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  seq: 0, // the last event seen: a reconnect asks for what came after it
+  seat: config.seat,
+  table: null,
+  view: null,
+  log: [], // moves: { seat, move, points, sum, drawn }
+  selected: null, // the tile picked in the hand
+  pending: null, // a move sent, not yet acknowledged
+  socket: null,
+  retry: 0,
+  closedForGood: false,
+  lastAnnounced: 0,
+};
+window.fidoTable = state; // for the browser tests and the curious
+
+// ---------------------------------------------------------------- helpers
+
+/** An element with attributes and children; strings become text nodes. */
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function seatName(i) {
+  if (i === null || i === undefined) return "";
+  if (i === state.seat) return "You";
+  const s = state.table?.seats?.[i];
+  return s && s.name ? s.name : `Seat ${i + 1}`;
+}
+
+function split(move) {
+  const [tile, slot] = move.split("@");
+  return { tile, slot: slot || null };
+}
+
+function describe(entry) {
+  const who = seatName(entry.seat);
+  if (entry.move === "draw") return `${who} drew${entry.drawn ? ` ${entry.drawn}` : ""}`;
+  if (entry.move === "pass") return `${who} passed`;
+  const { tile, slot } = split(entry.move);
+  return slot ? `${who} played ${tile} on ${slot}` : `${who} opened with ${tile}`;
+}
+
+function scored(entry) {
+  if (entry.move === "draw" || entry.move === "pass") return "";
+  return entry.points ? `sum ${entry.sum}: scores ${entry.points}` : `sum ${entry.sum}`;
+}
+
+function msgId() {
+  msgId.n = (msgId.n || 0) + 1;
+  return `w${Date.now().toString(36)}-${msgId.n}`;
+}
+
+function teams() {
+  const name = (state.view?.ruleset || "").split(" ")[0];
+  const teamGames = ["block", "draw", "muggins", "fives_and_threes", "sebastopol"];
+  return teamGames.includes(name) && state.view?.players === 4;
+}
+
+// ---------------------------------------------------------------- the socket
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${config.id}?seq=${state.seq}`);
+  state.socket = socket;
+  setConnection("connecting");
+  socket.addEventListener("open", () => { state.retry = 0; setConnection("connected"); });
+  socket.addEventListener("message", (e) => {
+    let msg;
+    try { msg = JSON.parse(e.data); } catch { return; }
+    receive(msg);
+  });
+  socket.addEventListener("close", (e) => {
+    if (state.socket !== socket) return;
+    state.socket = null;
+    state.pending = null;
+    if (e.code === 4404 || e.code === 4403) {
+      state.closedForGood = true;
+      setConnection(e.code === 4404 ? "no such table" : "refused");
+      return;
+    }
+    setConnection("reconnecting");
+    const wait = Math.min(5000, 300 * 2 ** state.retry++);
+    setTimeout(connect, wait);
+  });
+}
+
+function send(message) {
+  if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
+    showAlert("Not connected: wait a moment, the page reconnects by itself.");
+    return false;
+  }
+  state.socket.send(JSON.stringify(message));
+  return true;
+}
+
+setInterval(() => {
+  if (state.socket && state.socket.readyState === WebSocket.OPEN) {
+    state.socket.send(JSON.stringify({ type: "ping" }));
+  }
+}, 25000);
+
+function receive(msg) {
+  if (msg.type === "welcome") {
+    state.seat = msg.seat;
+    state.table = msg.table;
+    if (msg.events) applyEvents(msg.events, true);
+    else if (msg.view && msg.view.history) {
+      state.log = msg.view.history.map((h) => ({ ...h }));
+    }
+    state.seq = msg.seq;
+    state.view = msg.view;
+    render(true);
+  } else if (msg.type === "update") {
+    const first = msg.events.length ? msg.events[0].seq : msg.seq + 1;
+    if (first > state.seq + 1) { // missed something: ask for it
+      send({ type: "sync", seq: state.seq });
+      return;
+    }
+    applyEvents(msg.events.filter((e) => e.seq > state.seq), false);
+    state.seq = Math.max(state.seq, msg.seq);
+    state.table = msg.table;
+    state.view = msg.view;
+    // a move is done when the update that holds it has come (its ack names its seq)
+    if (state.pending && state.pending.seq && msg.seq >= state.pending.seq) state.pending = null;
+    render(false);
+  } else if (msg.type === "ack") {
+    if (state.pending && state.pending.id === msg.id) {
+      if (msg.seq <= state.seq) state.pending = null;
+      else state.pending.seq = msg.seq;
+    }
+  } else if (msg.type === "refused") {
+    state.pending = null;
+    showAlert(msg.message || "refused");
+    if (msg.code === "stale") send({ type: "sync", seq: state.seq });
+    render(false);
+  }
+}
+
+function applyEvents(events, catchingUp) {
+  for (const e of events) {
+    if (e.kind === "move") {
+      state.log.push({ seat: e.seat, move: e.move, points: e.points, sum: e.sum,
+        drawn: e.drawn, by: e.by });
+    } else if (e.kind === "chat") {
+      addChat(e.name, e.text, e.seat);
+    } else if (e.kind === "join") {
+      note(`${e.name} sat down at seat ${e.seat + 1}`);
+    } else if (e.kind === "leave") {
+      note(`Seat ${e.seat + 1} is free again`);
+    } else if (e.kind === "start") {
+      note("The game starts");
+    } else if (e.kind === "away" && !catchingUp) {
+      note(`${seatName(e.seat)} is away`);
+    } else if (e.kind === "back" && !catchingUp) {
+      note(`${seatName(e.seat)} is back`);
+    } else if (e.kind === "end") {
+      note("Game over");
+    }
+  }
+}
+
+// ---------------------------------------------------------------- actions
+
+function play(move) {
+  if (state.pending) return;
+  const id = msgId();
+  if (send({ type: "move", id, seq: state.seq, move })) {
+    state.pending = { id, move };
+    state.selected = null;
+    render(false);
+  }
+}
+
+function pick(tile) {
+  state.selected = state.selected === tile ? null : tile;
+  viewport.auto = true; // the board follows to the tile's targets
+  render(false);
+  if (state.selected) {
+    const first = document.querySelector("#targets button");
+    if (first) first.focus();
+  }
+}
+
+function targetsFor(tile) {
+  const view = state.view;
+  if (!view || !tile) return [];
+  return view.legal.filter((m) => m.tile === tile).map((m) => {
+    const slot = m.slot || "open";
+    const where = m.slot ? `on ${m.slot}` : "to open the table";
+    const sumAfter = m.points ? `scores ${m.points}` : "scores nothing";
+    return { slot, move: m.move, points: m.points,
+      label: `Play ${tile} ${where}: ${sumAfter}` };
+  });
+}
+
+// ---------------------------------------------------------------- rendering
+
+const board = $("board");
+const viewport = new Viewport(board);
+$("zoom-in").addEventListener("click", () => viewport.zoom(0.7));
+$("zoom-out").addEventListener("click", () => viewport.zoom(1 / 0.7));
+$("fit").addEventListener("click", () => {
+  viewport.fit(bounds(state.geometry || { tiles: [], markers: [] }), 44);
+  viewport.auto = false; // the whole table, until she picks a tile
+});
+window.addEventListener("resize", () => { if (viewport.auto) renderBoard(); });
+
+function setConnection(text) {
+  const c = $("conn");
+  c.textContent = text;
+  c.dataset.state = text;
+}
+
+function showAlert(text) {
+  const a = $("alert");
+  a.textContent = text;
+  a.hidden = false;
+  clearTimeout(showAlert.timer);
+  showAlert.timer = setTimeout(() => { a.hidden = true; }, 6000);
+}
+
+function note(text) {
+  $("log").append(el("li", { class: "note" }, text));
+}
+
+function addChat(name, text, seat) {
+  const list = $("chat-lines");
+  list.append(el("li", {}, el("b", {}, seat === state.seat && seat !== null ? "You" : name),
+    ": ", text));
+  list.scrollTop = list.scrollHeight;
+}
+
+function render(fresh) {
+  const view = state.view;
+  const focusWasMine = document.activeElement === document.body
+    || Boolean(document.activeElement && document.activeElement.closest("#me, #board"));
+  const table = state.table;
+  const started = Boolean(view);
+  document.body.classList.toggle("started", started);
+  $("seating").hidden = started || (table && table.status !== "open");
+  $("waiting").hidden = started;
+  if (!started) {
+    const free = table ? table.seats.filter((s) => s.kind === "open" || s.kind === "reserved").length : 0;
+    $("waiting").textContent = table && table.status === "abandoned"
+      ? "This table was closed before its game began."
+      : `Waiting for ${free} more player${free === 1 ? "" : "s"}.`;
+  }
+  if (view && state.selected && !view.hand.includes(state.selected)) state.selected = null;
+  renderScore();
+  renderSeats();
+  renderLog(fresh);
+  renderHand();
+  renderBoard();
+  renderResult();
+  announce();
+  if (focusWasMine && !document.activeElement?.closest("#me, #board")) keepFocus();
+}
+
+/** After the hand is drawn anew, keyboard focus goes back into it (not to the page's top). */
+function keepFocus() {
+  const target = document.querySelector("#targets button")
+    || document.querySelector("#hand .tile.playable")
+    || [$("draw"), $("pass")].find((b) => !b.hidden)
+    || document.querySelector("#hand .tile");
+  if (target) target.focus({ preventScroll: true });
+}
+
+function renderScore() {
+  const view = state.view;
+  $("sum").textContent = view ? String(view.sum) : "–";
+  $("divisor").textContent = view ? String(view.divisor) : "–";
+  const quotient = view && view.sum % view.divisor === 0 && view.table.length
+    ? `${view.sum} = ${view.sum / view.divisor} × ${view.divisor}` : "";
+  $("sum-note").textContent = quotient;
+  $("stock").textContent = view ? String(view.stock) : "–";
+  const last = state.log[state.log.length - 1];
+  $("last-move").textContent = last ? `${describe(last)}${scored(last) ? `: ${scored(last)}` : ""}` : "";
+  $("last-move").classList.toggle("scored", Boolean(last && last.points));
+}
+
+function renderSeats() {
+  const box = $("seats");
+  const table = state.table;
+  const view = state.view;
+  if (!table) return;
+  box.replaceChildren();
+  table.seats.forEach((s, i) => {
+    const toMove = view && !view.outcome && view.turn === i;
+    const partner = teams() && state.seat !== null && i === (state.seat + 2) % 4;
+    const name = s.kind === "open" ? "open seat" : s.kind === "reserved" ? "reserved" : s.name;
+    const link = s.account ? el("a", { href: `/players/${s.account}` }, name) : el("span", {}, name);
+    const presence = s.kind === "bot" ? `bot (${s.bot})` : s.kind === "person"
+      ? (s.away ? "away" : "here") : "";
+    const card = el("li", {
+      class: ["seat", toMove && "to-move", i === state.seat && "mine", s.away && "away"]
+        .filter(Boolean).join(" "),
+      "aria-label": `Seat ${i + 1}: ${name}${i === state.seat ? " (you)" : ""}`
+        + (view ? `, ${view.hand_counts[i]} tiles, score ${view.scores[i]}` : "")
+        + (presence ? `, ${presence}` : "") + (toMove ? ", to move" : ""),
+    },
+    el("div", { class: "who" }, el("span", { class: "seatno" }, `${i + 1}`), link,
+      i === state.seat ? el("span", { class: "tag" }, "you") : null,
+      partner ? el("span", { class: "tag" }, "partner") : null),
+    el("div", { class: "facts" },
+      view ? el("span", { class: "count" }, `${view.hand_counts[i]} tiles`) : null,
+      view ? el("span", { class: "score" }, `${view.scores[i]} pts`) : null,
+      presence ? el("span", { class: `presence ${s.away ? "off" : "on"}` }, presence) : null,
+      toMove && table.deadline ? el("span", { class: "clock", "data-deadline": table.deadline }, "") : null));
+    box.append(card);
+  });
+  tickClocks();
+}
+
+function tickClocks() {
+  for (const c of document.querySelectorAll(".clock[data-deadline]")) {
+    const left = Math.max(0, Math.round(Number(c.dataset.deadline) - Date.now() / 1000));
+    c.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    c.classList.toggle("low", left <= 10);
+  }
+}
+setInterval(tickClocks, 1000);
+
+function renderLog(fresh) {
+  const list = $("moves");
+  if (fresh) list.replaceChildren();
+  for (let i = list.children.length; i < state.log.length; i++) {
+    const m = state.log[i];
+    list.append(el("li", { class: m.points ? "scored" : "" },
+      el("span", { class: "who" }, seatName(m.seat)), " ",
+      el("span", { class: "mv" }, m.move === "draw" && m.drawn ? `draw ${m.drawn}` : m.move),
+      m.move !== "draw" && m.move !== "pass" ? el("span", { class: "sum" }, ` sum ${m.sum}`) : null,
+      m.points ? el("span", { class: "pts" }, ` +${m.points}`) : null));
+  }
+  list.parentElement.scrollTop = list.parentElement.scrollHeight;
+}
+
+function renderHand() {
+  const view = state.view;
+  const hand = $("hand");
+  hand.replaceChildren();
+  const mine = view && state.seat !== null && state.seat !== undefined;
+  $("me").hidden = !mine;
+  if (!mine) return;
+  const myTurn = !view.outcome && view.turn === state.seat;
+  const playable = new Set(view.legal.filter((m) => m.tile).map((m) => m.tile));
+  const points = new Map();
+  for (const m of view.legal) {
+    if (m.tile) points.set(m.tile, Math.max(points.get(m.tile) || 0, m.points));
+  }
+  for (const row of ratzekRows(view.hand, view.divisor)) {
+    const label = row.joker ? `jokers (${row.classes[0]})` : `class ${row.classes.join(" | ")}`;
+    const tiles = row.tiles.map((t) => {
+      const can = myTurn && playable.has(t.text) && !state.pending;
+      const best = points.get(t.text);
+      return el("button", {
+        type: "button",
+        class: ["tile", row.joker && "joker", can && "playable", state.selected === t.text && "selected",
+          can && best ? "scores" : ""].filter(Boolean).join(" "),
+        "data-tile": t.text,
+        "aria-pressed": state.selected === t.text ? "true" : "false",
+        "aria-disabled": can ? null : "true",
+        "aria-label": `${t.text}${row.joker ? ", joker" : ""}, class ${t.cls}`
+          + (can ? `, playable${best ? `, can score ${best}` : ""}` : ", cannot be played now"),
+        onclick: () => { if (can) pick(t.text); },
+      },
+      el("span", { class: "half" }, String(t.left)),
+      el("span", { class: "half" }, String(t.right)),
+      row.joker ? el("span", { class: "star", "aria-hidden": "true" }, "★") : null);
+    });
+    hand.append(el("div", { class: "row", role: "group", "aria-label": label },
+      el("span", { class: "rowlabel", "aria-hidden": "true" }, row.joker ? `★ ${row.classes[0]}` : row.classes.join("|")),
+      tiles));
+  }
+  for (const b of hand.querySelectorAll(".tile .half")) { // each number its colour, as on the table
+    b.style.color = `hsl(${hue(Number(b.textContent), maxPips())} 70% 30%)`;
+  }
+  // draw and pass, when they are the legal moves
+  const moves = new Set(view.legal.map((m) => m.move));
+  $("draw").hidden = !(myTurn && moves.has("draw"));
+  $("pass").hidden = !(myTurn && moves.has("pass"));
+  $("draw").disabled = $("pass").disabled = Boolean(state.pending);
+  const mineDone = view.outcome && view.outcome.seats.find((r) => r.seat === state.seat);
+  $("turn-note").textContent = mineDone
+    ? `The game is over: you are ${ordinal(mineDone.place)} with ${mineDone.final}.`
+    : state.pending ? "Sending your move…"
+    : myTurn ? (playable.size ? "Your turn: pick a tile, then where it goes."
+      : moves.has("draw") ? "Your turn: no tile fits, draw one." : "Your turn: you must pass.")
+    : `${seatName(view.turn)} to move.`;
+  $("turn-note").classList.toggle("my-turn", myTurn);
+  // where the picked tile can go
+  const targets = targetsFor(state.selected);
+  $("targets-box").hidden = !targets.length;
+  $("sel-tile").textContent = state.selected || "";
+  $("targets").replaceChildren(...targets.map((t) => el("li", {},
+    el("button", { type: "button", class: t.points ? "scores" : "", "data-move": t.move,
+      "aria-label": t.label, onclick: () => play(t.move),
+      onfocus: () => showTarget(t.slot), onmouseenter: () => showTarget(t.slot) },
+    el("b", {}, t.slot === "open" ? "open the table" : t.slot),
+    el("span", {}, t.points ? ` +${t.points}` : " 0")))));
+}
+
+function ordinal(n) {
+  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
+}
+
+function maxPips() {
+  const m = /set=(\d+)/.exec(state.view?.ruleset || "");
+  return m ? Number(m[1]) : 6;
+}
+
+const READABLE = 12; // pixels per unit (a tile is 2 units long) at which its numbers read
+
+/**
+ * Where the board looks on its own: the whole table when it reads at that size;
+ * otherwise (a big table, a small screen) the action at a readable size: the
+ * picked tile's targets (the best one when they are far apart), else the last
+ * tile. "fit" shows everything; panning or zooming by hand stops this.
+ */
+function autoView(geometry, targets) {
+  const all = bounds(geometry);
+  if (viewport.fitScale(all) >= READABLE) { viewport.fit(all, 44); return; }
+  const wanted = geometry.markers.filter((m) => targets.some((t) => t.slot === m.slot));
+  if (wanted.length) {
+    const box = bounds(geometry, wanted);
+    if (viewport.fitScale(box) >= READABLE) { viewport.fit(box, 40); return; }
+    const best = [...targets].sort((a, b) => b.points - a.points)[0];
+    const m = wanted.find((w) => w.slot === best.slot) || wanted[0];
+    viewport.centre(m.x, m.y, READABLE * 1.3);
+    return;
+  }
+  const last = geometry.tiles[geometry.tiles.length - 1];
+  if (last) viewport.centre(last.x, last.y, READABLE * 1.3);
+  else viewport.fit(all, 44);
+}
+
+function renderBoard() {
+  const view = state.view;
+  if (!view) { board.replaceChildren(); return; }
+  const geometry = placeTiles(view);
+  const targets = targetsFor(state.selected);
+  if (viewport.auto) autoView(geometry, targets);
+  drawBoard(board, geometry, { maxPips: maxPips(), last: view.table.length - 1, targets,
+    onTarget: (t) => play(t.move), scale: viewport.scale() });
+  state.geometry = geometry;
+}
+
+/** A target button shows its place on the board while it has the focus or the pointer. */
+function showTarget(slot) {
+  const m = state.geometry && state.geometry.markers.find((x) => x.slot === slot);
+  if (!m) return;
+  const [x, y, w, h] = viewport.box;
+  if (m.x > x + 1 && m.x < x + w - 1 && m.y > y + 1 && m.y < y + h - 1) return; // in view
+  viewport.centre(m.x, m.y, Math.max(viewport.scale(), READABLE));
+}
+
+function renderResult() {
+  const view = state.view;
+  const box = $("result");
+  const outcome = view && view.outcome;
+  box.hidden = !outcome;
+  if (!outcome) return;
+  const rows = [...outcome.seats].sort((a, b) => a.place - b.place || a.seat - b.seat);
+  $("result-rows").replaceChildren(...rows.map((r) => el("tr", {
+    class: r.seat === state.seat ? "mine" : "", "data-seat": r.seat, "data-final": r.final },
+    el("td", {}, String(r.place)), el("th", { scope: "row" }, seatName(r.seat)),
+    el("td", {}, String(r.points)), el("td", {}, String(r.bonus)), el("td", {}, String(r.pips)),
+    el("td", { class: "final" }, String(r.final)))));
+  $("record-link").hidden = !(state.table && state.table.finished);
+}
+
+function announce() {
+  const view = state.view;
+  if (!view) return;
+  if (state.log.length === state.lastAnnounced && !view.outcome) return;
+  state.lastAnnounced = state.log.length;
+  const last = state.log[state.log.length - 1];
+  const parts = [];
+  if (last) parts.push(`${describe(last)}.`);
+  parts.push(`Sum ${view.sum}, divisor ${view.divisor}.`);
+  if (view.outcome) parts.push("The game is over.");
+  else if (view.turn === state.seat) parts.push("Your turn.");
+  $("announce").textContent = parts.join(" ");
+}
+
+// ---------------------------------------------------------------- controls
+
+$("draw").addEventListener("click", () => play("draw"));
+$("pass").addEventListener("click", () => play("pass"));
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && state.selected) {
+    const tile = state.selected;
+    state.selected = null;
+    render(false);
+    document.querySelector(`.tile[data-tile="${tile}"]`)?.focus();
+  }
+});
+$("chat-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  if (text && send({ type: "chat", id: msgId(), text })) input.value = "";
+});
+$("hand").addEventListener("keydown", (e) => {
+  // arrow keys move between tiles; Tab leaves the hand
+  if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) return;
+  const tiles = [...document.querySelectorAll("#hand .tile")];
+  const i = tiles.indexOf(document.activeElement);
+  if (i < 0) return;
+  e.preventDefault();
+  const step = e.key === "ArrowLeft" || e.key === "ArrowUp" ? -1 : 1;
+  tiles[(i + step + tiles.length) % tiles.length].focus();
+});
+
+connect();
