@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -20,6 +21,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from fido.safe_text import control_chars
 from fido.server.live import Conn, Refusal, display_name
+from fido.server.lobby import TABLE_ID
 from fido.server.protocol import (
     MAX_FRAME,
     ChatIn,
@@ -92,7 +94,8 @@ def play_routes() -> APIRouter:
 
         account_id, name, _signed = await asyncio.to_thread(who)
         try:
-            room = await srv.hub.room(table_id) if len(table_id) <= 16 else None
+            # only a table id's shape reaches the database (PostgreSQL refuses a NUL)
+            room = await srv.hub.room(table_id) if re.fullmatch(TABLE_ID, table_id) else None
         except LookupError:
             room = None
         if room is None:
