@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from fido.errors import FidoError
 from fido.ranking.players import find_player
+from fido.safe_text import control_chars
 from fido.server.errors import ApiError
 from fido.server.schemas import AccountOut
 from fido.store import Account, Player
@@ -95,8 +96,14 @@ def sign_up(
 
 
 def authenticate(s: Session, name: str, password: str) -> Account | None:
-    """The account if ``password`` is hers, else None (wrong password or unknown name)."""
-    account = s.scalar(select(Account).where(Account.name_key == name_key(name)))
+    """The account if ``password`` is hers, else None (wrong password or unknown name).
+
+    A name with control characters is nobody's (sign-up refuses them): it is not
+    looked up, since PostgreSQL refuses a NUL in a query's text outright.
+    """
+    account = None
+    if not control_chars(name):
+        account = s.scalar(select(Account).where(Account.name_key == name_key(name)))
     stored = account.password_hash if account is not None else None
     try:
         _HASHER.verify(stored or _DUMMY, password)

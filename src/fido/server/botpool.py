@@ -4,17 +4,25 @@ A search decision takes most of a second of CPU; in a thread it would hold
 the GIL and slow every table's messages. A process pool keeps the event
 loop free, and the bot sees exactly what crosses the process boundary: the
 seat's view (pickled), never the game.
+
+A worker ends with the server, however the server ends: it watches its
+parent's sentinel, so a server killed with SIGKILL (or one that ends on
+SIGTERM without running its exit handlers, as uvicorn does) leaves no
+orphan worker behind; the resource tracker then ends too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import random
 import secrets
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
 from multiprocessing import get_context
+from multiprocessing.connection import wait
 
 from fido.bots import Bot, make_bot
 from fido.moves import Move
@@ -34,6 +42,19 @@ def decide(spec: str, view: SeatView, seed: int) -> str:
     return move.text()
 
 
+def _end_with_parent() -> None:
+    """A worker's initializer: a thread ends the worker when its parent has ended."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="fido-parent-watch", daemon=True).start()
+
+
 class BotPool:
     """``processes`` workers (default: the cores); 0 decides in threads (tests, small hosts)."""
 
@@ -42,7 +63,9 @@ class BotPool:
         self.executor: Executor
         if n > 0:
             # spawn, not fork: the server has threads, and a forked lock may never open
-            self.executor = ProcessPoolExecutor(max_workers=n, mp_context=get_context("spawn"))
+            self.executor = ProcessPoolExecutor(
+                max_workers=n, mp_context=get_context("spawn"), initializer=_end_with_parent
+            )
         else:
             self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fido-bot")
 

@@ -6,7 +6,14 @@ connection LISTENs on ``fido_tables``: a process that commits to a table
 NOTIFYs its id, and the others read that table's new events from the log
 by sequence number. A notification carries nothing but the id, so a lost or
 repeated one costs a read, never a move; after the listener reconnects
-every live room reads its log again.
+every live room reads its log again, and a room loaded on demand reads it
+once more when it is in place (a commit notified during its load found no
+room to wake).
+
+Presence is in the log too: a process that starts writes every seated
+person of its running tables away (no one is connected to it yet), and a
+process that reads an "away" of a seat it holds a connection for answers
+"back", so a process started beside others never plays for their people.
 """
 
 from __future__ import annotations
@@ -64,6 +71,9 @@ class Hub:
             room = Room(self, table_id)
             await room.load()
             self.rooms[table_id] = room
+            if self._listener is not None:
+                # a commit notified while the log was read found no room: read again
+                self._spawn(room)
             future.set_result(room)
             return room
         except BaseException as e:
@@ -82,7 +92,8 @@ class Hub:
             room.stop()
 
     async def start(self) -> None:
-        """Load every running table (clocks get their grace) and start listening."""
+        """Load every running table (its people away, its clock with the restart grace:
+        :meth:`Room.load`) and start listening."""
         self.loop = asyncio.get_running_loop()
 
         def running() -> list[str]:
@@ -127,11 +138,13 @@ class Hub:
         """LISTEN on a dedicated psycopg connection (a thread: psycopg blocks)."""
         import psycopg  # noqa: PLC0415
 
-        url = self.store.engine.url.set(drivername="postgresql")
-        dsn = url.render_as_string(hide_password=False)
+        # the connection arguments SQLAlchemy itself gives psycopg: a URL rendered back
+        # to text would garble a socket directory or a password with a space or a '+'
+        engine = self.store.engine
+        args, kwargs = engine.dialect.create_connect_args(engine.url)
         while not self._stopping.is_set():
             try:
-                with psycopg.connect(dsn, autocommit=True) as conn:
+                with psycopg.connect(*args, **{**kwargs, "autocommit": True}) as conn:
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     loop = self.loop
                     assert loop is not None

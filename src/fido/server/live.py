@@ -211,9 +211,13 @@ class Room:
             if row is None:
                 raise LookupError(self.id)
             seats = [seat_info(r) for r in row.seats]
+            # only the events the row has counted: each statement of a PostgreSQL
+            # transaction sees the latest commits, and a later event with this row
+            # would leave the row's state (status, deadline, record) behind the events
             rows = s.scalars(
                 select(EventRow)
-                .where(EventRow.table_id == self.id, EventRow.seq > since)
+                .where(EventRow.table_id == self.id, EventRow.seq > since,
+                       EventRow.seq <= row.seq)
                 .order_by(EventRow.seq)
             ).all()
             s.expunge(row)
@@ -222,20 +226,27 @@ class Room:
     async def load(self, *, restarted: bool = False) -> None:
         """Read the table and its whole log and rebuild the game by replaying it.
 
-        ``restarted``: the process has just started, so no one is connected;
-        every person is away from now, and every clock gets the grace period.
+        ``restarted``: the process has just started, so no one is connected to
+        it: every person the log has present is written away (a process that
+        still serves her answers with "back": :meth:`_refute`), every person is
+        away from now for this process's timers, and every clock gets the
+        restart grace.
         """
         loaded = await asyncio.to_thread(self._read, 0)
-        self._take_row(loaded)
-        self.log = []
-        self.game = None
-        self._apply_events(loaded.events)
-        now = time.time()
-        if restarted:
-            self.away = {i: now for i, s in enumerate(self.seats) if s.kind == "person"}
-            if self.deadline is not None:
-                self.deadline = max(self.deadline, now + self.hub.settings.restart_grace)
-        self._schedule()
+        async with self.lock:
+            self._take_row(loaded)
+            self.log = []
+            self.game = None
+            self._apply_events(loaded.events)
+            if restarted and self.status in ("open", "running"):
+                for seat, info in enumerate(self.seats):
+                    if info.kind == "person":
+                        await self._presence(seat, "away")
+                now = time.time()  # a full grace from now; not for those back meanwhile
+                self.away = dict.fromkeys(self.away, now)
+                if self.deadline is not None:
+                    self.deadline = max(self.deadline, now + self.hub.settings.restart_grace)
+            self._schedule()
 
     def _take_row(self, loaded: _Loaded) -> None:
         row = loaded.row
@@ -293,6 +304,14 @@ class Room:
         self._apply_events(new)
         self._broadcast(new)
         self._schedule()
+        await self._refute(new)
+
+    async def _refute(self, events: list[Event]) -> None:
+        """Another process wrote a seat away (it has just started, so no one is
+        connected to it) while she is connected here: she is back."""
+        for seat in dict.fromkeys(e.seat for e in events if e.kind == "away"):
+            if seat is not None and any(c.seat == seat for c in self.conns):
+                await self._presence(seat, "back")
 
     # ------------------------------------------------------------ writing
 
@@ -571,6 +590,8 @@ class Room:
     async def attach(self, conn: Conn, since: int | None = None) -> None:
         """Welcome ``conn`` (with what it missed after ``since``) and send it every update."""
         async with self.lock:
+            if since is not None and since > self.seq:
+                await self._catch_up()  # she saw another process's commits not read yet
             conn.send(self.welcome(conn, since))
             self.conns.add(conn)
             if conn.seat is not None and conn.seat in self.away:
@@ -587,6 +608,8 @@ class Room:
 
     async def _presence(self, seat: int, kind: str) -> None:
         for _attempt in range(3):
+            if (seat in self.away) == (kind == "away"):
+                return  # so already (another process may have written it meanwhile)
             event = self._new(kind, seat, {})
             try:
                 await self._commit([event])
@@ -643,7 +666,12 @@ class Room:
                 deal = json.dumps([[t.text() for t in h] for h in hands])
                 names = [name if i == seat else s.name for i, s in enumerate(self.seats)]
                 events.append(Event(events[0].seq + 1, "start", None, {"names": names}))
-                update = {"status": "running", "deal": deal}
+                # the opener's clock is in the row like every later one: another
+                # process, or this one restarted, reads it from there
+                opener = "person" if game.turn == seat else self.seats[game.turn].kind
+                deadline = (time.time() + self.clock
+                            if self.clock is not None and opener == "person" else None)
+                update = {"status": "running", "deal": deal, "deadline": deadline}
 
             def seat_row(s: Session, _row: TableRow) -> None:
                 r = s.get(SeatRow, (self.id, seat))
@@ -662,8 +690,8 @@ class Room:
             if filled:
                 self.status = "running"
             self._apply_events(events)
-            if filled and self.game is not None:
-                self.deadline = self._deadline_for(self.game.turn)
+            if filled:
+                self.deadline = update["deadline"]
             self._broadcast(events)
             self._schedule()
             return seat

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import re
 import time
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -21,6 +22,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from fido.safe_text import control_chars
 from fido.server.live import Conn, Refusal, display_name
+from fido.server.lobby import TABLE_ID
 from fido.server.protocol import (
     MAX_FRAME,
     ChatIn,
@@ -127,7 +129,8 @@ def play_routes() -> APIRouter:
 
         account_id, name, _signed = await asyncio.to_thread(who)
         try:
-            room = await srv.hub.room(table_id) if len(table_id) <= 16 else None
+            # only a table id's shape reaches the database (PostgreSQL refuses a NUL)
+            room = await srv.hub.room(table_id) if re.fullmatch(TABLE_ID, table_id) else None
         except LookupError:
             room = None
         if room is None:  # accepted first, so the client reads the close code (not a 403)

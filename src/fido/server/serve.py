@@ -9,6 +9,7 @@ import uvicorn
 from sqlalchemy.engine import make_url
 
 from fido.safe_text import printable
+from fido.server.hub import PlaySettings
 from fido.store import StoreError, database_url
 
 __all__ = ["serve_app"]
@@ -31,14 +32,23 @@ def serve(
     ] = None,
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = 8000,
+    bot_delay: Annotated[
+        float, typer.Option(min=0.0, max=60.0, help="seconds a bot waits before it moves")
+    ] = PlaySettings.bot_delay,
+    bot_processes: Annotated[
+        int | None,
+        typer.Option(min=0, max=64, help="bot worker processes (default: one per core; "
+                     "0: threads)"),
+    ] = None,
 ) -> None:
-    """Serve the fido HTTP API (accounts and sessions; docs/server.md)."""
+    """Serve the fido HTTP API, the lobby and the tables' WebSocket (docs/server.md)."""
     from fido.server.app import create_app  # noqa: PLC0415
     from fido.server.protocol import WS_MAX_SIZE  # noqa: PLC0415
 
     url = database_url(db)
+    play = PlaySettings(bot_delay=bot_delay, bot_processes=bot_processes)
     try:
-        app = create_app(url)
+        app = create_app(url, play=play)
     except StoreError as e:
         typer.echo(f"error: {printable(e)}", err=True)
         raise typer.Exit(code=1) from None
