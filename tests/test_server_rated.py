@@ -19,6 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 from fido.ranking import register_player
 from fido.record import GameRecord
 from fido.store import GameRow, TableRow, open_store
+from server_client import LEGACY
 from server_live import browser, live_server
 
 PASSWORD = "correct horse"
@@ -35,7 +36,7 @@ def _person(base: str, name: str, number: int) -> httpx.Client:
 def _socket(base: str, client: httpx.Client, table: str) -> ClientConnection:
     cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     return connect(f"{base.replace('http', 'ws')}/ws/tables/{table}",
-                   additional_headers={"Cookie": cookie})
+                   additional_headers={"Cookie": cookie}, **LEGACY)
 
 
 def _play_to_the_end(sockets: list[ClientConnection]) -> dict[str, Any]:
