@@ -35,8 +35,9 @@ def _person(base: str, name: str, number: int) -> httpx.Client:
 
 def _socket(base: str, client: httpx.Client, table: str) -> ClientConnection:
     cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-    return connect(f"{base.replace('http', 'ws')}/ws/tables/{table}",
-                   additional_headers={"Cookie": cookie}, **LEGACY)
+    ws: ClientConnection = connect(f"{base.replace('http', 'ws')}/ws/tables/{table}",
+                                   additional_headers={"Cookie": cookie}, **LEGACY)
+    return ws
 
 
 def _play_to_the_end(sockets: list[ClientConnection]) -> dict[str, Any]:
