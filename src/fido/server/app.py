@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Request, Response
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -293,6 +294,7 @@ def create_app(
         sockets=SocketCount(),
         origins=frozenset(origins),
     )
+    app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and records are long
     app.include_router(_routes())
     app.include_router(lobby_routes())
     app.include_router(play_routes())

@@ -40,7 +40,7 @@ from fido.moves import Move
 from fido.record import GameRecord
 from fido.rules import Ruleset
 from fido.server.protocol import ChatIn, MoveIn, Reason
-from fido.server.wire import turn_json, view_json
+from fido.server.wire import TableDrawing, turn_json, view_json
 from fido.store import Account, EventRow, SeatRow, TableRow
 from fido.tiles import Tile
 
@@ -202,6 +202,7 @@ class Room:
         self.timer: asyncio.Task[None] | None = None
         self.record: str | None = None
         self._deal: str | None = None
+        self._drawing = TableDrawing()  # the layout, shared by every view of a broadcast
 
     # ------------------------------------------------------------ loading
 
@@ -362,8 +363,10 @@ class Room:
     def _view(self, seat: int | None, *, history: bool = False) -> dict[str, Any] | None:
         if self.game is None:
             return None
-        view = self.game.view(seat) if seat is not None else self.game.spectator_view()
-        return view_json(view, history=history)
+        game = self.game
+        view = game.view(seat) if seat is not None else game.spectator_view()
+        drawing = self._drawing.json(game.table, game.rules.max_pips)
+        return view_json(view, history=history, layout=drawing)
 
     def welcome(self, conn: Conn, since: int | None) -> dict[str, Any]:
         """What a connection gets first: its seat, the table, the view, what it missed."""

@@ -11,13 +11,15 @@ from typing import Any
 
 from fido.game import Game
 from fido.record import GameRecord
+from fido.server.wire import TableDrawing
 from fido.table import Table
 
 __all__ = ["replay_json"]
 
 
-def _state(game: Game, table: Table) -> dict[str, Any]:
+def _state(game: Game, table: Table, drawing: TableDrawing) -> dict[str, Any]:
     return {
+        "layout": drawing.json(table, game.rules.max_pips),
         "hands": [[t.text() for t in game.hand(s)] for s in range(game.players)],
         "scores": list(game.scores),
         "stock": game.stock_count,
@@ -32,15 +34,18 @@ def _state(game: Game, table: Table) -> dict[str, Any]:
 
 
 def replay_json(record: GameRecord) -> dict[str, Any]:
-    """The deal, then one state per move (after it), and the outcome."""
+    """The deal, then one state per move (after it, with the table's drawing), and the
+    outcome."""
     start = record.new_game()
-    steps = [{"move": None, "seat": None, "points": 0, "drawn": None} | _state(start, start.table)]
+    drawing = TableDrawing()
+    steps = [{"move": None, "seat": None, "points": 0, "drawn": None}
+             | _state(start, start.table, drawing)]
     game = start
     for _i, turn, game in record.steps():
         steps.append(
             {"move": turn.move.text(), "seat": turn.seat, "points": turn.points,
              "drawn": turn.drawn.text() if turn.drawn is not None else None}
-            | _state(game, game.table)
+            | _state(game, game.table, drawing)
         )
     return {
         "ruleset": record.ruleset.text(),

@@ -12,11 +12,53 @@ from __future__ import annotations
 
 from typing import Any
 
+from fido.layout import Layouter
 from fido.moves import Placement, Turn
 from fido.position import view_text
+from fido.table import Table
 from fido.views import SeatView
 
-__all__ = ["turn_json", "view_json"]
+__all__ = ["TableDrawing", "layout_json", "turn_json", "view_json"]
+
+
+def layout_json(layouter: Layouter) -> dict[str, Any]:
+    """Where every tile and open slot is drawn (:mod:`fido.layout`), in units."""
+    return {
+        "tiles": [
+            {"index": p.index, "x": p.x, "y": p.y, "angle": p.angle, "first": p.first,
+             "second": p.second}
+            for p in layouter.placed
+        ],
+        "markers": [
+            {"slot": m.slot, "x": m.x, "y": m.y, "angle": m.angle, "value": m.value,
+             "kind": m.kind}
+            for m in layouter.markers()
+        ],
+    }
+
+
+class TableDrawing:
+    """One table's layout kept in step with its game: extended move by move, built again
+    only when the table shrank (a move taken back) or changed under it."""
+
+    def __init__(self) -> None:
+        self._layouter: Layouter | None = None
+        self._json: dict[str, Any] | None = None
+        self._placements: tuple[Placement, ...] = ()
+
+    def json(self, table: Table, max_pips: int) -> dict[str, Any]:
+        placements = tuple(table.placements)
+        if self._json is not None and placements == self._placements:
+            return self._json
+        layouter = self._layouter
+        n = len(self._placements)
+        if layouter is None or placements[:n] != self._placements:
+            layouter = Layouter.from_table(table, max_pips)
+        else:
+            layouter.extend(placements[n:])
+        self._layouter, self._placements = layouter, placements
+        self._json = layout_json(layouter)
+        return self._json
 
 
 def turn_json(turn: Turn) -> dict[str, Any]:
@@ -29,8 +71,11 @@ def turn_json(turn: Turn) -> dict[str, Any]:
     return out
 
 
-def view_json(view: SeatView, *, history: bool = False) -> dict[str, Any]:
-    """The view as the protocol sends it (docs/protocol.md, "The view")."""
+def view_json(
+    view: SeatView, *, history: bool = False, layout: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The view as the protocol sends it (docs/protocol.md, "The view"); ``layout``:
+    the table's drawing (:func:`layout_json`), public like the table."""
     table = view.table
     rules = view.rules
     slots = table.open_slots()
@@ -63,6 +108,8 @@ def view_json(view: SeatView, *, history: bool = False) -> dict[str, Any]:
         ],
         "outcome": view.outcome.to_dict() if view.outcome is not None else None,
     }
+    if layout is not None:
+        out["layout"] = layout
     if history:
         out["history"] = [turn_json(t) for t in view.history]
     return out
