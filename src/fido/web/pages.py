@@ -39,6 +39,7 @@ from fido.web.forms import (
     game_label,
     table_body,
 )
+from fido.web.rulebook import rules_routes
 
 __all__ = ["install_web"]
 
@@ -74,6 +75,9 @@ def _me(request: Request) -> dict[str, Any] | None:
         if account is None:
             return None
         return _person(account)
+
+
+me = _me  # the rules page asks too (fido.web.rulebook)
 
 
 def _person(account: Account) -> dict[str, Any]:
@@ -401,4 +405,5 @@ def page_routes() -> APIRouter:
 def install_web(app: FastAPI) -> None:
     """Add the pages and their static files to the server's app."""
     app.include_router(page_routes())
+    app.include_router(rules_routes())
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -1,0 +1,105 @@
+"""The rules for players: docs/rules.md rendered, its worked examples drawn.
+
+The rule book's examples carry picture lines (``<!-- picture: RULESET |
+TABLE | S = N | caption -->``, invisible on GitHub); each becomes a figure:
+the table's layout from :mod:`fido.layout`, drawn in the browser by the
+table page's own ``board.js``, with the sum the engine computes. A picture
+whose stated sum the engine does not give is refused when the page is built
+(and by the tests), so the pictures cannot drift from the rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from fido.layout import Layouter
+from fido.rules import Ruleset
+from fido.server.wire import layout_json
+from fido.table import Table
+
+__all__ = ["Picture", "pictures", "rules_html", "rules_routes"]
+
+_PICTURE = re.compile(r"^<!-- picture: (.+?) \| (.+?) \| S = (\d+) \| (.+?) -->$", re.MULTILINE)
+_COMMENT = re.compile(r"^<!--.*?-->\n?", re.MULTILINE | re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Picture:
+    rules: Ruleset
+    table: Table
+    stated: int  # the sum the rule book states
+    caption: str
+
+    @property
+    def points(self) -> int:
+        return self.rules.points(self.table.ends_sum)
+
+    def html(self) -> Markup:
+        layout = Layouter.from_table(self.table, self.rules.max_pips)
+        data = json.dumps(layout_json(layout), separators=(",", ":"))
+        scored = f": {self.points} points" if self.points else ""
+        label = (f"{self.caption}. The table {self.table.text()}; sum of the ends "
+                 f"{self.table.ends_sum}{scored}.")
+        return Markup(
+            '<figure class="rule-picture">'
+            '<svg class="board rule-board" role="img" aria-label="{label}" data-layout="{data}" '
+            'data-max="{max}" data-last="{last}"></svg>'
+            "<figcaption><b>S = {s}</b>{scored} · {caption} <code>{text}</code></figcaption>"
+            "</figure>"
+        ).format(label=label, data=data, max=self.rules.max_pips,
+                 last=len(self.table.placements) - 1, s=self.table.ends_sum, scored=scored,
+                 caption=self.caption, text=self.table.text())
+
+
+def _source() -> str:
+    return resources.files("fido.web").joinpath("rules.md").read_text(encoding="utf-8")
+
+
+def pictures(text: str) -> list[Picture]:
+    """The rule book's pictures, each checked against the engine (ValueError if wrong)."""
+    out = []
+    for m in _PICTURE.finditer(text):
+        picture = Picture(Ruleset.from_text(m[1]), Table.from_text(m[2]), int(m[3]), m[4])
+        if picture.table.ends_sum != picture.stated:
+            raise ValueError(f"the rule book says S = {picture.stated} for {m[2]}, the "
+                             f"engine gives {picture.table.ends_sum}")
+        out.append(picture)
+    return out
+
+
+@cache
+def rules_html() -> Markup:
+    """docs/rules.md as HTML (its own markup escaped), the pictures in their places."""
+    text = _source()
+    figures = pictures(text)
+    count = iter(range(len(figures)))
+    marked = _PICTURE.sub(lambda _m: f"\n\nFIDOPICTURE{next(count)}\n\n", text)
+    marked = _COMMENT.sub("", marked)  # the other comments are notes for editors
+    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(marked)
+    for i, picture in enumerate(figures):
+        html = html.replace(f"<p>FIDOPICTURE{i}</p>", str(picture.html()))
+    return Markup(html)  # markdown-it escaped the source's own markup (html=False)
+
+
+def rules_routes() -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/rules", response_class=HTMLResponse)
+    async def rules_page(request: Request) -> HTMLResponse:
+        """The rule book, for players: what fido plays, with pictures of the examples."""
+        from fido.web.pages import me, render  # noqa: PLC0415
+
+        who = await asyncio.to_thread(me, request)
+        return render(request, "rules.html", me=who, body=rules_html())
+
+    return router
