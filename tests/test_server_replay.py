@@ -7,6 +7,7 @@ from pathlib import Path
 
 from websockets.sync.client import connect
 
+from fido.events import Knocked, Wiped, events_of
 from fido.record import GameRecord
 from fido.tiles import DominoSet
 from server_live import browser, live_server
@@ -49,6 +50,12 @@ def test_the_replay_steps_are_the_records_and_only_after_the_end(tmp_path: Path)
         held = [t for h in step["hands"] for t in h]
         assert len(placed) + len(held) + step["stock"] == len(whole)
         assert set(placed).isdisjoint(held)
+    # the Rostock knock and the Basel wipe where fido.events puts them
+    want: list[str | None] = [None]
+    for _i, turn, _game in record.steps():
+        kinds = [e for e in events_of(turn, record.ruleset) if isinstance(e, Knocked | Wiped)]
+        want.append(None if not kinds else "wipe" if isinstance(kinds[0], Wiped) else "knock")
+    assert [s["event"] for s in steps] == want
     final = record.replay().outcome
     assert final is not None and replay["outcome"] == final.to_dict()
     assert steps[-1]["scores"] == [r.points for r in final.seats]

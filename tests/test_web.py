@@ -14,7 +14,6 @@ import json
 import random
 import re
 from collections.abc import Iterator
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -25,23 +24,12 @@ from fido.record import GameRecord
 from fido.sorting import ratzek_rows
 from fido.tiles import Tile
 from server_live import live_server
-from web_browser import Person, chromium, chromium_path, play_until, tiles_in
+from web_browser import Person, browser_session, play_until, tiles_in
 
 
 @pytest.fixture(scope="module")
 def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
-    if chromium_path() is None:
-        pytest.fail("chromium is not installed: `make test` installs it (apt-get install "
-                    "chromium), or set FIDO_CHROMIUM")
-    with chromium() as b:
-        line = f"web tests: chromium {b.version} (headless), Playwright {version('playwright')}"
-        capture = request.config.pluginmanager.get_plugin("capturemanager")
-        if capture is not None:
-            with capture.global_and_fixture_disabled():
-                print(f"\n{line}", flush=True)
-        else:
-            print(line)
-        yield b
+    yield from browser_session(request)
 
 
 @pytest.fixture(scope="module")
@@ -206,7 +194,7 @@ def test_two_people_and_two_bots_play_a_whole_game(browser: Browser, server: str
             assert shown == finals
             first = rows.first.locator("td").first.inner_text()
             assert int(first) == min(places.values())
-        link = anna.page.locator("#record-link a")
+        link = anna.page.locator("#record-link a[download]")
         anna.page.wait_for_selector("#record-link:not([hidden])")
         assert link.get_attribute("href") == f"/api/tables/{table}/record"
 

@@ -14,8 +14,10 @@ import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib.metadata import version
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
 
 CHROMIUM = os.environ.get("FIDO_CHROMIUM", "/usr/bin/chromium")
@@ -44,6 +46,23 @@ def chromium() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+def browser_session(request: pytest.FixtureRequest) -> Iterator[Browser]:
+    """The body of the web tests' ``browser`` fixture: chromium, its version printed once
+    per module in the test output (not captured)."""
+    if chromium_path() is None:
+        pytest.fail("chromium is not installed: `make test` installs it (apt-get install "
+                    "chromium), or set FIDO_CHROMIUM")
+    with chromium() as b:
+        line = f"web tests: chromium {b.version} (headless), Playwright {version('playwright')}"
+        capture = request.config.pluginmanager.get_plugin("capturemanager")
+        if capture is not None:
+            with capture.global_and_fixture_disabled():
+                print(f"\n{line}", flush=True)
+        else:
+            print(line)
+        yield b
 
 
 def tiles_in(text: str) -> set[str]:
@@ -125,11 +144,17 @@ class Person:
     def _clickable(self, target: Locator) -> bool:
         """Whether a person sees the board's target and can click it (it is in the
         board's view, not under its buttons); else she uses the list."""
-        result: bool = target.evaluate("""el => {
+        return self.reachable(target)
+
+    def reachable(self, place: Locator) -> bool:
+        """Whether the board's target or slot marker is in view and on top at its centre."""
+        if not place.count():
+            return False
+        result: bool = place.evaluate("""el => {
             const r = el.getBoundingClientRect();
             const x = r.left + r.width / 2, y = r.top + r.height / 2;
             const hit = document.elementFromPoint(x, y);
-            return Boolean(hit && hit.closest(".target") === el);
+            return Boolean(hit && hit.closest("[data-slot]") === el);
         }""")
         return result
 

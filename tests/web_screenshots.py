@@ -2,9 +2,10 @@
 (or ``make screenshots``).
 
 A real server on a throwaway database and Debian's chromium: the lobby with
-tables in it, a double-6 table and a double-18 table late in the game, each
-at phone (390x844) and desktop (1440x900) size, with a tile picked so its
-targets show. Look at them after a change to the table page.
+tables in it, a double-6 table and a double-18 table late in the game, with a
+tile picked so its targets show, and the replay of a finished double-9 game
+two thirds through with every hand open, each at phone (390x844) and desktop
+(1440x900) size. Look at them after a change to the table or replay page.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+from playwright.sync_api import Page
 
 from server_live import live_server
 from web_browser import Person, chromium, play_until
@@ -35,7 +39,21 @@ def _pick_a_tile(person: Person) -> None:
     page.wait_for_selector("#targets button")
 
 
-def _shoot(person: Person, name: str, out: Path, browser: object) -> None:
+def _replay_step(page: Page) -> None:
+    """The replay two thirds through, on a placement that scored if one is near."""
+    page.wait_for_function("() => window.fidoReplay && window.fidoReplay.data")
+    step = page.evaluate("""() => {
+        const steps = window.fidoReplay.data.steps;
+        const from = Math.floor(steps.length * 2 / 3);
+        for (let i = from; i < steps.length; i++) if (steps[i].points) return i;
+        return from;
+    }""")
+    page.locator("#slider").fill(str(step))
+    page.evaluate("() => document.activeElement.blur()")
+
+
+def _shoot(person: Person, name: str, out: Path, browser: object,
+           prepare: Callable[[Page], None] | None = None) -> None:
     """The same page at both sizes (a second context with her cookies, same seat)."""
     state = person.context.storage_state()
     url = person.page.url
@@ -46,7 +64,9 @@ def _shoot(person: Person, name: str, out: Path, browser: object) -> None:
             device_scale_factor=1)
         page = ctx.new_page()
         page.goto(url)
-        if "/tables/" in url:
+        if prepare is not None:
+            prepare(page)
+        elif "/tables/" in url:
             page.wait_for_function("() => window.fidoTable && window.fidoTable.view")
             if selected:
                 page.locator(f"#hand .tile[data-tile='{selected}']").click()
@@ -91,7 +111,15 @@ def main(out: Path) -> None:
                    or len(dora.state()["hand"]) <= 8 or dora.state()["over"], timeout=300)
         _pick_a_tile(dora)
         _shoot(dora, "table-double18", out, browser)
-        for p in (anna, bea, cleo, dora):
+
+        erin = Person(browser, base, seed=11)
+        erin.sign_up("Erin")
+        table = erin.create_table("fido", 9, ("me", "bot:expert", "bot:greedy", "bot:expert"))
+        erin.page.wait_for_function("() => window.fidoTable.view")
+        play_until([erin], lambda: erin.state()["over"], timeout=300)
+        erin.goto(f"/tables/{table}/replay")
+        _shoot(erin, "replay", out, browser, _replay_step)
+        for p in (anna, bea, cleo, dora, erin):
             p.close()
     print(f"screenshots in {out}")
 

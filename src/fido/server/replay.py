@@ -3,14 +3,20 @@
 Built from the stored record by the engine's own replay
 (:meth:`fido.record.GameRecord.steps`), so a replay shows exactly what the
 rules gave; only finished games have one (a running game's hands are secret).
+Each step names its table event (``"knock"`` or ``"wipe"``,
+:func:`fido.events.events_of`), so the replay page shows the Rostock knock
+and the Basel wipe where the rules put them without a copy of that rule.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from fido.events import Knocked, Wiped, events_of
 from fido.game import Game
+from fido.moves import Turn
 from fido.record import GameRecord
+from fido.rules import Ruleset
 from fido.server.wire import TableDrawing
 from fido.table import Table
 
@@ -33,18 +39,29 @@ def _state(game: Game, table: Table, drawing: TableDrawing) -> dict[str, Any]:
     }
 
 
+def _table_event(turn: Turn, rules: Ruleset) -> str | None:
+    """The Rostock knock or the Basel wipe this turn makes, if any (docs/rules.md)."""
+    for event in events_of(turn, rules):
+        if isinstance(event, Wiped):
+            return "wipe"
+        if isinstance(event, Knocked):
+            return "knock"
+    return None
+
+
 def replay_json(record: GameRecord) -> dict[str, Any]:
     """The deal, then one state per move (after it, with the table's drawing), and the
     outcome."""
     start = record.new_game()
     drawing = TableDrawing()
-    steps = [{"move": None, "seat": None, "points": 0, "drawn": None}
+    steps = [{"move": None, "seat": None, "points": 0, "drawn": None, "event": None}
              | _state(start, start.table, drawing)]
     game = start
     for _i, turn, game in record.steps():
         steps.append(
             {"move": turn.move.text(), "seat": turn.seat, "points": turn.points,
-             "drawn": turn.drawn.text() if turn.drawn is not None else None}
+             "drawn": turn.drawn.text() if turn.drawn is not None else None,
+             "event": _table_event(turn, record.ruleset)}
             | _state(game, game.table, drawing)
         )
     return {

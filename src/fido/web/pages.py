@@ -315,6 +315,32 @@ def page_routes() -> APIRouter:
         return render(request, "table.html", me=me, table=table, invite=invite,
                       invite_link=link, config=config)
 
+    @pages.get("/tables/{table_id}/replay", response_class=HTMLResponse)
+    async def replay_page(request: Request, table_id: str) -> HTMLResponse:
+        """A finished game move by move; the page's script loads the steps from the API
+        (only a finished game has them: a running game's hands are secret)."""
+        if not _TABLE_ID.fullmatch(table_id):
+            return render(request, "message.html", 404, title="No such table",
+                          message="There is no table with this address.")
+        me = await asyncio.to_thread(_me, request)
+        answer = await InProcessApi(request).call("GET", f"/api/tables/{table_id}")
+        if not answer.ok:
+            return render(request, "message.html", answer.status, me=me,
+                          title="No such table", message=answer.message)
+        table = answer.body
+        if not table.get("finished"):
+            why = {
+                "open": "This table's game has not begun yet: there is nothing to replay.",
+                "abandoned": "This table was closed before its game began: "
+                             "there is nothing to replay.",
+            }.get(table["status"], "This game is still running: its replay opens when the "
+                                   "game is over (until then the hands are secret).")
+            return render(request, "message.html", 409, me=me, title="No replay yet",
+                          message=why, back=f"/tables/{table_id}")
+        config = {"id": table_id, "seats": table["seats"], "me": me,
+                  "my_seat": table.get("my_seat")}
+        return render(request, "replay.html", me=me, table=table, config=config)
+
     @pages.post("/tables/{table_id}/join")
     async def join(request: Request, table_id: str) -> Response:
         form = await _form(request)

@@ -271,7 +271,7 @@ export function drawBoard(board, geometry, { maxPips, last, targets, onTarget, s
   for (const m of geometry.markers) {
     const target = byslot.get(m.slot);
     if (target) continue;
-    const g = svg("g", { class: "slot" });
+    const g = svg("g", { class: "slot", "data-slot": m.slot });
     g.append(svg("circle", { cx: m.x, cy: m.y, r: 0.28 }));
     g.append(svg("text", { x: m.x, y: m.y, class: "slotname" }, m.slot));
     marks.append(g);

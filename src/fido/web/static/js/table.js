@@ -4,7 +4,9 @@
 // the page as text, never as HTML.
 
 import { Viewport, bounds, drawBoard, hue, placeTiles } from "./board.js";
+import { Effects, eventName, tableEvent } from "./effects.js";
 import { ratzekRows } from "./ratzek.js";
+import { describe as describeAs, el, maxPipsOf, ordinal, scored } from "./ui.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
 const $ = (id) => document.getElementById(id);
@@ -21,25 +23,12 @@ const state = {
   retry: 0,
   closedForGood: false,
   lastAnnounced: 0,
+  hintAt: null, // the log's length when she asked for a hint: it holds until the next move
+  drag: null, // a tile being dragged: { tile, id, x, y, ghost, moved }
 };
 window.fidoTable = state; // for the browser tests and the curious
 
 // ---------------------------------------------------------------- helpers
-
-/** An element with attributes and children; strings become text nodes. */
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
-}
 
 function seatName(i) {
   if (i === null || i === undefined) return "";
@@ -48,22 +37,8 @@ function seatName(i) {
   return s && s.name ? s.name : `Seat ${i + 1}`;
 }
 
-function split(move) {
-  const [tile, slot] = move.split("@");
-  return { tile, slot: slot || null };
-}
-
 function describe(entry) {
-  const who = seatName(entry.seat);
-  if (entry.move === "draw") return `${who} drew${entry.drawn ? ` ${entry.drawn}` : ""}`;
-  if (entry.move === "pass") return `${who} passed`;
-  const { tile, slot } = split(entry.move);
-  return slot ? `${who} played ${tile} on ${slot}` : `${who} opened with ${tile}`;
-}
-
-function scored(entry) {
-  if (entry.move === "draw" || entry.move === "pass") return "";
-  return entry.points ? `sum ${entry.sum}: scores ${entry.points}` : `sum ${entry.sum}`;
+  return describeAs(entry, seatName(entry.seat));
 }
 
 function msgId() {
@@ -130,6 +105,7 @@ function receive(msg) {
     }
     state.seq = msg.seq;
     state.view = msg.view;
+    state.welcomed = state.log.length; // the moves that came with the welcome: no knock for them
     render(true);
   } else if (msg.type === "update") {
     const first = msg.events.length ? msg.events[0].seq : msg.seq + 1;
@@ -137,13 +113,21 @@ function receive(msg) {
       send({ type: "sync", seq: state.seq });
       return;
     }
-    applyEvents(msg.events.filter((e) => e.seq > state.seq), false);
+    const fresh = msg.events.filter((e) => e.seq > state.seq);
+    applyEvents(fresh, false);
     state.seq = Math.max(state.seq, msg.seq);
     state.table = msg.table;
     state.view = msg.view;
     // a move is done when the update that holds it has come (its ack names its seq)
     if (state.pending && state.pending.seq && msg.seq >= state.pending.seq) state.pending = null;
     render(false);
+    // the Rostock knock and the Basel wipe, as they happen (not when catching up)
+    const ruleset = msg.table?.ruleset || msg.view?.ruleset;
+    for (const e of fresh) {
+      if (e.kind !== "move") continue;
+      const kind = tableEvent(ruleset, e.move, e.points);
+      if (kind) effects.play(kind, { seq: e.seq, move: e.move, points: e.points });
+    }
   } else if (msg.type === "ack") {
     if (state.pending && state.pending.id === msg.id) {
       if (msg.seq <= state.seq) state.pending = null;
@@ -218,6 +202,8 @@ function targetsFor(tile) {
 
 const board = $("board");
 const viewport = new Viewport(board);
+const effects = new Effects($("board-box"), $("fx"), $("sound"));
+state.effects = effects.log;
 $("zoom-in").addEventListener("click", () => viewport.zoom(0.7));
 $("zoom-out").addEventListener("click", () => viewport.zoom(1 / 0.7));
 $("fit").addEventListener("click", () => {
@@ -295,7 +281,9 @@ function renderScore() {
   $("sum-note").textContent = quotient;
   $("stock").textContent = view ? String(view.stock) : "–";
   const last = state.log[state.log.length - 1];
-  $("last-move").textContent = last ? `${describe(last)}${scored(last) ? `: ${scored(last)}` : ""}` : "";
+  const fx = last && tableEvent(view?.ruleset, last.move, last.points);
+  $("last-move").textContent = last
+    ? `${describe(last)}${scored(last) ? `: ${scored(last)}` : ""}${fx ? `, ${eventName(fx)}` : ""}` : "";
   $("last-move").classList.toggle("scored", Boolean(last && last.points));
 }
 
@@ -368,6 +356,7 @@ function renderHand() {
   for (const m of view.legal) {
     if (m.tile) points.set(m.tile, Math.max(points.get(m.tile) || 0, m.points));
   }
+  const hinted = new Set(hintShown() ? scoringMoves().map((m) => m.tile) : []);
   for (const row of ratzekRows(view.hand, view.divisor)) {
     const label = row.joker ? `jokers (${row.classes[0]})` : `class ${row.classes.join(" | ")}`;
     const tiles = row.tiles.map((t) => {
@@ -376,13 +365,14 @@ function renderHand() {
       return el("button", {
         type: "button",
         class: ["tile", row.joker && "joker", can && "playable", state.selected === t.text && "selected",
-          can && best ? "scores" : ""].filter(Boolean).join(" "),
+          can && best ? "scores" : "", can && hinted.has(t.text) && "hinted"].filter(Boolean).join(" "),
         "data-tile": t.text,
         "aria-pressed": state.selected === t.text ? "true" : "false",
         "aria-disabled": can ? null : "true",
         "aria-label": `${t.text}${row.joker ? ", joker" : ""}, class ${t.cls}`
           + (can ? `, playable${best ? `, can score ${best}` : ""}` : ", cannot be played now"),
-        onclick: () => { if (can) pick(t.text); },
+        onclick: () => { if (can && !state.justDragged) pick(t.text); },
+        onpointerdown: can ? (e) => startDrag(e, t.text) : null,
       },
       el("span", { class: "half" }, String(t.left)),
       el("span", { class: "half" }, String(t.right)),
@@ -400,6 +390,7 @@ function renderHand() {
   $("draw").hidden = !(myTurn && moves.has("draw"));
   $("pass").hidden = !(myTurn && moves.has("pass"));
   $("draw").disabled = $("pass").disabled = Boolean(state.pending);
+  $("hint").hidden = Boolean(view.outcome);
   const mineDone = view.outcome && view.outcome.seats.find((r) => r.seat === state.seat);
   $("turn-note").textContent = mineDone
     ? `The game is over: you are ${ordinal(mineDone.place)} with ${mineDone.final}.`
@@ -408,7 +399,12 @@ function renderHand() {
       : moves.has("draw") ? "Your turn: no tile fits, draw one." : "Your turn: you must pass.")
     : `${seatName(view.turn)} to move.`;
   $("turn-note").classList.toggle("my-turn", myTurn);
-  // where the picked tile can go
+  renderHint();
+  renderTargets();
+}
+
+/** Where the picked tile can go: a list of buttons beside the board's targets. */
+function renderTargets() {
   const targets = targetsFor(state.selected);
   $("targets-box").hidden = !targets.length;
   $("sel-tile").textContent = state.selected || "";
@@ -420,14 +416,153 @@ function renderHand() {
     el("span", {}, t.points ? ` +${t.points}` : " 0")))));
 }
 
-function ordinal(n) {
-  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
+function maxPips() {
+  return maxPipsOf(state.view?.ruleset);
 }
 
-function maxPips() {
-  const m = /set=(\d+)/.exec(state.view?.ruleset || "");
-  return m ? Number(m[1]) : 6;
+// ---------------------------------------------------------------- hints
+
+/** Her moves that score now, best first (a placement's points from the view's legal list). */
+function scoringMoves() {
+  const view = state.view;
+  if (!view) return [];
+  return view.legal.filter((m) => m.tile && m.points > 0)
+    .sort((a, b) => b.points - a.points || a.move.localeCompare(b.move));
 }
+
+function myTurnNow() {
+  const view = state.view;
+  return Boolean(view && !view.outcome && state.seat !== null && view.turn === state.seat);
+}
+
+/** A hint holds from her asking until the next move. */
+function hintShown() {
+  return state.hintAt !== null && state.hintAt === state.log.length && myTurnNow();
+}
+
+function askHint() {
+  const view = state.view;
+  if (!view || view.outcome || state.seat === null || state.seat === undefined) return;
+  state.hintAt = state.log.length;
+  renderHand();
+  renderBoard();
+  const first = document.querySelector("#hint-list button");
+  if (first) first.focus();
+  $("announce").textContent = $("hint-box").textContent;
+}
+
+function renderHint() {
+  const box = $("hint-box");
+  const asked = state.hintAt !== null && state.hintAt === state.log.length;
+  box.hidden = !asked;
+  if (!asked) return;
+  const moves = scoringMoves();
+  const list = $("hint-list");
+  if (!myTurnNow()) {
+    $("hint-text").textContent = "A hint shows on your turn: the moves that score then.";
+    list.replaceChildren();
+    return;
+  }
+  $("hint-text").textContent = moves.length
+    ? `${moves.length === 1 ? "One move scores" : `${moves.length} moves score`} now, best first:`
+    : "No move scores now.";
+  list.replaceChildren(...moves.map((m, i) => el("li", {},
+    el("button", { type: "button", class: i === 0 ? "best" : "", "data-move": m.move,
+      "aria-label": `Hint: ${m.tile} ${m.slot ? `on ${m.slot}` : "to open the table"} scores ${m.points}`,
+      onclick: () => {
+        pick(m.tile);
+        document.querySelector(`#targets button[data-move="${m.move}"]`)?.focus();
+      } },
+    el("b", {}, m.tile), ` ${m.slot ? `on ${m.slot}` : "opens"} `, el("span", { class: "pts" }, `+${m.points}`)))));
+}
+
+/** The board shows the scoring moves while a hint is up and no tile is picked (the best per place). */
+function hintTargets() {
+  return scoringMoves().reverse().map((m) => ({ slot: m.slot || "open", move: m.move, points: m.points,
+    label: `Play ${m.tile} ${m.slot ? `on ${m.slot}` : "to open the table"}: scores ${m.points}` }));
+}
+
+// ---------------------------------------------------------------- dragging a tile
+// A tile is dragged from the hand with pointer events (a mouse, a pen or a
+// finger): past a few pixels it is picked (its targets show, the board stays
+// where it is), a copy follows the pointer, and let go on a target (on the
+// board or in the list) or on an open place it plays there.
+
+function startDrag(e, tile) {
+  if (e.pointerType === "mouse" && e.button !== 0) return;
+  if (state.pending) return;
+  state.drag = { tile, id: e.pointerId, x: e.clientX, y: e.clientY, moved: false, ghost: null,
+    auto: viewport.auto, over: null };
+}
+
+function dragMove(e) {
+  const d = state.drag;
+  if (!d || e.pointerId !== d.id) return;
+  if (!d.moved) {
+    if (Math.hypot(e.clientX - d.x, e.clientY - d.y) < 8) return;
+    d.moved = true;
+    viewport.auto = false; // the board stays where she aims
+    state.selected = d.tile;
+    for (const b of document.querySelectorAll("#hand .tile")) {
+      b.classList.toggle("selected", b.dataset.tile === d.tile);
+      b.setAttribute("aria-pressed", b.dataset.tile === d.tile ? "true" : "false");
+    }
+    renderTargets();
+    renderBoard();
+    const source = document.querySelector(`#hand .tile[data-tile="${d.tile}"]`);
+    d.ghost = source ? source.cloneNode(true) : el("span", { class: "tile" }, d.tile);
+    d.ghost.classList.add("drag-ghost");
+    d.ghost.removeAttribute("id");
+    d.ghost.setAttribute("aria-hidden", "true");
+    document.body.append(d.ghost);
+    document.body.classList.add("dragging");
+  }
+  e.preventDefault();
+  d.ghost.style.left = `${e.clientX}px`;
+  d.ghost.style.top = `${e.clientY}px`;
+  const over = dropTarget(d.tile, e.clientX, e.clientY);
+  if (over !== d.over) {
+    d.over?.el.classList.remove("drop-over");
+    over?.el.classList.add("drop-over");
+    d.over = over;
+  }
+}
+
+/** What lies under the pointer to drop `tile` on: { el, move } or null. */
+function dropTarget(tile, x, y) {
+  const hit = document.elementFromPoint(x, y);
+  if (!hit || !state.view) return null;
+  const button = hit.closest("#targets [data-move]");
+  if (button) return { el: button, move: button.dataset.move };
+  const place = hit.closest("#board [data-slot]");
+  if (!place) return null;
+  const slot = place.dataset.slot;
+  const m = state.view.legal.find((x) => x.tile === tile && (x.slot || "open") === slot);
+  return m ? { el: place, move: m.move } : null;
+}
+
+function dragEnd(e, dropped) {
+  const d = state.drag;
+  if (!d || e.pointerId !== d.id) return;
+  state.drag = null;
+  if (!d.moved) return; // a click: pick() does the rest
+  d.ghost?.remove();
+  document.body.classList.remove("dragging");
+  d.over?.el.classList.remove("drop-over");
+  state.justDragged = true;
+  setTimeout(() => { state.justDragged = false; }, 0);
+  const target = dropped ? dropTarget(d.tile, e.clientX, e.clientY) : null;
+  if (target) {
+    viewport.auto = d.auto;
+    play(target.move);
+  } else { // dropped elsewhere: the tile stays picked, its targets shown
+    render(false);
+  }
+}
+
+document.addEventListener("pointermove", dragMove, { passive: false });
+document.addEventListener("pointerup", (e) => dragEnd(e, true));
+document.addEventListener("pointercancel", (e) => dragEnd(e, false));
 
 const READABLE = 12; // pixels per unit (a tile is 2 units long) at which its numbers read
 
@@ -458,7 +593,7 @@ function renderBoard() {
   const view = state.view;
   if (!view) { board.replaceChildren(); return; }
   const geometry = placeTiles(view);
-  const targets = targetsFor(state.selected);
+  const targets = state.selected ? targetsFor(state.selected) : hintShown() ? hintTargets() : [];
   if (viewport.auto) autoView(geometry, targets);
   drawBoard(board, geometry, { maxPips: maxPips(), last: view.table.length - 1, targets,
     onTarget: (t) => play(t.move), scale: viewport.scale() });
@@ -497,6 +632,8 @@ function announce() {
   const last = state.log[state.log.length - 1];
   const parts = [];
   if (last) parts.push(`${describe(last)}.`);
+  const fx = last && tableEvent(view.ruleset, last.move, last.points);
+  if (fx) parts.push(`${eventName(fx)}.`);
   parts.push(`Sum ${view.sum}, divisor ${view.divisor}.`);
   if (view.outcome) parts.push("The game is over.");
   else if (view.turn === state.seat) parts.push("Your turn.");
@@ -507,7 +644,14 @@ function announce() {
 
 $("draw").addEventListener("click", () => play("draw"));
 $("pass").addEventListener("click", () => play("pass"));
+$("hint").addEventListener("click", askHint);
 document.addEventListener("keydown", (e) => {
+  const typing = e.target.closest && e.target.closest("input, textarea, select, [contenteditable]");
+  if ((e.key === "h" || e.key === "H") && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    e.preventDefault();
+    askHint();
+    return;
+  }
   if (e.key === "Escape" && state.selected) {
     const tile = state.selected;
     state.selected = null;

@@ -1,0 +1,224 @@
+"""The replay page in a real browser: a finished game stepped through to the end and back
+(buttons, keys, the slider), every hand open or as one seat, the scores as the engine's
+replay of the stored record gives them; a running game has none.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+from websockets.sync.client import connect
+
+from fido.game import Game
+from fido.moves import Placement
+from fido.record import GameRecord
+from server_live import browser as http_client
+from server_live import live_server
+from web_browser import Person, browser_session
+
+
+@pytest.fixture(scope="module")
+def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
+    yield from browser_session(request)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("web") / "web.db"
+    with live_server(f"sqlite:///{db}") as base:
+        yield base
+
+
+def _table(base: str, ruleset: str = "fido set=6") -> tuple[Any, str]:
+    """A guest's table with two bots (it starts at once); the guest's client and the id."""
+    me = http_client(base)
+    me.post("/api/guest")
+    table = me.post("/api/tables", json={
+        "ruleset": ruleset, "players": 3,
+        "seats": [{"kind": "me"}, {"kind": "bot", "level": "greedy"},
+                  {"kind": "bot", "level": "random"}]}).json()["id"]
+    return me, table
+
+
+def _finish(base: str, me: Any, table: str) -> None:
+    """Play the guest's seat over the WebSocket (her last legal move each turn) to the end."""
+    cookie = "; ".join(f"{k}={v}" for k, v in me.cookies.items())
+    with connect(f"{base.replace('http', 'ws')}/ws/tables/{table}",
+                 additional_headers={"Cookie": cookie}) as ws:
+        n = 0
+        while True:
+            frame = json.loads(ws.recv(timeout=20))
+            view = frame.get("view")
+            if frame["type"] not in ("welcome", "update") or view is None:
+                continue
+            if view["outcome"] is not None:
+                return
+            if view["turn"] == view["seat"] and view["legal"]:
+                n += 1
+                ws.send(json.dumps({"type": "move", "id": f"m{n}", "seq": frame["seq"],
+                                    "move": view["legal"][-1]["move"]}))
+
+
+@pytest.fixture(scope="module")
+def finished(server: str) -> tuple[str, GameRecord, list[Game], int]:
+    """A finished FIDO double-6 game: its id, record, the game after every move, the guest."""
+    me, table = _table(server)
+    _finish(server, me, table)
+    record = GameRecord.from_json(me.get(f"/api/tables/{table}/record").text)
+    games = [record.new_game()] + [g.copy() for _i, _t, g in record.steps()]  # steps() reuses one
+    guest = me.get("/api/session").json()["account"]["id"]
+    return table, record, games, guest
+
+
+def _shown(person: Person) -> dict[str, Any]:
+    """What the replay page shows now: its step, the sum, the tiles on the board, the scores."""
+    result: dict[str, Any] = person.page.evaluate("""() => ({
+        step: window.fidoReplay.step,
+        sum: Number(document.querySelector('#sum').textContent),
+        stock: Number(document.querySelector('#stock').textContent),
+        placed: document.querySelectorAll('#board .placed').length,
+        current: Number(document.querySelector('#moves li.current').dataset.step),
+        scores: [...document.querySelectorAll('#hands .score')].map(e => Number(e.dataset.score)),
+        slider: Number(document.querySelector('#slider').value),
+    })""")
+    return result
+
+
+def _agrees(person: Person, games: list[Game], step: int) -> None:
+    shown = _shown(person)
+    game = games[step]
+    assert shown["step"] == shown["current"] == shown["slider"] == step
+    assert shown["sum"] == game.table.ends_sum, step
+    assert shown["placed"] == len(game.table.placements), step
+    assert shown["stock"] == game.stock_count, step
+    assert shown["scores"] == list(game.scores), step
+
+
+def test_a_replay_steps_through_a_finished_game_and_back(
+        browser: Browser, server: str, finished: tuple[str, GameRecord, list[Game], int]) -> None:
+    table, record, games, guest = finished
+    final = games[-1].outcome
+    assert final is not None and record.replay().outcome == final
+    n = len(record.moves)
+    person = Person(browser, server, seed=21)
+    try:
+        # linked from the finished games, the table's result and the player's page
+        person.goto(f"/players/{guest}")
+        assert person.page.locator(f"a.replay-link[href='/tables/{table}/replay']").count() == 1
+        person.goto(f"/tables/{table}")
+        person.page.wait_for_selector("#record-link:not([hidden])")
+        assert person.page.locator(f"#record-link a[href='/tables/{table}/replay']").count() == 1
+        person.goto("/games")
+        person.page.locator(f"a.replay-link[href='/tables/{table}/replay']").click()
+        page = person.page
+        page.wait_for_url(f"{server}/tables/{table}/replay")
+        page.wait_for_function("() => window.fidoReplay && window.fidoReplay.data")
+        assert page.locator("#slider").get_attribute("max") == str(n)
+        assert page.locator("#download").get_attribute("href") == f"/api/tables/{table}/record"
+        _agrees(person, games, 0)
+        assert page.locator("#result").is_hidden()
+        dealt = sorted(t.text() for h in record.hands for t in h)
+        assert sorted(page.locator("#hands .tile").evaluate_all(
+            "els => els.map(e => e.dataset.tile)")) == dealt  # every hand open
+
+        # forwards to the end, a key at a time: every step as the engine has it
+        page.locator("body").click(position={"x": 5, "y": 5})
+        for step in range(1, n + 1):
+            page.keyboard.press("ArrowRight")
+            _agrees(person, games, step)
+        page.keyboard.press("ArrowRight")  # the end stays the end
+        _agrees(person, games, n)
+        assert page.locator("#next").is_disabled()
+        rows = page.locator("#result-rows tr")
+        page.wait_for_selector("#result:not([hidden])")
+        shown = {int(r.get_attribute("data-seat") or -1): int(r.get_attribute("data-final") or 0)
+                 for r in rows.all()}
+        assert shown == {r.seat: r.final for r in final.seats}
+        assert "Move" in page.locator("#step-label").inner_text()
+
+        # and back: with the button, the slider, Home and End
+        for step in range(n - 1, n - 6, -1):
+            page.locator("#prev").click()
+            _agrees(person, games, step)
+        assert page.locator("#result").is_hidden()
+        page.locator("#slider").fill(str(n // 2))
+        _agrees(person, games, n // 2)
+        page.locator("body").click(position={"x": 5, "y": 5})
+        page.keyboard.press("Home")
+        _agrees(person, games, 0)
+        assert page.locator("#prev").is_disabled()
+        page.keyboard.press("End")
+        _agrees(person, games, n)
+        page.locator("#moves li[data-step='3'] button").click()  # a move in the log
+        _agrees(person, games, 3)
+
+        # as one seat: her hand open, the others as backs; others' draws stay hidden
+        page.locator("#follow").select_option("1")
+        cards = page.locator("#hands .hand-card")
+        assert cards.nth(1).locator(".tile").count() == len(games[3].hand(1))
+        assert cards.nth(0).locator(".tile").count() == 0
+        assert cards.nth(0).locator(".back").count() == min(24, len(games[3].hand(0)))
+        for i, entry in enumerate(record.moves, start=1):
+            if entry.move == "draw" and entry.seat != 1:
+                text = page.locator(f"#moves li[data-step='{i}'] .mv").inner_text()
+                assert text == "draw", text
+        page.locator("#follow").select_option("all")
+        assert cards.nth(0).locator(".tile").count() == len(games[3].hand(0))
+        assert not [e for e in person.errors if "favicon" not in e], person.errors
+    finally:
+        person.close()
+
+
+def test_knock_and_wipe_show_on_their_move_and_stay_still_with_reduced_motion(
+        browser: Browser, server: str, finished: tuple[str, GameRecord, list[Game], int]) -> None:
+    table, record, games, _guest = finished
+    events = {}
+    for i, (entry, game) in enumerate(zip(record.moves, games[1:], strict=True), start=1):
+        turn = game.last_turn()
+        assert turn is not None and turn.move.text() == entry.move
+        if isinstance(turn.move, Placement) and turn.move.tile.is_double:
+            events[i] = "wipe" if turn.points else "knock"
+    if not events:
+        pytest.skip("no double was laid in this game")
+    step, kind = next(iter(events.items()))
+    for motion in ("no-preference", "reduce"):
+        context = browser.new_context(reduced_motion=motion)
+        page = context.new_page()
+        try:
+            page.goto(f"{server}/tables/{table}/replay")
+            page.wait_for_function("() => window.fidoReplay && window.fidoReplay.data")
+            steps = page.evaluate("() => window.fidoReplay.data.steps.map(s => s.event)")
+            assert {i: e for i, e in enumerate(steps) if e} == events  # the server says so too
+            page.locator("#slider").fill(str(step - 1))
+            page.locator("body").click(position={"x": 5, "y": 5})
+            page.keyboard.press("ArrowRight")
+            page.wait_for_selector(f"#fx.fx-{kind}", state="attached")
+            assert f"fx-{kind}" in (page.locator("#board-box").get_attribute("class") or "")
+            animation = page.evaluate("() => getComputedStyle(document.querySelector('#fx'))"
+                                      ".animationName")
+            assert animation == ("none" if motion == "reduce" else f"fx-{kind}")
+            assert page.evaluate("() => window.fidoReplay.effects.length") == 1
+            page.keyboard.press("ArrowLeft")  # back does not knock again
+            assert page.evaluate("() => window.fidoReplay.effects.length") == 1
+        finally:
+            context.close()
+
+
+def test_a_running_game_has_no_replay(browser: Browser, server: str) -> None:
+    me, table = _table(server, "fido set=9")
+    answer = me.get(f"/api/tables/{table}/replay")
+    assert answer.status_code == 409
+    person = Person(browser, server, seed=22)
+    try:
+        response = person.page.goto(f"{server}/tables/{table}/replay")
+        assert response is not None and response.status == 409
+        text = person.page.locator("main").inner_text()
+        assert "still running" in text and "No replay yet" in text
+        assert person.page.locator(f"main a[href='/tables/{table}']").count() == 1
+        assert person.page.locator("#board").count() == 0
+    finally:
+        person.close()
