@@ -1,211 +1,28 @@
 // The table drawn in SVG: where each placed tile lies, where each open slot is,
 // and pan, zoom and fit.
 //
-// PROVISIONAL GEOMETRY. The server will send the layout computed in Python
-// (fido.layout) with each view; until then placeTiles() computes a simple one
-// here, in the same terms, so that swapping it is one function:
+// The geometry is the server's (fido.layout, sent with every view), in units:
 //   tiles:   [{ index, x, y, angle, first, second }]  centre in units (a tile
 //            is 2 x 1), angle 0/90/180/270 = the direction from the `first`
 //            half (touching its anchor) to the `second`, 0 east, clockwise
 //   markers: [{ slot, x, y, angle, value, kind }]     the cell in front of an
 //            open slot, `slot` named as in the notation ("3e")
-// A view that carries `layout` ({ tiles, markers }) is drawn as it comes.
 
 const SVG = "http://www.w3.org/2000/svg";
 const PORTS = "nesw";
-const DX = [0, 1, 0, -1]; // n e s w
-const DY = [-1, 0, 1, 0];
-const ANGLES = [270, 0, 90, 180]; // a tile growing towards n, e, s, w
-
-/** The table's shape from the ruleset text, as fido.rules decides it. */
-export function layoutOf(ruleset) {
-  const words = (ruleset || "").split(/\s+/);
-  if (words[0] === "fido") return words.includes("soenke_hansen") ? "inline" : "cross";
-  return words[0] === "sebastopol" ? "spinner" : "line";
-}
-
-/** "9-4@3e" -> { tile: [9, 4], anchor: 3, port: 1 }; an opening has anchor -1. */
-export function parsePlacement(text) {
-  const [tile, where] = text.split("@");
-  const [a, b] = tile.split("-").map(Number);
-  if (!where) return { a, b, anchor: -1, port: -1 };
-  return { a, b, anchor: Number(where.slice(0, -1)), port: PORTS.indexOf(where.slice(-1)) };
-}
-
-// ---------------------------------------------------------------- geometry
-// Internally in half units, so every tile edge falls on one grid of cells.
-
-const key = (x, y) => (x + 4096) * 8192 + (y + 4096);
-
-function at(d, depth, perp) {
-  const r = (d + 1) & 3;
-  return [depth * DX[d] + perp * DX[r], depth * DY[d] + perp * DY[r]];
-}
-
-function cellsOf(fx, fy, d, a0, a1, b0, b1) {
-  const [xa, ya] = at(d, a0, b0);
-  const [xb, yb] = at(d, a1, b1);
-  const out = [];
-  for (let x = Math.min(xa, xb); x < Math.max(xa, xb); x++) {
-    for (let y = Math.min(ya, yb); y < Math.max(ya, yb); y++) out.push(key(fx + x, fy + y));
-  }
-  return out;
-}
 
 /**
- * Where every placed tile and every open slot is drawn. Simple and greedy:
- * an arm runs straight and bends left or right where it would run into a
- * tile or out of the table's area; a double lies across its arm.
+ * Where every placed tile and every open slot is drawn: the layout the server
+ * computed in Python (fido.layout) and sent with the view (or the replay's
+ * step). The browser computes no geometry of its own.
  */
 export function placeTiles(view) {
-  if (view.layout) return fromServer(view.layout);
-  const shape = layoutOf(view.ruleset);
-  const count = view.tile_count || countTiles(view.ruleset);
-  const half = Math.ceil(Math.sqrt(count * 10)); // the area's half width, in half units
-  const taken = new Set();
-  const fronts = new Map(); // cell -> how many open slots keep it free
-  const faces = new Map(); // slot code -> { x, y, d, value, front }
-  const tiles = [];
-  const values = view.table.map(parsePlacement);
-
-  const outside = (cells) => cells.some((c) => {
-    const x = Math.floor(c / 8192) - 4096;
-    const y = (c % 8192) - 4096;
-    return Math.abs(x + 0.5) > half || Math.abs(y + 0.5) > half * 0.8;
-  });
-  const crowd = (fx, fy, d) => cellsOf(fx, fy, d, 0, 8, -2, 2)
-    .filter((c) => taken.has(c)).length;
-  const cost = (cells, exits) => {
-    let p = 0;
-    for (const c of cells) {
-      if (taken.has(c)) p += 1000;
-      else if (fronts.has(c)) p += 300;
-    }
-    if (outside(cells)) p += 200;
-    for (const [fx, fy, d] of exits) {
-      p += 6 * crowd(fx, fy, d);
-      if (outside(cellsOf(fx, fy, d, 0, 2, -1, 1))) p += 60;
-    }
-    return p;
-  };
-  const open = (code, x, y, d, value) => {
-    const front = cellsOf(x, y, d, 0, 2, -1, 1);
-    for (const c of front) fronts.set(c, (fronts.get(c) || 0) + 1);
-    faces.set(code, { x, y, d, value, front });
-  };
-  const close = (code) => {
-    const face = faces.get(code);
-    if (!face) return null;
-    faces.delete(code);
-    for (const c of face.front) {
-      const n = fronts.get(c) - 1;
-      if (n > 0) fronts.set(c, n); else fronts.delete(c);
-    }
-    return face;
-  };
-  const occupy = (cells) => cells.forEach((c) => taken.add(c));
-
-  values.forEach((p, index) => {
-    const double = p.a === p.b;
-    const base = index * 4;
-    if (p.anchor < 0) { // the opening tile
-      const high = Math.max(p.a, p.b);
-      const low = Math.min(p.a, p.b);
-      const across = double && (shape === "line" || shape === "spinner");
-      occupy(across ? cellsOf(0, -2, 2, 0, 4, -1, 1) : cellsOf(-2, 0, 1, 0, 4, -1, 1));
-      tiles.push({ index, x: 0, y: 0, angle: across ? 90 : 0, first: high, second: low });
-      if (across) {
-        open(base + 1, 1, 0, 1, high);
-        open(base + 3, -1, 0, 3, high);
-        if (shape === "spinner") { open(base, 0, -2, 0, high); open(base + 2, 0, 2, 2, high); }
-      } else {
-        open(base + 1, 2, 0, 1, double ? high : low);
-        open(base + 3, -2, 0, 3, high);
-        if (double && shape === "cross") { open(base, 0, -1, 0, high); open(base + 2, 0, 1, 2, high); }
-      }
-      return;
-    }
-    const code = p.anchor * 4 + p.port;
-    const face = close(code) || { x: 0, y: 0, d: p.port, value: p.a };
-    const { x: fx, y: fy, d } = face;
-    const value = face.value;
-    const other = p.a === value ? p.b : p.a;
-    if (double && shape !== "inline") {
-      const ends = shape === "cross";
-      let best = null;
-      for (const o of [0, 1, -1]) {
-        const cells = cellsOf(fx, fy, d, 0, 2, o - 2, o + 2);
-        const exits = [[...plus([fx, fy], at(d, 2, o)), d]];
-        if (ends) {
-          exits.push([...plus([fx, fy], at(d, 1, o + 2)), (d + 1) & 3]);
-          exits.push([...plus([fx, fy], at(d, 1, o - 2)), (d + 3) & 3]);
-        }
-        const c = cost(cells, exits) + (o ? 40 : 0);
-        if (!best || c < best.c) best = { c, o, cells, exits };
-      }
-      occupy(best.cells);
-      const [cx, cy] = plus([fx, fy], at(d, 1, best.o));
-      tiles.push({ index, x: cx / 2, y: cy / 2, angle: ANGLES[(d + 1) & 3] % 180,
-        first: value, second: value });
-      const [side, right, left] = best.exits;
-      open(base + p.port, side[0], side[1], side[2], value);
-      if (ends) {
-        open(base + ((p.port + 1) & 3), right[0], right[1], right[2], value);
-        open(base + ((p.port + 3) & 3), left[0], left[1], left[2], value);
-      }
-      return;
-    }
-    // a tile in line: straight on, or bent to the right or the left, slid
-    // half a unit along its face when nothing else fits
-    const options = [];
-    for (const o of [0, 1, -1]) {
-      const slid = o ? 40 : 0;
-      options.push(
-        { cells: cellsOf(fx, fy, d, 0, 4, o - 1, o + 1), centre: at(d, 2, o), exit: at(d, 4, o), nd: d, extra: slid },
-        { cells: cellsOf(fx, fy, d, 0, 2, o - 1, o + 3), centre: at(d, 1, o + 1), exit: at(d, 1, o + 3), nd: (d + 1) & 3, extra: 6 + slid },
-        { cells: cellsOf(fx, fy, d, 0, 2, o - 3, o + 1), centre: at(d, 1, o - 1), exit: at(d, 1, o - 3), nd: (d + 3) & 3, extra: 6 + slid },
-      );
-    }
-    let best = null;
-    for (const opt of options) {
-      const [ex, ey] = plus([fx, fy], opt.exit);
-      const c = cost(opt.cells, [[ex, ey, opt.nd]]) + opt.extra;
-      if (!best || c < best.c) best = { ...opt, c, ex, ey };
-    }
-    occupy(best.cells);
-    const [cx, cy] = plus([fx, fy], best.centre);
-    tiles.push({ index, x: cx / 2, y: cy / 2, angle: ANGLES[best.nd], first: value, second: other });
-    open(base + p.port, best.ex, best.ey, best.nd, double ? value : other);
-  });
-
-  const kinds = new Map((view.open || []).map((o) => [o.slot, o.kind]));
-  const markers = [];
-  for (const [code, face] of faces) {
-    const [mx, my] = plus([face.x, face.y], at(face.d, 1, 0));
-    const slot = `${code >> 2}${PORTS[code & 3]}`;
-    markers.push({ slot, x: mx / 2, y: my / 2, angle: ANGLES[face.d], value: face.value,
-      kind: kinds.get(slot) || null });
-  }
-  return { tiles, markers };
-}
-
-/** A layout the server sent, its slots named as in the notation (codes are n = anchor*4+port). */
-function fromServer(layout) {
+  const layout = view.layout || { tiles: [], markers: [] };
   const name = (slot) => (typeof slot === "number" ? `${slot >> 2}${PORTS[slot & 3]}` : slot);
   return {
     tiles: layout.tiles || [],
     markers: (layout.markers || []).map((m) => ({ ...m, slot: name(m.slot) })),
   };
-}
-
-function plus([x, y], [dx, dy]) {
-  return [x + dx, y + dy];
-}
-
-function countTiles(ruleset) {
-  const m = /set=(\d+)/.exec(ruleset || "");
-  const n = m ? Number(m[1]) : (ruleset || "").startsWith("fido") ? 12 : 6;
-  return ((n + 1) * (n + 2)) / 2;
 }
 
 /** The box around tiles and markers, in units: [x0, y0, x1, y1]. */
