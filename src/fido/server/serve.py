@@ -31,13 +31,17 @@ def serve(
     ] = None,
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = 8000,
+    bot_delay: Annotated[
+        float, typer.Option(min=0.0, max=60.0, help="seconds a bot waits before moving")
+    ] = 1.0,
 ) -> None:
     """Serve the fido HTTP API (accounts and sessions; docs/server.md)."""
     from fido.server.app import create_app  # noqa: PLC0415
+    from fido.server.hub import PlaySettings  # noqa: PLC0415
 
     url = database_url(db)
     try:
-        app = create_app(url)
+        app = create_app(url, play=PlaySettings(bot_delay=bot_delay))
     except StoreError as e:
         typer.echo(f"error: {printable(e)}", err=True)
         raise typer.Exit(code=1) from None
