@@ -3,10 +3,12 @@
 Rooms are loaded from the database when first needed (and, at start, every
 running table, so its bots and clocks go on). With PostgreSQL a dedicated
 connection LISTENs on ``fido_tables``: a process that commits to a table
-NOTIFYs its id, and the others read that table's new events from the log
-by sequence number. A notification carries nothing but the id, so a lost or
-repeated one costs a read, never a move; after the listener reconnects
-every live room reads its log again.
+NOTIFYs ``id:seq`` (its id, its new last sequence number), and the others
+read that table's new events from the log by sequence number; a process
+skips the notices of what it has already (its own writes: no read per
+move). A notification carries nothing else, so a lost or repeated one
+costs a read, never a move; after the listener reconnects every live room
+reads its log again.
 """
 
 from __future__ import annotations
@@ -104,17 +106,20 @@ class Hub:
 
     # ------------------------------------------------------------ PostgreSQL
 
-    def _notified(self, table_id: str) -> None:
+    def _notified(self, payload: str) -> None:
+        table_id, _, seq = payload.partition(":")
         room = self.rooms.get(table_id)
         if room is not None:
-            self._spawn(room)
+            self._spawn(room, int(seq) if seq.isdigit() else None)
 
     def _refresh_all(self) -> None:
         for room in list(self.rooms.values()):
             self._spawn(room)
 
-    def _spawn(self, room: Room) -> None:
-        task = asyncio.ensure_future(room.refresh())
+    def _spawn(self, room: Room, seq: int | None = None) -> None:
+        if seq is not None and seq <= room.seq:
+            return  # already known here (this process wrote it)
+        task = asyncio.ensure_future(room.refresh(seq))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
