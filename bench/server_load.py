@@ -165,10 +165,15 @@ class Client:
         self.errors: Counter[str] = Counter()
         self.start = self.end = float("inf")
         self.stopping = asyncio.Event()
+        self.go = asyncio.Event()  # every first table is seated and connected: play
+        self.seated = 0
+        self.all_seated = asyncio.Event()
+        self.people = 4 * conf.groups + conf.bot_tables
         jar = http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
         self.http = httpx.AsyncClient(  # cookies are sent by hand: one client, many people
             base_url=conf.base, cookies=jar, timeout=60,
-            limits=httpx.Limits(max_connections=32, max_keepalive_connections=32),
+            limits=httpx.Limits(max_connections=32, max_keepalive_connections=32,
+                                keepalive_expiry=2.0),  # uvicorn closes idle ones at 5 s
         )
         self.ws_base = conf.base.replace("http://", "ws://", 1)
         self.msg = 0
@@ -244,6 +249,11 @@ class Client:
             compression="deflate" if self.conf.deflate else None, open_timeout=60,
             close_timeout=2, max_size=2**22,
         ) as ws:
+            if not self.go.is_set():  # the first game waits for everyone's
+                self.seated += 1
+                if self.seated == self.people:
+                    self.all_seated.set()
+                await self.go.wait()
             seat: int | None = None
             seq = 0
             view: dict[str, Any] | None = None
@@ -310,14 +320,17 @@ class Client:
         loop = asyncio.get_running_loop()
         t0 = time.perf_counter()
         gate = asyncio.Semaphore(16)
-        n = 4 * self.conf.groups + self.conf.bot_tables
-        people = await asyncio.gather(*(self.guest(gate) for _ in range(n)))
-        self.result.setup_seconds = time.perf_counter() - t0
-        pipe.send("ready")
-        self.start, self.end = await loop.run_in_executor(None, pipe.recv)
+        people = await asyncio.gather(*(self.guest(gate) for _ in range(self.people)))
         tasks = [asyncio.create_task(self.group(people[4 * i:4 * i + 4]))
                  for i in range(self.conf.groups)]
         tasks += [asyncio.create_task(self.bot_table(p)) for p in people[4 * self.conf.groups:]]
+        if self.people:
+            with contextlib.suppress(TimeoutError):  # if some never sit, play without them
+                await asyncio.wait_for(self.all_seated.wait(), 600)
+        self.result.setup_seconds = time.perf_counter() - t0
+        pipe.send("ready")
+        self.start, self.end = await loop.run_in_executor(None, pipe.recv)
+        self.go.set()
         await asyncio.sleep(max(0.0, self.start - time.time()))
         cpu0 = _own_cpu()
         await asyncio.sleep(max(0.0, self.end - time.time()))
@@ -491,8 +504,8 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
             pipes.append(mine)
         t_setup = time.perf_counter()
         for p in pipes:
-            if not p.poll(600):
-                raise RuntimeError("a client did not get its guests in 10 minutes")
+            if not p.poll(900):
+                raise RuntimeError("a client did not seat its players in 15 minutes")
             p.recv()
         setup = time.perf_counter() - t_setup
         start = time.time() + args.warmup
@@ -544,13 +557,14 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
         refusals.update(r["refusals"])
         errors.update(r["errors"])
     ncores = os.cpu_count() or 1
+    moves = sum(r["moves"] for r in results)
     row = {
         "bench": "server_load", "db": "postgresql" if db.name else "sqlite",
         "players": groups * 4, "bot_tables": args.bot_tables, "rules": args.rules,
         "think": args.think, "bot_delay": args.bot_delay, "clients": args.clients,
         "deflate": not args.no_deflate, "seconds": seconds,
         "load_average_at_start": round(load[0], 2),
-        "moves_per_s": round(sum(r["moves"] for r in results) / seconds, 1),
+        "moves_per_s": round(moves / seconds, 1),
         "person_moves_per_s": round(sum(r["person_moves"] for r in results) / seconds, 1),
         "games_per_s": round(sum(r["games"] for r in results) / seconds, 2),
         "rtt_ms": {"n": len(every), "p50": round(pct(every, 0.50), 1),
@@ -559,6 +573,7 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
         "rtt_people_p99_ms": round(pct(people, 0.99), 1),
         "rtt_bot_tables_p99_ms": round(pct(bots, 0.99), 1),
         "server_cpu_pct": round(100 * (cpu1 - cpu0) / seconds, 1),
+        "server_cpu_ms_per_move": round(1000 * (cpu1 - cpu0) / max(1, moves), 2),
         "bot_workers_cpu_pct": round(100 * (workers1 - workers0) / seconds, 1),
         "db_cpu_pct": round(100 * (db1 - db0) / seconds, 1) if db.postmaster else None,
         "server_peak_rss_mb": round(peak_kb / 1024, 1),
@@ -583,8 +598,8 @@ def show(rows: list[dict[str, Any]]) -> None:
     table = Table(title=f"fido serve under load (round trip of a person's move, ms; CPU in % "
                         f"of one core, {ncores} cores)")
     cols = ("db", "players", "bot tables", "load avg", "moves/s", "people's", "p50", "p95",
-            "p99", "max", "server CPU", "bots CPU", "db CPU", "server RSS MB", "clients CPU",
-            "machine", "refused", "errors")
+            "p99", "max", "server CPU", "ms/move", "bots CPU", "db CPU", "server RSS MB",
+            "clients CPU", "machine", "refused", "errors")
     for c in cols:
         table.add_column(c, justify="left" if c == "db" else "right")
     for r in rows:
@@ -595,7 +610,8 @@ def show(rows: list[dict[str, Any]]) -> None:
             f"{r['moves_per_s']:,.0f}", f"{r['person_moves_per_s']:,.0f}",
             f"{rtt['p50']:.0f}", f"{rtt['p95']:.0f}",
             f"[bold red]{p99}[/]" if rtt["p99"] > TARGET_MS else f"[green]{p99}[/]",
-            f"{rtt['max']:.0f}", f"{r['server_cpu_pct']:.0f}", f"{r['bot_workers_cpu_pct']:.0f}",
+            f"{rtt['max']:.0f}", f"{r['server_cpu_pct']:.0f}",
+            f"{r['server_cpu_ms_per_move']:.2f}", f"{r['bot_workers_cpu_pct']:.0f}",
             "-" if r["db_cpu_pct"] is None else f"{r['db_cpu_pct']:.0f}",
             f"{r['server_peak_rss_mb']:.0f}", "+".join(f"{c:.0f}" for c in r["client_cpu_pct"]),
             f"{r['machine_busy_pct']:.0f}", str(sum(r["refusals"].values())),
