@@ -19,19 +19,26 @@ play:
   down at a new table at once;
 * ``--bot-tables`` tables of one person and three bots (``--bot-level``).
 
-After ``--warmup`` seconds the figures of ``--seconds`` of steady state are
-taken: committed moves per second (every table's moves, bots' too, counted
-from the updates of one connection per table), the round trip of a
-person's move (sent, to the ``update`` holding it received by the mover,
-after her ``ack``), refusals and errors, the CPU of the server process (a
-percentage of one core; its bot workers and, for PostgreSQL, the database's
-processes apart) and its peak RSS, the load generator's CPU, and the whole
-machine's. With ``--think 0`` the load is a closed loop with no pause, so
-every table always has a move in flight: beyond what the server can do,
-the round trip grows with the number of tables (Little's law), and that is
-where the ramp finds the p99 passing 100 ms. ``--py-spy FILE`` records the
-server's stacks during the window (py-spy on PATH; ``.svg``: a flame graph,
-otherwise collapsed stacks).
+Every first table is seated and every person connected before the clock
+starts (a 1,000-player lobby takes a while); then, after ``--warmup``
+seconds of play, the figures of ``--seconds`` of steady state are taken:
+committed moves per second (every table's moves, bots' too, counted from
+the updates of one connection per table), the round trip of a person's move
+(sent, to the ``update`` holding it received by the mover, after her
+``ack``), refusals and errors, the CPU of the server process (a percentage
+of one core, and per committed move; its bot workers and, for PostgreSQL,
+the database's processes apart) and its peak RSS, the load generator's CPU,
+and the whole machine's (the clients and the server share it).
+
+With ``--think 0`` the load is a closed loop without pauses: every table
+always has a move in flight, so once the server is saturated the round
+trip grows with the number of tables (Little's law: tables / moves per
+second), and that is where the ramp finds the p99 passing 100 ms.
+``--think T`` gives each person a pause of 0 to 2T seconds (uniform) before
+her move: a pace people could keep. ``--py-spy FILE`` records the server's
+stacks during the window (py-spy on PATH; ``.svg``: a flame graph,
+otherwise collapsed stacks; ``--py-spy-gil``: only the thread holding the
+GIL).
 
 Prints a table and one JSON line per step (``--json FILE`` appends them).
 """
@@ -87,6 +94,14 @@ def cpu_seconds(pid: int, *, children: bool = False) -> float:
     return ticks / TICK
 
 
+def waited(pid: int) -> float:
+    """Seconds the main thread of ``pid`` was ready to run but had no core (schedstat)."""
+    try:
+        return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def parent_of(pid: int) -> int:
     try:
         return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
@@ -133,12 +148,14 @@ class ClientConf:
     moves: str  # first | random
     deflate: bool
     seed: int
+    dump: bool = False
 
 
 @dataclass
 class ClientResult:
     rtt_people: list[float] = field(default_factory=list)  # ms, moves sent in the window
     rtt_bot_tables: list[float] = field(default_factory=list)
+    rtt_at: list[tuple[float, float, str]] = field(default_factory=list)  # --dump-rtt
     moves: int = 0  # committed moves seen in the window (one connection per table)
     person_moves: int = 0  # acknowledged moves of people sent in the window
     games: int = 0  # games that ended in the window
@@ -288,6 +305,8 @@ class Client:
                     if pending is not None and acked is not None and seq >= acked:
                         if self.in_window(pending[2]):
                             rtts.append((time.perf_counter() - pending[1]) * 1000)
+                            if self.conf.dump:
+                                self.result.rtt_at.append((pending[2], rtts[-1], table_id))
                             self.result.person_moves += 1
                         pending = None
                 elif kind_ == "ack":
@@ -485,7 +504,9 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
     groups = players // 4
     console.print(f"[dim]step {step}: {groups * 4} players at {groups} tables + "
                   f"{args.bot_tables} bot tables, load average {load[0]:.2f}[/dim]")
-    server = ServerProcess(db.url, args.bot_delay, tmp / f"server-{step}.log")
+    logs = Path(args.logs) if args.logs else tmp
+    logs.mkdir(parents=True, exist_ok=True)
+    server = ServerProcess(db.url, args.bot_delay, logs / f"server-{step}.log")
     ctx = multiprocessing.get_context("spawn")
     procs, pipes = [], []
     try:
@@ -496,6 +517,7 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
                 bot_tables=len(range(k, args.bot_tables, args.clients)),
                 rules=args.rules, bot_level=args.bot_level, think=args.think,
                 moves=args.moves, deflate=not args.no_deflate, seed=1000 * step + k,
+                dump=args.dump_rtt is not None,
             )
             mine, theirs = ctx.Pipe()
             proc = ctx.Process(target=client_main, args=(conf, theirs), daemon=True)
@@ -528,8 +550,10 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
         cpu0, workers0, db0, busy0 = (*server.cpu(), db.cpu(), machine_busy())
+        wait0 = waited(server.pid)
         time.sleep(max(0.0, end - time.time()))
         cpu1, workers1, db1, busy1 = (*server.cpu(), db.cpu(), machine_busy())
+        wait1 = waited(server.pid)
         seconds = args.seconds
         results = []
         for p in pipes:
@@ -548,6 +572,11 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
                 proc.kill()
         server.stop()
         db.drop()
+    if args.dump_rtt:
+        with open(f"{args.dump_rtt}-{step}", "w") as f:
+            for r in results:
+                for at, ms, table_id in r["rtt_at"]:
+                    f.write(f"{at:.4f} {ms:.2f} {table_id}\n")
     people = [x for r in results for x in r["rtt_people"]]
     bots = [x for r in results for x in r["rtt_bot_tables"]]
     every = people + bots
@@ -573,6 +602,7 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
         "rtt_people_p99_ms": round(pct(people, 0.99), 1),
         "rtt_bot_tables_p99_ms": round(pct(bots, 0.99), 1),
         "server_cpu_pct": round(100 * (cpu1 - cpu0) / seconds, 1),
+        "server_waited_for_cpu_pct": round(100 * (wait1 - wait0) / seconds, 1),
         "server_cpu_ms_per_move": round(1000 * (cpu1 - cpu0) / max(1, moves), 2),
         "bot_workers_cpu_pct": round(100 * (workers1 - workers0) / seconds, 1),
         "db_cpu_pct": round(100 * (db1 - db0) / seconds, 1) if db.postmaster else None,
@@ -599,7 +629,7 @@ def show(rows: list[dict[str, Any]]) -> None:
                         f"of one core, {ncores} cores)")
     cols = ("db", "players", "bot tables", "load avg", "moves/s", "people's", "p50", "p95",
             "p99", "max", "server CPU", "ms/move", "bots CPU", "db CPU", "server RSS MB",
-            "clients CPU", "machine", "refused", "errors")
+            "clients CPU", "machine", "srv waited", "refused", "errors")
     for c in cols:
         table.add_column(c, justify="left" if c == "db" else "right")
     for r in rows:
@@ -614,7 +644,8 @@ def show(rows: list[dict[str, Any]]) -> None:
             f"{r['server_cpu_ms_per_move']:.2f}", f"{r['bot_workers_cpu_pct']:.0f}",
             "-" if r["db_cpu_pct"] is None else f"{r['db_cpu_pct']:.0f}",
             f"{r['server_peak_rss_mb']:.0f}", "+".join(f"{c:.0f}" for c in r["client_cpu_pct"]),
-            f"{r['machine_busy_pct']:.0f}", str(sum(r["refusals"].values())),
+            f"{r['machine_busy_pct']:.0f}", f"{r['server_waited_for_cpu_pct']:.0f}%",
+            str(sum(r["refusals"].values())),
             str(sum(r["errors"].values()) + r["server_errors_logged"]),
         )
     Console(width=200).print(table)
@@ -652,6 +683,9 @@ def main() -> None:
     ap.add_argument("--py-spy", metavar="FILE", help="record the server's stacks (py-spy)")
     ap.add_argument("--py-spy-gil", action="store_true",
                     help="only the thread holding the GIL: the Python work")
+    ap.add_argument("--dump-rtt", metavar="FILE",
+                    help="write every round trip (sent at, ms, table) to FILE-<step>")
+    ap.add_argument("--logs", metavar="DIR", help="keep the server's output in DIR")
     ap.add_argument("--json", metavar="FILE", help="append the JSON lines to FILE")
     args = ap.parse_args()
     if args.py_spy and shutil.which("py-spy") is None:

@@ -76,7 +76,13 @@ class Hub:
             del self._loading[table_id]
 
     def finished(self, room: Room) -> None:
-        """A game ended: its room leaves memory once its last connection goes."""
+        """A game ended (or a table was abandoned): its room leaves memory once its
+        last connection goes, and a later visitor loads it again from the log.
+        Kept, the finished rooms of a busy day would grow the heap without end
+        (and every full garbage collection with it: docs/performance.md)."""
+        if not room.conns and self.rooms.get(room.id) is room:
+            room.stop()
+            del self.rooms[room.id]
 
     async def start(self) -> None:
         """Load every running table (clocks get their grace) and start listening."""

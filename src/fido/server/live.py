@@ -591,6 +591,8 @@ class Room:
             if (seat is not None and self.status in ("open", "running")
                     and not any(c.seat == seat for c in self.conns) and seat not in self.away):
                 await self._presence(seat, "away")
+            if not self.conns and self.status in ("finished", "abandoned"):
+                self.hub.finished(self)
 
     async def _presence(self, seat: int, kind: str) -> None:
         for _attempt in range(3):
@@ -702,6 +704,8 @@ class Room:
                 self.status = "abandoned"
             self._apply_events(events)
             self._broadcast(events)
+            if alone:
+                self.hub.finished(self)
 
     # ------------------------------------------------------------ bots and clocks
 
