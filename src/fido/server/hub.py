@@ -3,12 +3,13 @@
 Rooms are loaded from the database when first needed (and, at start, every
 running table, so its bots and clocks go on). With PostgreSQL a dedicated
 connection LISTENs on ``fido_tables``: a process that commits to a table
-NOTIFYs its id, and the others read that table's new events from the log
-by sequence number. A notification carries nothing but the id, so a lost or
-repeated one costs a read, never a move; after the listener reconnects
-every live room reads its log again, and a room loaded on demand reads it
-once more when it is in place (a commit notified during its load found no
-room to wake).
+NOTIFYs ``id:seq`` (its id, its new last sequence number), and the others
+read that table's new events from the log by sequence number; a process
+skips the notices of what it has already (its own writes: no read per
+move). A notification carries nothing else, so a lost or repeated one
+costs a read, never a move; after the listener reconnects every live room
+reads its log again, and a room loaded on demand reads it once more when it
+is in place (a commit notified during its load found no room to wake).
 
 Presence is in the log too: a process that starts writes every seated
 person of its running tables away (no one is connected to it yet), and a
@@ -84,12 +85,14 @@ class Hub:
             del self._loading[table_id]
 
     def finished(self, room: Room) -> None:
-        """A game ended (or a connection left one that had): its room leaves memory
-        once its last connection goes (the database has everything)."""
-        if room.status in ("finished", "abandoned") and not room.conns:
-            if self.rooms.get(room.id) is room:
-                del self.rooms[room.id]
+        """A game ended (or a table was abandoned): its room leaves memory once its
+        last connection goes, and a later visitor loads it again from the log.
+        Kept, the finished rooms of a busy day would grow the heap without end
+        (and every full garbage collection with it: docs/performance.md)."""
+        if (room.status in ("finished", "abandoned") and not room.conns
+                and self.rooms.get(room.id) is room):
             room.stop()
+            del self.rooms[room.id]
 
     async def start(self) -> None:
         """Load every running table (its people away, its clock with the restart grace:
@@ -120,17 +123,20 @@ class Hub:
 
     # ------------------------------------------------------------ PostgreSQL
 
-    def _notified(self, table_id: str) -> None:
+    def _notified(self, payload: str) -> None:
+        table_id, _, seq = payload.partition(":")
         room = self.rooms.get(table_id)
         if room is not None:
-            self._spawn(room)
+            self._spawn(room, int(seq) if seq.isdigit() else None)
 
     def _refresh_all(self) -> None:
         for room in list(self.rooms.values()):
             self._spawn(room)
 
-    def _spawn(self, room: Room) -> None:
-        task = asyncio.ensure_future(room.refresh())
+    def _spawn(self, room: Room, seq: int | None = None) -> None:
+        if seq is not None and seq <= room.seq:
+            return  # already known here (this process wrote it)
+        task = asyncio.ensure_future(room.refresh(seq))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -15,6 +15,7 @@ PostgreSQL works the same (``postgresql+psycopg://user@host/db``).
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -110,6 +111,11 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cur.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
     # readers never wait for a writer, nor a writer for readers (a file database)
     cur.execute("PRAGMA journal_mode=WAL")
+    # in WAL mode, NORMAL syncs the log at checkpoints, not at every commit: a commit
+    # survives a crash of the process (the server's acknowledged moves, an import), and
+    # a power cut or an OS crash may lose the last ones but never corrupts the file.
+    # FULL (the default) made each commit wait for the disk (docs/performance.md)
+    cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
 
 
@@ -131,6 +137,10 @@ class Store:
     engine: Engine
     sessions: sessionmaker[Session]
     readers: sessionmaker[Session] | None = None
+    # SQLite: the writers of this process take turns here, woken as soon as the one
+    # before commits; waiting in BEGIN IMMEDIATE, SQLite's busy handler polls by
+    # sleeps of up to 100 ms (the server's threads queued there, docs/performance.md)
+    writing: threading.RLock | None = None
 
     @contextmanager
     def session(self, *, write: bool = True) -> Iterator[Session]:
@@ -140,8 +150,16 @@ class Store:
         not wait for, nor hold up, a writer such as a long import.
         """
         maker = self.sessions if write or self.readers is None else self.readers
-        with maker.begin() as s:
-            yield s
+        turn = self.writing if write else None
+        # past the busy timeout, BEGIN IMMEDIATE waits (and fails) as it did alone
+        held = turn is not None and turn.acquire(timeout=BUSY_SECONDS)
+        try:
+            with maker.begin() as s:
+                yield s
+        finally:
+            if held:
+                assert turn is not None
+                turn.release()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -186,4 +204,5 @@ def open_store(url: str | None = None) -> Store:
         engine,
         sessionmaker(writer, expire_on_commit=False),
         sessionmaker(engine, expire_on_commit=False),
+        threading.RLock() if engine.dialect.name == "sqlite" else None,
     )
