@@ -636,7 +636,8 @@ def show(rows: list[dict[str, Any]]) -> None:
         rtt = r["rtt_ms"]
         p99 = f"{rtt['p99']:.0f}"
         table.add_row(
-            r["db"], str(r["players"]), str(r["bot_tables"]), f"{r['load_average_at_start']:.2f}",
+            "pg" if r["db"] == "postgresql" else r["db"], str(r["players"]),
+            str(r["bot_tables"]), f"{r['load_average_at_start']:.2f}",
             f"{r['moves_per_s']:,.0f}", f"{r['person_moves_per_s']:,.0f}",
             f"{rtt['p50']:.0f}", f"{rtt['p95']:.0f}",
             f"[bold red]{p99}[/]" if rtt["p99"] > TARGET_MS else f"[green]{p99}[/]",
