@@ -356,7 +356,7 @@ def test_a_thousand_fido_double_18_games_for_9_players() -> None:
     relayouts = sum(r[0] for r in results)
     last_resorts = sum(r[1] for r in results)
     games_moved = sum(r[2] for r in results)
-    # measured (docs/performance.md): about 650 re-layouts, in 300 of the games
+    # measured (docs/performance.md): 584 re-layouts, in 290 of the games
     assert last_resorts == 0
     assert relayouts <= 800, relayouts
     assert games_moved <= 360, games_moved
@@ -417,7 +417,7 @@ def test_a_relayout_happens_only_where_the_stable_path_fails() -> None:
                 assert lay.moved and stable.relayouts == lay.relayouts
                 assert stable.last_resorts == lay.last_resorts + 1
                 assert check(prefix(table, i + 1), stable.placed, stable.markers(), strict=True)
-    assert seen >= 5  # measured: 10 in these games
+    assert seen >= 10  # measured: 15 in these games
 
 
 @settings(max_examples=20, deadline=None)

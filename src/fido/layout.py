@@ -120,6 +120,7 @@ _ROUNDS: Final = 4  # rounds of repair before fresh layouts
 _FRESH: Final = 3  # tiles per tile of the table a fresh layout may lay before a restart
 _ROUND: Final = 100  # tiles a round of repair may lay, and per free tile:
 _PER_TILE: Final = 5
+_HEAVY: Final = 20  # a tile carrying more tiles than this stays put if it can
 
 Face = tuple[int, int, int]  # (x, y, drawn direction) of a slot's edge, half units
 
@@ -1276,15 +1277,18 @@ class _Repair:
         return False
 
     def _ranked(self, j: int, options: list[int]) -> list[int]:
-        """The positions of tile j: those out of the new tile's way first, then where it
-        was, then best first."""
+        """The positions of tile j: where it was first if many tiles hang on it (they
+        would all move), else those out of the new tile's way first, then where it
+        was; then best first."""
         pl = self.pls[j]
         face = self.faces[pl.anchor][pl.port]
         assert face is not None
         own = set(self.runway(pl.slot, face))
         if self.fresh:
             return sorted(options, key=lambda o: self.score(j, o, face, own))
-        return sorted(options, key=lambda o: (self.in_way(j, o), o != self.orig[j],
+        was = self.orig[j]
+        big = self.size[j] > _HEAVY
+        return sorted(options, key=lambda o: (big and o != was, self.in_way(j, o), o != was,
                                               self.score(j, o, face, own)))  # fmt: skip
 
     def in_way(self, j: int, o: int) -> bool:
