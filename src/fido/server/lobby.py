@@ -213,31 +213,29 @@ def lobby_routes() -> APIRouter:
     @api.get("/tables/{table_id}/record", responses=_errors(404, 409))
     def game_record(table_id: Annotated[str, Depends(_table_id)], request: Request) -> Response:
         """The finished game's record (the format ``fido replay`` verifies), to download."""
-        with _server(request).store.session(write=False) as s:
-            row = s.get(TableRow, table_id)
-            if row is None:
-                raise ApiError(404, "no_table", "there is no such table")
-            if row.record is None:
-                raise ApiError(409, "not_finished", "the game is not finished: no record yet")
-            return Response(
-                row.record, media_type="application/json",
-                headers={"Content-Disposition": f'attachment; filename="fido-{row.id}.json"'},
-            )
+        return Response(
+            _finished_record(request, table_id, "record"), media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="fido-{table_id}.json"'},
+        )
 
     @api.get("/tables/{table_id}/replay", responses=_errors(404, 409))
     def game_replay(table_id: Annotated[str, Depends(_table_id)],
                     request: Request) -> dict[str, Any]:
         """A finished game move by move with every hand open: the replay's steps."""
-        with _server(request).store.session(write=False) as s:
-            row = s.get(TableRow, table_id)
-            if row is None:
-                raise ApiError(404, "no_table", "there is no such table")
-            if row.record is None:
-                raise ApiError(409, "not_finished", "the game is not finished: no replay yet")
-            record = row.record
-        return replay_json(GameRecord.from_json(record))
+        return replay_json(GameRecord.from_json(_finished_record(request, table_id, "replay")))
 
     return api
+
+
+def _finished_record(request: Request, table_id: str, what: str) -> str:
+    """The stored record of a finished game (404 no table, 409 not finished: no ``what``)."""
+    with _server(request).store.session(write=False) as s:
+        row = s.get(TableRow, table_id)
+        if row is None:
+            raise ApiError(404, "no_table", "there is no such table")
+        if row.record is None:
+            raise ApiError(409, "not_finished", f"the game is not finished: no {what} yet")
+        return row.record
 
 
 def _drop(srv: Server, table_id: str) -> None:
