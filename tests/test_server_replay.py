@@ -7,7 +7,7 @@ from pathlib import Path
 
 from websockets.sync.client import connect
 
-from fido.events import Knocked, Wiped, events_of
+from fido.announcements import Knocked, Wiped, events_of
 from fido.record import GameRecord
 from fido.tiles import DominoSet
 from server_live import browser, live_server
@@ -50,7 +50,7 @@ def test_the_replay_steps_are_the_records_and_only_after_the_end(tmp_path: Path)
         held = [t for h in step["hands"] for t in h]
         assert len(placed) + len(held) + step["stock"] == len(whole)
         assert set(placed).isdisjoint(held)
-    # the Rostock knock and the Basel wipe where fido.events puts them
+    # the Rostock knock and the Basel wipe where fido.announcements puts them
     want: list[str | None] = [None]
     for _i, turn, _game in record.steps():
         kinds = [e for e in events_of(turn, record.ruleset) if isinstance(e, Knocked | Wiped)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fido import DominoSet, Move, Table
-from fido.events import Drew, Knocked, Passed, Scored, Wiped, events_of
+from fido.announcements import Drew, Knocked, Passed, Scored, Wiped, events_of
 from fido.sorting import difference_class, is_joker, ratzek_order, ratzek_rows, tap_ins
 from helpers import T, deal, tiles
 

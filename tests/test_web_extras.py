@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from fido.events import Knocked, Wiped, events_of
+from fido.announcements import Knocked, Wiped, events_of
 from fido.record import GameRecord
 from server_live import live_server
 from web_browser import Person, browser_session, play_until

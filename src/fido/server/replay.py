@@ -4,7 +4,7 @@ Built from the stored record by the engine's own replay
 (:meth:`fido.record.GameRecord.steps`), so a replay shows exactly what the
 rules gave; only finished games have one (a running game's hands are secret).
 Each step names its table event (``"knock"`` or ``"wipe"``,
-:func:`fido.events.events_of`), so the replay page shows the Rostock knock
+:func:`fido.announcements.events_of`), so the replay page shows the Rostock knock
 and the Basel wipe where the rules put them without a copy of that rule.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fido.events import Knocked, Wiped, events_of
+from fido.announcements import Knocked, Wiped, events_of
 from fido.game import Game
 from fido.moves import Turn
 from fido.record import GameRecord

@@ -1,6 +1,6 @@
 // The Rostock knock and the Basel wipe (docs/rules.md): after a double is laid
 // in a FIDO game the table knocks, unless the double scored: then the knock is
-// wiped. The engine names these events (fido.events.events_of); the table
+// wiped. The engine names these events (fido.announcements.events_of); the table
 // page derives them from the move events it receives (tableEvent below, a
 // port of that rule, checked against it by tests/test_web_extras.py), the
 // replay page gets them with each step from the server.

@@ -1,4 +1,4 @@
-"""Events for interfaces: what a table would announce after each move.
+"""Announcements: what a table would announce after each move.
 
 ``events_of(turn, rules)`` turns one history entry into events; the game
 itself never produces them, so playouts pay nothing for them. In FIDO a
