@@ -613,23 +613,12 @@ class Room:
             if old is not None:
                 conn.send(old)
                 return
-            event = self._new("chat", conn.seat, {"name": conn.name, "text": text_},
-                              account_id=conn.account_id, msg_id=msg.id)
-            try:
-                await self._commit([event])
-            except Behind:
-                await self._catch_up()
-                event = self._new("chat", conn.seat, {"name": conn.name, "text": text_},
-                                  account_id=conn.account_id, msg_id=msg.id)
-                try:
-                    await self._commit([event])
-                except (Behind, SQLAlchemyError):
-                    conn.send(Refusal(Reason.UNAVAILABLE, "try again").message_for(msg.id))
-                    return
-            except SQLAlchemyError:
+            event = await self._append(lambda: self._new(
+                "chat", conn.seat, {"name": conn.name, "text": text_},
+                account_id=conn.account_id, msg_id=msg.id))
+            if event is None:
                 conn.send(Refusal(Reason.UNAVAILABLE, "try again").message_for(msg.id))
                 return
-            self._apply_events([event])
             conn.send({"type": "ack", "id": msg.id, "seq": event.seq})
             self._broadcast([event])
 
@@ -656,21 +645,34 @@ class Room:
                 self.hub.finished(self)
 
     async def _presence(self, seat: int, kind: str) -> None:
-        for _attempt in range(3):
-            if (seat in self.away) == (kind == "away"):
-                return  # so already (another process may have written it meanwhile)
-            event = self._new(kind, seat, {})
+        def make() -> Event | None:
+            # so already (another process may have written it meanwhile): nothing to say
+            return None if (seat in self.away) == (kind == "away") else self._new(kind, seat, {})
+
+        # presence is advisory: one lost to the store is corrected by the next
+        event = await self._append(make, tries=3)
+        if event is not None:
+            self._broadcast([event])
+            self._schedule()
+
+    async def _append(self, make: Callable[[], Event | None], tries: int = 2) -> Event | None:
+        """Commit and apply the one event ``make`` gives (made again after catching up
+        with another process's writes); None when ``make`` has nothing to say or the
+        store stays busy or unavailable. The caller acknowledges, then broadcasts."""
+        for _attempt in range(tries):
+            event = make()
+            if event is None:
+                return None
             try:
                 await self._commit([event])
             except Behind:
                 await self._catch_up()
                 continue
             except SQLAlchemyError:
-                return  # presence is advisory: a lost one is corrected by the next
+                return None
             self._apply_events([event])
-            self._broadcast([event])
-            self._schedule()
-            return
+            return event
+        return None
 
     # ------------------------------------------------------------ seats
 
