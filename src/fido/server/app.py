@@ -25,6 +25,7 @@ import fido
 from fido.safe_text import printable
 from fido.server import accounts, csrf
 from fido.server.errors import ApiError
+from fido.server.events_api import events_routes
 from fido.server.hub import Hub, PlaySettings
 from fido.server.lobby import lobby_routes
 from fido.server.play import SocketCount, play_routes
@@ -298,6 +299,7 @@ def create_app(
     app.include_router(_routes())
     app.include_router(lobby_routes())
     app.include_router(play_routes())
+    app.include_router(events_routes())
     from fido.web import install_web  # noqa: PLC0415 (the pages live beside the API)
 
     install_web(app)

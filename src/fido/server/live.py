@@ -177,6 +177,18 @@ class _Loaded:
     events: list[Event]
 
 
+def _event_text(s: Session, table_id: str) -> str:
+    """What a rated game's result names as its event: the event's round and table if
+    the table is one of an event's, else the table."""
+    from fido.events.championships import event_label  # noqa: PLC0415
+    from fido.store import ChampionshipTable  # noqa: PLC0415
+
+    table = s.scalar(select(ChampionshipTable).where(ChampionshipTable.table_id == table_id))
+    if table is None:
+        return f"fido online table {table_id}"
+    return event_label(table.championship, table)
+
+
 def seat_info(row: SeatRow) -> SeatInfo:
     name = display_name(row.account) if row.kind == "person" else ""
     if row.kind == "bot":
@@ -584,7 +596,7 @@ class Room:
                     return
                 numbers.append(account.player.number)
             result = {
-                "date": dt.datetime.now(dt.UTC).date(), "event": f"fido online table {self.id}",
+                "date": dt.datetime.now(dt.UTC).date(), "event": _event_text(s, self.id),
                 "set": rules.max_pips, "divisor": rules.divisor, "source": "online",
                 "key": f"table:{self.id}", "record": json.loads(record),
                 "lines": [{"player": n, "points": r.points, "pips": r.pips}
@@ -673,6 +685,14 @@ class Room:
             self._apply_events([event])
             return event
         return None
+
+    async def absent_away(self) -> None:
+        """Every person not connected here is away from now: an event's round starts
+        whether its players are there or not, and after the grace the stand-in plays."""
+        async with self.lock:
+            for seat, info in enumerate(self.seats):
+                if info.kind == "person" and not any(c.seat == seat for c in self.conns):
+                    await self._presence(seat, "away")
 
     # ------------------------------------------------------------ seats
 

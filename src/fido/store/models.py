@@ -14,6 +14,9 @@
   settings such as the signing secret (migration 0004, :mod:`fido.server`).
 * :class:`TableRow`, :class:`SeatRow` and :class:`EventRow`: the server's
   tables, their seats and each table's event log (migration 0005).
+* :class:`Championship`, :class:`ChampionshipEntry` and
+  :class:`ChampionshipTable`: events, their players and the tables of their
+  rounds (migration 0008, :mod:`fido.events`).
 
 The schema is created and upgraded by the Alembic migrations in
 ``fido/store/migrations`` (run by :func:`fido.store.open_store`), never by
@@ -45,6 +48,9 @@ __all__ = [
     "MONTH_CHECK",
     "Account",
     "Base",
+    "Championship",
+    "ChampionshipEntry",
+    "ChampionshipTable",
     "EntryRow",
     "EventRow",
     "GameRow",
@@ -332,3 +338,97 @@ class EventRow(Base):
     public: Mapped[str] = mapped_column(Text)
     private: Mapped[str | None] = mapped_column(Text, nullable=True)
     at: Mapped[float] = mapped_column(Float)  # Unix seconds
+
+
+class Championship(Base):
+    """An event (a championship or a cup): its settings and its secret seed.
+
+    ``secret`` seeds the seat draws and, with ``duplicate``, the deals every
+    table of a round shares; it never leaves the server. ``mode``: ``online``
+    (the rounds are played at the server's tables) or ``tables`` (at real
+    tables, the results come as score sheets).
+    """
+
+    __tablename__ = "championships"
+    __table_args__ = (
+        CheckConstraint("mode IN ('online', 'tables')", name="ck_champ_mode"),
+        CheckConstraint("status IN ('registration', 'running', 'finished')",
+                        name="ck_champ_status"),
+        CheckConstraint("table_size BETWEEN 3 AND 9", name="ck_champ_table_size"),
+        CheckConstraint("rounds BETWEEN 1 AND 30", name="ck_champ_rounds"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    starts_on: Mapped[dt.date] = mapped_column(Date)
+    ends_on: Mapped[dt.date] = mapped_column(Date)
+    set: Mapped[int] = mapped_column(Integer)
+    divisor: Mapped[int] = mapped_column(Integer)
+    table_size: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    mode: Mapped[str] = mapped_column(String(10))
+    invitation: Mapped[bool] = mapped_column(Boolean, default=False)  # else registration open
+    duplicate: Mapped[bool] = mapped_column(Boolean, default=False)
+    seeded: Mapped[bool] = mapped_column(Boolean, default=False)  # later rounds by standings
+    clock: Mapped[int | None] = mapped_column(Integer, nullable=True)  # online: s per move
+    grace: Mapped[int] = mapped_column(Integer, default=60)  # online: away before a bot plays
+    status: Mapped[str] = mapped_column(String(12), default="registration")
+    secret: Mapped[str] = mapped_column(String(64))
+    organiser_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+    entries: Mapped[list[ChampionshipEntry]] = relationship(
+        back_populates="championship", order_by="ChampionshipEntry.number",
+        cascade="all, delete-orphan",
+    )
+    tables: Mapped[list[ChampionshipTable]] = relationship(
+        back_populates="championship",
+        order_by="(ChampionshipTable.round, ChampionshipTable.number)",
+        cascade="all, delete-orphan",
+    )
+
+
+class ChampionshipEntry(Base):
+    """A registered player of an event; ``number`` is her draw number (from 1)."""
+
+    __tablename__ = "championship_entries"
+    __table_args__ = (UniqueConstraint("championship_id", "number", name="uq_entry_number"),)
+
+    championship_id: Mapped[int] = mapped_column(
+        ForeignKey("championships.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer)
+    registered_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+    championship: Mapped[Championship] = relationship(back_populates="entries")
+    account: Mapped[Account] = relationship()
+
+
+class ChampionshipTable(Base):
+    """One table of one round: who sits where (account ids in seat order, JSON) and
+    where its result comes from: the server's table, or the score sheet's game."""
+
+    __tablename__ = "championship_tables"
+    __table_args__ = (UniqueConstraint("championship_id", "round", "number",
+                                       name="uq_champ_table"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    championship_id: Mapped[int] = mapped_column(
+        ForeignKey("championships.id", ondelete="CASCADE"), index=True
+    )
+    round: Mapped[int] = mapped_column(Integer)  # from 1
+    number: Mapped[int] = mapped_column(Integer)  # from 1
+    seats: Mapped[str] = mapped_column(Text)  # JSON: account ids, seat 0 first
+    table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="SET NULL"), nullable=True
+    )
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), nullable=True
+    )
+
+    championship: Mapped[Championship] = relationship(back_populates="tables")

@@ -430,6 +430,9 @@ def page_routes() -> APIRouter:
 
 def install_web(app: FastAPI) -> None:
     """Add the pages and their static files to the server's app."""
+    from fido.web.event_pages import event_routes  # noqa: PLC0415 (it imports this module)
+
     app.include_router(page_routes())
     app.include_router(rules_routes())
+    app.include_router(event_routes())
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -1,0 +1,1 @@
+"""Events: championships and cups (seat draws, rounds, standings)."""

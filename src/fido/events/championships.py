@@ -1,0 +1,181 @@
+"""Events (championships and cups) in the store: create one, register, draw its rounds.
+
+An event has registered players (accounts linked to ranking players, since
+every result goes into the world ranking), a table size and a number of
+rounds. The organiser draws each round when the last one is over
+(:func:`draw_round`): the seat draw of :mod:`fido.events.seating` spreads the
+meetings; an online event gets one server table per group, created here with
+every seat reserved for its player (the server seats them and deals:
+:mod:`fido.server.events_api`), an event at real tables gets table cards and
+its results as score sheets.
+
+Every function takes an open :class:`~sqlalchemy.orm.Session`; an
+:class:`EventError` stores nothing of the caller's block.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import secrets
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from fido.errors import FidoError
+from fido.ranking.fields import Text
+from fido.ranking.players import first_error
+from fido.rules import FIDO_DIVISORS, ruleset
+from fido.store import (
+    Account,
+    Championship,
+    ChampionshipEntry,
+    ChampionshipTable,
+    SeatRow,
+    TableRow,
+)
+
+__all__ = [
+    "ChampionshipIn",
+    "EventError",
+    "create_event",
+    "event_label",
+    "find_event",
+    "register",
+    "seats_of",
+    "table_ruleset",
+    "withdraw",
+]
+
+
+class EventError(FidoError, ValueError):
+    """What an organiser or a player asked of an event cannot be done (the message says why)."""
+
+
+class ChampionshipIn(BaseModel):
+    """An event as its organiser creates it."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    name: Text = Field(min_length=1, max_length=200)
+    starts_on: dt.date
+    ends_on: dt.date
+    set: Literal[6, 9, 12, 15, 18, 21] = 9
+    divisor: int | None = Field(default=None, ge=2, le=99, description="default: the set's")
+    table_size: Annotated[int, Field(ge=3, le=9)] = 5
+    rounds: Annotated[int, Field(ge=1, le=30)] = 3
+    mode: Literal["online", "tables"] = "online"
+    invitation: bool = False
+    duplicate: bool = False
+    seeded: bool = False
+    clock: Annotated[int, Field(ge=10, le=3600)] | None = None
+    grace: Annotated[int, Field(ge=0, le=3600)] = 60
+
+    @model_validator(mode="after")
+    def _check(self) -> ChampionshipIn:
+        if self.ends_on < self.starts_on:
+            raise ValueError("the event cannot end before it starts")
+        if self.divisor is None:
+            self.divisor = FIDO_DIVISORS[self.set]
+        try:
+            ruleset("fido", set=self.set, divisor=self.divisor)
+        except FidoError as e:
+            raise ValueError(str(e)) from None
+        return self
+
+
+def create_event(s: Session, organiser: Account, data: ChampionshipIn | dict[str, object],
+                 now: dt.datetime | None = None) -> Championship:
+    """A new event, its organiser the account that creates it."""
+    if organiser.guest or organiser.name is None:
+        raise EventError("a guest cannot organise an event: sign up first")
+    try:
+        d = data if isinstance(data, ChampionshipIn) else ChampionshipIn.model_validate(data)
+    except ValidationError as e:
+        raise EventError(first_error(e, "event")) from None
+    assert d.divisor is not None
+    event = Championship(
+        name=d.name, starts_on=d.starts_on, ends_on=d.ends_on, set=d.set, divisor=d.divisor,
+        table_size=d.table_size, rounds=d.rounds, mode=d.mode, invitation=d.invitation,
+        duplicate=d.duplicate, seeded=d.seeded, clock=d.clock, grace=d.grace,
+        status="registration", secret=secrets.token_hex(32), organiser_id=organiser.id,
+        created_at=now or dt.datetime.now(dt.UTC),
+    )
+    s.add(event)
+    s.flush()
+    return event
+
+
+def find_event(s: Session, event_id: int) -> Championship:
+    event = s.get(Championship, event_id) if 1 <= event_id <= 2**31 - 1 else None
+    if event is None:
+        raise EventError(f"there is no event {event_id}")
+    return event
+
+
+def register(s: Session, event: Championship, account: Account, *,
+             by: Account | None = None, now: dt.datetime | None = None) -> ChampionshipEntry:
+    """Register ``account`` (herself, or by the organiser for an event by invitation)."""
+    organiser = by is not None and by.id == event.organiser_id
+    if event.status != "registration":
+        raise EventError("registration is closed: the first round has been drawn")
+    if event.invitation and not organiser:
+        raise EventError("this event is by invitation: its organiser registers the players")
+    if account.guest or account.name is None:
+        raise EventError("a guest cannot play an event: sign up first")
+    if account.player_id is None:
+        raise EventError(f"{account.name} has no ranking player: an event's results go into "
+                         "the world ranking, so link the account to a player number first")
+    if any(e.account_id == account.id for e in event.entries):
+        raise EventError(f"{account.name} is registered already")
+    number = (s.scalar(select(func.max(ChampionshipEntry.number))
+                       .where(ChampionshipEntry.championship_id == event.id)) or 0) + 1
+    entry = ChampionshipEntry(championship_id=event.id, account_id=account.id, number=number,
+                              registered_at=now or dt.datetime.now(dt.UTC))
+    event.entries.append(entry)
+    s.flush()
+    return entry
+
+
+def withdraw(s: Session, event: Championship, account: Account) -> None:
+    """Take ``account`` off the list (before the first round only)."""
+    if event.status != "registration":
+        raise EventError("the event has started: ask the organiser")
+    entry = next((e for e in event.entries if e.account_id == account.id), None)
+    if entry is None:
+        raise EventError(f"{account.name} is not registered")
+    event.entries.remove(entry)
+    s.flush()
+
+
+def table_ruleset(event: Championship) -> str:
+    return ruleset("fido", set=event.set, divisor=event.divisor).text()
+
+
+def event_label(event: Championship, table: ChampionshipTable) -> str:
+    """The event text of a table's result in the ranking: the event, its round and table."""
+    return f"{event.name}, round {table.round}, table {table.number}"
+
+
+def seats_of(table: ChampionshipTable) -> list[int]:
+    """The account ids at ``table``, seat 0 first."""
+    seats: list[int] = json.loads(table.seats)
+    return seats
+
+
+def new_server_table(s: Session, event: Championship, seats: list[Account],
+                     now: dt.datetime) -> str:
+    """An online round's table: rated, private, every seat reserved for its player."""
+    table_id = secrets.token_urlsafe(9)
+    row = TableRow(
+        id=table_id, ruleset=table_ruleset(event), players=len(seats), status="open",
+        rated=True, private=True, clock=event.clock, grace=event.grace,
+        invite=secrets.token_urlsafe(12), created_by=event.organiser_id, created_at=now,
+        seq=0, move_seq=0,
+    )
+    row.seats = [SeatRow(seat=i, kind="reserved", reserved_for=a.name_key)
+                 for i, a in enumerate(seats)]
+    s.add(row)
+    return table_id

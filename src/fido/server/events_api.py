@@ -1,0 +1,200 @@
+"""Events over HTTP: create one, register, draw its rounds, read its tables and standings.
+
+The rules of events live in :mod:`fido.events`; this module maps them to
+HTTP. Drawing a round of an online event also seats its players at the
+server's tables and deals: a round starts whether everyone is there or not,
+so a player not connected is away from the start, and after the event's
+grace the stand-in bot plays for her until she comes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fido.events import championships as champs
+from fido.events import rounds
+from fido.events.championships import ChampionshipIn, EventError
+from fido.events.standings_view import standings_of
+from fido.server.accounts import name_key
+from fido.server.errors import ApiError
+from fido.server.lobby import _errors, _me, _room, _signed_in
+from fido.store import INT_MAX, Account, Championship
+
+if TYPE_CHECKING:
+    from fido.server.app import Server
+
+__all__ = ["events_routes"]
+
+EventId = Annotated[int, Path(ge=1, le=INT_MAX)]
+
+
+class RegisterIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    name: str | None = Field(default=None, min_length=1, max_length=40,
+                             description="the organiser registers this account (invitation)")
+
+
+def _server(request: Request) -> Server:
+    srv: Server = request.app.state.server
+    return srv
+
+
+def _name(account: Account | None) -> str:
+    if account is None:
+        return "?"
+    return account.name or f"guest {account.id}"
+
+
+def event_json(s: Session, event: Championship, me: Account | None) -> dict[str, Any]:
+    """An event as anyone may see it (never its secret), with its tables and standings."""
+    names = {e.account_id: _name(e.account) for e in event.entries}
+    results = {(r.round, r.number): r for r in rounds.results(s, event)}
+    tables = []
+    for t in event.tables:
+        seats = champs.seats_of(t)
+        result = results[(t.round, t.number)].seats
+        tables.append({
+            "round": t.round, "number": t.number, "table": t.table_id, "game": t.game_id,
+            "seats": [{"account": a, "name": names.get(a, "?"),
+                       "final": result[i].final if result else None}
+                      for i, a in enumerate(seats)],
+            "done": result is not None,
+        })
+    drawn = max((t.round for t in event.tables), default=0)
+    return {
+        "id": event.id, "name": event.name, "starts_on": event.starts_on.isoformat(),
+        "ends_on": event.ends_on.isoformat(), "set": event.set, "divisor": event.divisor,
+        "table_size": event.table_size, "rounds": event.rounds, "mode": event.mode,
+        "invitation": event.invitation, "duplicate": event.duplicate, "seeded": event.seeded,
+        "clock": event.clock, "grace": event.grace, "status": event.status,
+        "organiser": _name(s.get(Account, event.organiser_id)) if event.organiser_id else None,
+        "mine": me is not None and me.id == event.organiser_id,
+        "registered": me is not None and any(e.account_id == me.id for e in event.entries),
+        "players": [{"account": e.account_id, "number": e.number, "name": names[e.account_id]}
+                    for e in event.entries],
+        "drawn": drawn, "round_over": rounds.round_over(s, event),
+        "tables": tables,
+        "standings": standings_of(event, list(results.values()), names),
+    }
+
+
+def events_routes() -> APIRouter:
+    api = APIRouter(prefix="/api", tags=["events"])
+    from fido.server.app import CsrfChecked  # noqa: PLC0415
+
+    def in_store(request: Request, work: Any) -> Any:
+        with _server(request).store.session() as s:
+            try:
+                return work(s)
+            except EventError as e:
+                raise ApiError(409, "event", str(e)) from None
+
+    @api.get("/events", responses=_errors())
+    def list_events(request: Request) -> dict[str, Any]:
+        """Every event, newest first: name, dates, status and players registered."""
+        with _server(request).store.session(write=False) as s:
+            rows = s.scalars(select(Championship).order_by(Championship.id.desc())).all()
+            return {"events": [
+                {"id": e.id, "name": e.name, "starts_on": e.starts_on.isoformat(),
+                 "ends_on": e.ends_on.isoformat(), "status": e.status, "mode": e.mode,
+                 "set": e.set, "table_size": e.table_size, "rounds": e.rounds,
+                 "players": len(e.entries)} for e in rows]}
+
+    @api.post("/events", status_code=201, dependencies=CsrfChecked,
+              responses=_errors(401, 403, 409))
+    def create_event(body: ChampionshipIn, request: Request) -> dict[str, Any]:
+        """Create an event; you are its organiser."""
+        def work(s: Session) -> dict[str, Any]:
+            me = _signed_in(request, s)
+            event = champs.create_event(s, me, body)
+            return event_json(s, event, me)
+        result: dict[str, Any] = in_store(request, work)
+        return result
+
+    @api.get("/events/{event_id}", responses=_errors(404))
+    def get_event(event_id: EventId, request: Request) -> dict[str, Any]:
+        with _server(request).store.session(write=False) as s:
+            event = s.get(Championship, event_id)
+            if event is None:
+                raise ApiError(404, "no_event", "there is no such event")
+            return event_json(s, event, _me(request, s))
+
+    @api.post("/events/{event_id}/entries", status_code=201, dependencies=CsrfChecked,
+              responses=_errors(401, 404, 409))
+    def register(event_id: EventId, body: RegisterIn, request: Request) -> dict[str, Any]:
+        """Register yourself, or (the organiser) the account named in the body."""
+        def work(s: Session) -> dict[str, Any]:
+            me = _signed_in(request, s)
+            event = s.get(Championship, event_id)
+            if event is None:
+                raise ApiError(404, "no_event", "there is no such event")
+            who = me
+            if body.name is not None:
+                if me.id != event.organiser_id:
+                    raise ApiError(403, "organiser", "only the organiser registers others")
+                found = s.scalar(select(Account).where(Account.name_key == name_key(body.name)))
+                if found is None:
+                    raise ApiError(404, "no_account", f"there is no account named {body.name!r}")
+                who = found
+            champs.register(s, event, who, by=me)
+            return event_json(s, event, me)
+        result: dict[str, Any] = in_store(request, work)
+        return result
+
+    @api.delete("/events/{event_id}/entries/mine", dependencies=CsrfChecked,
+                responses=_errors(401, 404, 409))
+    def withdraw(event_id: EventId, request: Request) -> dict[str, Any]:
+        def work(s: Session) -> dict[str, Any]:
+            me = _signed_in(request, s)
+            event = s.get(Championship, event_id)
+            if event is None:
+                raise ApiError(404, "no_event", "there is no such event")
+            champs.withdraw(s, event, me)
+            return event_json(s, event, me)
+        result: dict[str, Any] = in_store(request, work)
+        return result
+
+    @api.post("/events/{event_id}/rounds", status_code=201, dependencies=CsrfChecked,
+              responses=_errors(401, 403, 404, 409))
+    async def draw_round(event_id: EventId, request: Request) -> dict[str, Any]:
+        """Draw the next round (the organiser, when the last one is over); online, its
+        tables start at once."""
+        def work(s: Session) -> tuple[list[tuple[str, list[Account]]], int]:
+            me = _signed_in(request, s)
+            event = s.get(Championship, event_id)
+            if event is None:
+                raise ApiError(404, "no_event", "there is no such event")
+            tables = rounds.draw_round(s, event, me, dt.datetime.now(dt.UTC))
+            seated = []
+            for t in tables:
+                if t.table_id is not None:
+                    people = [s.get(Account, a) for a in champs.seats_of(t)]
+                    for p in people:
+                        if p is not None:
+                            s.expunge(p)
+                    seated.append((t.table_id, [p for p in people if p is not None]))
+            return seated, me.id
+
+        seated, _me_id = await asyncio.to_thread(in_store, request, work)
+        for table_id, people in seated:
+            room = await _room(request, table_id)
+            for seat, person in enumerate(people):
+                await room.join(person, seat, room.invite)
+            await room.absent_away()
+
+        def read(s: Session) -> dict[str, Any]:
+            event = s.get(Championship, event_id)
+            assert event is not None
+            return event_json(s, event, _me(request, s))
+        result: dict[str, Any] = await asyncio.to_thread(in_store, request, read)
+        return result
+
+    return api

@@ -1,0 +1,138 @@
+"""The events' pages: the list and the form to create one, an event (players,
+rounds, standings, the organiser's buttons) and a round's printable table cards.
+
+Every action goes through the JSON API of :mod:`fido.server.events_api`, so
+the rules of events live in one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse
+
+from fido.rules import FIDO_DIVISORS
+from fido.server import csrf
+from fido.web.api import InProcessApi
+from fido.web.pages import _form, _me, _see, render
+
+__all__ = ["event_routes"]
+
+DEFAULTS = {"name": "", "starts_on": "", "ends_on": "", "set": "9", "table_size": "5",
+            "rounds": "3", "mode": "online", "grace": "60", "clock": ""}
+FLAGS = ("invitation", "duplicate", "seeded")
+
+
+def _event_body(form: dict[str, str]) -> dict[str, Any]:
+    """The create form as the API's JSON (the API checks every value)."""
+    body: dict[str, Any] = {k: form.get(k, "").strip() for k in
+                            ("name", "starts_on", "ends_on", "mode")}
+    for k in ("set", "table_size", "rounds", "grace", "clock"):
+        value = form.get(k, "").strip()
+        if value:
+            body[k] = int(value) if value.lstrip("-").isdigit() else value
+    for k in FLAGS:
+        body[k] = form.get(k) == "on"
+    return body
+
+
+def _valid_id(event_id: str) -> int | None:
+    return int(event_id) if event_id.isdigit() and 0 < int(event_id) < 2**31 else None
+
+
+def event_routes() -> APIRouter:
+    pages = APIRouter(include_in_schema=False)
+
+    async def events_page(request: Request, form: dict[str, str] | None = None,
+                          error: str = "", status: int = 200) -> HTMLResponse:
+        me = await asyncio.to_thread(_me, request)
+        answer = await InProcessApi(request).call("GET", "/api/events")
+        return render(request, "events.html", status, me=me, form=form or DEFAULTS,
+                      error=error, events=answer.body.get("events", []) if answer.ok else [],
+                      sets=FIDO_DIVISORS)
+
+    @pages.get("/events", response_class=HTMLResponse)
+    async def events(request: Request) -> HTMLResponse:
+        return await events_page(request)
+
+    @pages.post("/events")
+    async def create(request: Request) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        answer = await api.call("POST", "/api/events", _event_body(form))
+        if answer.ok:
+            return _see(f"/events/{answer.body['id']}", api)
+        return await events_page(request, form, answer.message, answer.status)
+
+    async def event_page(request: Request, event_id: int, error: str = "",
+                         status: int = 200) -> HTMLResponse:
+        me = await asyncio.to_thread(_me, request)
+        answer = await InProcessApi(request).call("GET", f"/api/events/{event_id}")
+        if not answer.ok:
+            return render(request, "message.html", answer.status, me=me, title="No such event",
+                          message=answer.message, back="/events")
+        event = answer.body
+        rounds = [[t for t in event["tables"] if t["round"] == r]
+                  for r in range(1, event["drawn"] + 1)]
+        return render(request, "event.html", status, me=me, event=event, rounds=rounds,
+                      error=error)
+
+    @pages.get("/events/{event_id}", response_class=HTMLResponse)
+    async def event(request: Request, event_id: str) -> HTMLResponse:
+        eid = _valid_id(event_id)
+        if eid is None:
+            return render(request, "message.html", 404, title="No such event",
+                          message="There is no event with this address.", back="/events")
+        return await event_page(request, eid)
+
+    async def act(request: Request, event_id: str, method: str, path: str,
+                  body: dict[str, Any] | None = None) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        eid = _valid_id(event_id)
+        if eid is None:
+            return _see("/events")
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        if body is not None and form.get("name", "").strip():
+            body = {"name": form["name"].strip()}
+        answer = await api.call(method, f"/api/events/{eid}{path}", body)
+        if answer.ok:
+            return _see(f"/events/{eid}", api)
+        return await event_page(request, eid, answer.message, answer.status)
+
+    @pages.post("/events/{event_id}/register")
+    async def register(request: Request, event_id: str) -> Response:
+        return await act(request, event_id, "POST", "/entries", {})
+
+    @pages.post("/events/{event_id}/withdraw")
+    async def withdraw(request: Request, event_id: str) -> Response:
+        return await act(request, event_id, "DELETE", "/entries/mine")
+
+    @pages.post("/events/{event_id}/rounds")
+    async def draw(request: Request, event_id: str) -> Response:
+        return await act(request, event_id, "POST", "/rounds")
+
+    @pages.get("/events/{event_id}/rounds/{round_no}/cards", response_class=HTMLResponse)
+    async def cards(request: Request, event_id: str, round_no: int) -> HTMLResponse:
+        """The round's table cards, one a table, to print (one card a page)."""
+        eid = _valid_id(event_id)
+        me = await asyncio.to_thread(_me, request)
+        answer = await InProcessApi(request).call("GET", f"/api/events/{eid or 0}")
+        if eid is None or not answer.ok:
+            return render(request, "message.html", 404, title="No such event",
+                          message="There is no event with this address.", back="/events")
+        event = answer.body
+        tables = [t for t in event["tables"] if t["round"] == round_no]
+        if not tables:
+            return render(request, "message.html", 404, title="No such round",
+                          message=f"Round {round_no} has not been drawn.",
+                          back=f"/events/{eid}")
+        return render(request, "event_cards.html", me=me, event=event, round_no=round_no,
+                      tables=tables)
+
+    return pages

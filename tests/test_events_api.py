@@ -1,0 +1,124 @@
+"""Events over HTTP on a real server: 15 players in groups of five over three rounds.
+
+Nobody connects, so every seat is away from the start and the stand-in bot
+plays for her after the event's grace (0 s here): the rounds are played to
+the end by the server alone, their results are rated games in the ranking
+store, and the standings add up the finals of the finished tables.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import select
+
+from fido.ranking import register_player
+from fido.record import GameRecord
+from fido.store import GameRow, TableRow, open_store
+from server_live import browser, live_server
+
+EVENT = {"name": "Cup <b>of</b> Rostock", "starts_on": "2026-11-24", "ends_on": "2026-11-30",
+         "set": 6, "table_size": 5, "rounds": 3, "mode": "online", "grace": 0}
+
+
+def _person(base: str, name: str, number: int | None) -> httpx.Client:
+    client = browser(base)
+    assert client.post("/api/accounts", json={"name": name, "password": "a long secret 1"}
+                       ).status_code == 201
+    if number is not None:
+        assert client.put("/api/account/player", json={"number": number}).status_code == 200
+    return client
+
+
+def _wait_round_over(client: httpx.Client, event_id: int, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        event: dict[str, Any] = client.get(f"/api/events/{event_id}").json()
+        if event["round_over"]:
+            return event
+        time.sleep(0.2)
+    raise AssertionError("the round did not end")
+
+
+def test_an_online_event_of_fifteen_in_three_rounds(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'fido.db'}"
+    store = open_store(url)
+    with store.session() as s:
+        numbers = [register_player(s, f"Player {i}").number for i in range(16)]
+    store.close()
+    with live_server(url) as base:
+        people = [_person(base, f"p{i}", numbers[i]) for i in range(16)]
+        organiser = people[0]
+        r = organiser.post("/api/events", json=EVENT)
+        assert r.status_code == 201, r.text
+        event = r.json()
+        eid = event["id"]
+        assert event["mine"] and event["status"] == "registration"
+        assert "secret" not in event
+        # a round cannot be drawn before three have registered
+        assert organiser.post(f"/api/events/{eid}/rounds").status_code == 409
+        for p in people[1:]:
+            assert p.post(f"/api/events/{eid}/entries", json={}).status_code == 201
+        # twice is refused, and changes nothing
+        r = people[1].post(f"/api/events/{eid}/entries", json={})
+        assert r.status_code == 409 and "already" in r.json()["error"]["message"]
+        # a player cannot draw a round
+        assert people[1].post(f"/api/events/{eid}/rounds").status_code == 409
+        # an account without a ranking player cannot register
+        stranger = _person(base, "stranger", None)
+        r = stranger.post(f"/api/events/{eid}/entries", json={})
+        assert r.status_code == 409 and "ranking player" in r.json()["error"]["message"]
+        assert people[5].delete(f"/api/events/{eid}/entries/mine").status_code == 200
+        event = organiser.get(f"/api/events/{eid}").json()
+        assert len(event["players"]) == 14
+        assert people[5].post(f"/api/events/{eid}/entries", json={}).status_code == 201
+        # 15 players: the organiser plays too? no: she registered nobody but the others
+        event = organiser.get(f"/api/events/{eid}").json()
+        ids = {p["account"] for p in event["players"]}
+        assert len(ids) == 15
+
+        met: set[frozenset[int]] = set()
+        for rnd in range(1, 4):
+            r = organiser.post(f"/api/events/{eid}/rounds")
+            assert r.status_code == 201, r.text
+            event = r.json()
+            assert event["drawn"] == rnd and event["status"] == "running"
+            tables = [t for t in event["tables"] if t["round"] == rnd]
+            assert len(tables) == 3
+            seated = [s["account"] for t in tables for s in t["seats"]]
+            assert sorted(seated) == sorted(ids)  # everyone once
+            # no two players meet twice (15 players, tables of 5, 3 rounds: possible)
+            for t in tables:
+                for a, b in itertools.combinations([s["account"] for s in t["seats"]], 2):
+                    pair = frozenset((a, b))
+                    assert pair not in met
+                    met.add(pair)
+            # the next round waits for this one
+            assert organiser.post(f"/api/events/{eid}/rounds").status_code == 409
+            event = _wait_round_over(organiser, eid)
+        assert organiser.post(f"/api/events/{eid}/rounds").status_code == 409  # all 3 drawn
+
+        # the standings are the sums of the finals of the finished tables
+        store = open_store(url)
+        with store.session() as s:
+            totals: dict[int, int] = {}
+            for t in event["tables"]:
+                row = s.get(TableRow, t["table"])
+                assert row is not None and row.record is not None and row.rated
+                outcome = GameRecord.from_json(row.record).replay().outcome
+                assert outcome is not None
+                for seat, res in zip(t["seats"], outcome.seats, strict=True):
+                    assert seat["final"] == res.final
+                    totals[seat["account"]] = totals.get(seat["account"], 0) + res.final
+            # every table's result is in the ranking store, rated
+            games = s.scalars(select(GameRow).where(GameRow.source == "online")).all()
+            assert len(games) == 9
+            assert sorted(g.event for g in games)[0] == "Cup <b>of</b> Rostock, round 1, table 1"
+        store.close()
+        standings = event["standings"]
+        assert {x["account"]: x["total"] for x in standings} == totals
+        assert [x["total"] for x in standings] == sorted(totals.values(), reverse=True)
