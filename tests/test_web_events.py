@@ -1,0 +1,141 @@
+"""An event in the real browser: an organiser creates a championship of 15 players in
+groups of five over three rounds, a player registers by clicking, the organiser draws
+the rounds, bots play for the absent players, and the standings on the page are the
+sums of the finals the engine gives for the stored games, which are in the ranking.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, expect
+from sqlalchemy import select
+
+from fido.ranking import register_player
+from fido.record import GameRecord
+from fido.store import GameRow, TableRow, open_store
+from server_live import browser as http_client
+from server_live import live_server
+from web_browser import Person, browser_session
+
+NAME = "<i>Rostock</i> Cup"
+
+
+@pytest.fixture(scope="module")
+def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
+    yield from browser_session(request)
+
+
+def _account(base: str, name: str, number: int) -> httpx.Client:
+    client = http_client(base)
+    assert client.post("/api/accounts", json={"name": name, "password": "a long secret 1"}
+                       ).status_code == 201
+    assert client.put("/api/account/player", json={"number": number}).status_code == 200
+    return client
+
+
+def _as(browser: Browser, base: str, client: httpx.Client, **size: int) -> Person:
+    """The person whose cookies ``client`` holds, in her own browser context."""
+    person = Person(browser, base, **size)
+    person.context.add_cookies([{"name": k, "value": v, "url": base}
+                                for k, v in client.cookies.items()])
+    return person
+
+
+def test_an_event_from_creation_to_standings(browser: Browser, tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'fido.db'}"
+    store = open_store(url)
+    with store.session() as s:
+        numbers = [register_player(s, f"Player {i}").number for i in range(16)]
+    store.close()
+    with live_server(url) as base:
+        clients = [_account(base, f"player{i}", numbers[i]) for i in range(16)]
+        org = _as(browser, base, clients[0])
+        org.goto("/events")
+        form = org.page.locator("#event-form")
+        form.locator("input[name=name]").fill(NAME)
+        form.locator("input[name=starts_on]").fill("2026-11-24")
+        form.locator("input[name=ends_on]").fill("2026-11-23")  # before it starts: refused
+        form.locator("select[name=set]").select_option("6")
+        form.locator("select[name=table_size]").select_option("5")
+        form.locator("input[name=rounds]").fill("3")
+        form.locator("input[name=grace]").fill("0")
+        form.locator("button[type=submit]").click()
+        expect(org.page.locator(".error")).to_contain_text("cannot end before it starts")
+        # what she typed is still there; nothing was created
+        expect(org.page.locator("input[name=name]")).to_have_value(NAME)
+        assert clients[0].get("/api/events").json()["events"] == []
+        org.page.locator("input[name=ends_on]").fill("2026-11-30")
+        org.page.locator("#event-form button[type=submit]").click()
+        org.page.wait_for_url(re.compile(r".*/events/\d+$"))
+        event_id = int(org.page.url.rsplit("/", 1)[1])
+        expect(org.page.locator("h1")).to_have_text(NAME)  # markup shown as text
+
+        # one player registers by clicking, the others through the API
+        anna = _as(browser, base, clients[1], width=390, height=844)
+        anna.goto(f"/events/{event_id}")
+        anna.page.get_by_role("button", name="Register").click()
+        expect(anna.page.get_by_role("button", name="Withdraw")).to_be_visible()
+        expect(anna.page.locator(".entries")).to_contain_text("player1")
+        for c in clients[2:]:
+            assert c.post(f"/api/events/{event_id}/entries", json={}).status_code == 201
+        # a player sees no organiser's button
+        anna.goto(f"/events/{event_id}")
+        expect(anna.page.get_by_role("button", name=re.compile("Draw round"))).to_have_count(0)
+
+        met: set[frozenset[str]] = set()
+        for rnd in (1, 2, 3):
+            org.goto(f"/events/{event_id}")
+            button = org.page.get_by_role("button", name=f"Draw round {rnd}")
+            expect(button).to_be_enabled()
+            button.click()
+            org.page.wait_for_url(re.compile(rf".*/events/{event_id}$"))
+            tables = org.page.locator(".event-tables").nth(rnd - 1).locator("> li")
+            expect(tables).to_have_count(3)
+            for i in range(3):
+                names = tables.nth(i).locator(".finals li").all_inner_texts()
+                names = [n.split()[0] for n in names]
+                assert len(names) == 5
+                for pair in itertools.combinations(names, 2):
+                    assert frozenset(pair) not in met, f"{pair} meet twice"
+                    met.add(frozenset(pair))
+            # the bots play for everyone (nobody is connected): wait for the round's end
+            for _ in range(600):
+                if clients[0].get(f"/api/events/{event_id}").json()["round_over"]:
+                    break
+                org.page.wait_for_timeout(200)
+        org.goto(f"/events/{event_id}")
+        expect(org.page.get_by_role("button", name=re.compile("Draw round"))).to_have_count(0)
+
+        # the standings on the page: the sums of the engine's finals of the stored games
+        event = clients[0].get(f"/api/events/{event_id}").json()
+        store = open_store(url)
+        with store.session() as s:
+            totals: dict[str, int] = {}
+            for t in event["tables"]:
+                row = s.get(TableRow, t["table"])
+                assert row is not None and row.record is not None
+                outcome = GameRecord.from_json(row.record).replay().outcome
+                assert outcome is not None
+                for seat, res in zip(t["seats"], outcome.seats, strict=True):
+                    totals[seat["name"]] = totals.get(seat["name"], 0) + res.final
+            ranked = s.scalars(select(GameRow).where(GameRow.source == "online")).all()
+            assert len(ranked) == 9
+            assert all(g.event.startswith(f"{NAME}, round ") for g in ranked)
+        store.close()
+        rows = org.page.locator(".standings tbody tr")
+        expect(rows).to_have_count(15)
+        shown = {}
+        for r in rows.all():
+            cells = r.locator("td").all_inner_texts()
+            shown[cells[1]] = int(cells[3].replace("−", "-"))
+        assert shown == totals
+        assert list(shown.values()) == sorted(totals.values(), reverse=True)
+        assert not org.errors and not anna.errors
+        org.close()
+        anna.close()
