@@ -19,6 +19,7 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
@@ -26,6 +27,7 @@ from fido import Game
 from fido.moves import Placement
 from fido.ranking import games_of, register_player
 from fido.store import open_store
+from server_live import browser as live_browser
 from server_live import live_server
 from web_browser import Person, browser_session
 
@@ -224,10 +226,105 @@ def test_a_physical_game_entered_on_a_phone(base: str, browser: Browser, db_url:
 
     store = open_store(db_url)
     with store.session(write=False) as s:
-        (game,) = games_of(s)
+        (game,) = [x for x in games_of(s) if x.event == "Club night"]
         assert game.source == "sheet" and game.event == "Club night" and game.set == 6
         lines = sorted(game.lines, key=lambda ln: ln.seat)
         assert [(ln.player.number, ln.points, ln.pips, ln.final) for ln in lines] == [
             (NUMBERS[r.seat], r.points, r.pips, r.final) for r in outcome.seats]
     store.close()
     person.close()
+
+
+# ---------------------------------------------------------------- the JSON API, no browser
+
+
+def game_body(**more: object) -> dict[str, object]:
+    seats = [{"name": n} for n in NAMES]
+    return {"set": 6, "seats": seats, "opener": None, "moves": []} | more
+
+
+def test_the_state_of_a_game_judged_statelessly(base: str) -> None:
+    g = truth()
+    moves = [t.move.text() for t in g.history()]
+    client = httpx.Client(base_url=base, timeout=20)
+    r = client.post("/api/assistant/state", json=game_body(opener=g.opener, moves=moves))
+    assert r.status_code == 200
+    st = r.json()
+    assert st["accepted"] == len(moves) and st["refused"] is None and st["over"]
+    assert st["scores"] == g.scores and st["sum"] == g.ends_sum
+    assert st["targets"] == [] and len(st["layout"]["tiles"]) == len(g.table.placements)
+    pips = [g.pips(s) for s in range(PLAYERS)]
+    r = client.post("/api/assistant/state", json=game_body(opener=g.opener, moves=moves, pips=pips))
+    assert g.outcome is not None and r.json()["result"] == g.outcome.to_dict()
+    # a move refused: the state after the ones before it, and the engine's reason
+    bad = [*moves[:6], moves[2], *moves[7:]]
+    st = client.post("/api/assistant/state", json=game_body(opener=g.opener, moves=bad)).json()
+    assert st["accepted"] == 6 and st["refused"]["index"] == 6
+    assert st["refused"]["message"] == f"{moves[2].split('@')[0]} is already on the table"
+    assert len(st["history"]) == 6
+
+
+@pytest.mark.parametrize("body", [
+    game_body(set=7),
+    game_body(set="six"),
+    game_body(seats=[{"name": "A"}, {"name": "B"}]),
+    game_body(seats=[{"name": f"P{i}"} for i in range(10)]),
+    game_body(seats=[{"name": "Ann\x1b[2J"}, {"name": "B"}, {"name": "C"}]),
+    game_body(seats=[{"name": " Ann"}, {"name": "B"}, {"name": "C"}]),
+    game_body(seats=[{"name": ""}, {"name": "B"}, {"name": "C"}]),
+    game_body(seats=[{"name": "A", "number": -3}, {"name": "B"}, {"name": "C"}]),
+    game_body(seats=[{"name": "A", "number": 2**40}, {"name": "B"}, {"name": "C"}]),
+    game_body(opener=7),
+    game_body(opener=-1),
+    game_body(moves=["6-6"] * 401),
+    game_body(moves=["x" * 100]),
+    game_body(extra=1),
+    game_body(pips=["a"]),
+    {"set": 6},
+])
+def test_bad_input_is_refused_plainly(base: str, body: dict[str, object]) -> None:
+    r = httpx.post(f"{base}/api/assistant/state", json=body, timeout=20)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["message"]
+
+
+def test_a_number_nobody_has_is_named(base: str) -> None:
+    seats = [{"name": n, "number": 900 + i} for i, n in enumerate(NAMES)]
+    r = httpx.post(f"{base}/api/assistant/state", json=game_body(seats=seats), timeout=20)
+    assert r.status_code == 422 and "seat 1 (Ann): no registered player has number 900" in \
+        r.json()["error"]["message"]
+    seats = [{"name": n, "number": NUMBERS[0]} for n in NAMES]
+    r = httpx.post(f"{base}/api/assistant/state", json=game_body(seats=seats), timeout=20)
+    assert r.status_code == 422 and "twice" in r.json()["error"]["message"]
+    ok = [{"name": n, "number": NUMBERS[i]} for i, n in enumerate(NAMES)]
+    r = httpx.post(f"{base}/api/assistant/state", json=game_body(seats=ok), timeout=20)
+    assert r.json()["ranking_names"] == NAMES
+
+
+def test_the_sheet_needs_csrf_a_sign_in_ranked_players_and_an_end(base: str) -> None:
+    g = truth()
+    moves = [t.move.text() for t in g.history()]
+    pips = [g.pips(s) for s in range(PLAYERS)]
+    ranked = [{"name": n, "number": NUMBERS[i]} for i, n in enumerate(NAMES)]
+    sheet = game_body(seats=ranked, opener=g.opener, moves=moves, pips=pips,
+                      date="2026-01-10", event="Test night")
+    r = httpx.post(f"{base}/api/assistant/sheet", json=sheet, timeout=20)
+    assert r.status_code == 403  # no CSRF token
+    client = live_browser(base)
+    r = client.post("/api/assistant/sheet", json=sheet)
+    assert r.status_code == 401, r.text  # not signed in
+    client.post("/api/accounts", json={"name": "sheet_sender", "password": "a long password"})
+    for wrong, code in [
+        (sheet | {"moves": moves[:-1]}, "not_over"),
+        (sheet | {"pips": None}, "not_over"),
+        (sheet | {"seats": [{"name": n} for n in NAMES]}, "unranked"),
+        (sheet | {"moves": [*moves[:3], moves[1], *moves[4:]]}, "refused"),
+    ]:
+        r = client.post("/api/assistant/sheet", json=wrong)
+        assert r.status_code == 409 and r.json()["error"]["code"] == code, r.text
+    r = client.post("/api/assistant/sheet", json=sheet | {"date": "2999-01-01"})
+    assert r.status_code == 422 and "future" in r.json()["error"]["message"]
+    r = client.post("/api/assistant/sheet", json=sheet)
+    assert r.status_code == 201 and r.json()["new"], r.text
+    again = client.post("/api/assistant/sheet", json=sheet)
+    assert again.json()["game"] == r.json()["game"] and not again.json()["new"]  # stored once

@@ -72,7 +72,7 @@ from scipy.sparse.csgraph import maximum_flow
 
 from fido.errors import ConfigurationError, FidoError, IllegalMoveError, quote
 from fido.game import Game
-from fido.knowledge import Shown, seat_events
+from fido.knowledge import SeatEvent, Shown, seat_events
 from fido.moves import DRAW, Move, Placement, Turn
 from fido.results import Outcome, score_hand
 from fido.rules import Opener, Ruleset
@@ -607,7 +607,7 @@ class TableAssistant:
 
 def _events(
     rules: Ruleset, players: int, turns: Sequence[tuple[int, Move]]
-) -> list[list]:  # type: ignore[type-arg]
+) -> list[list[SeatEvent]]:
     """Per seat, what her turns showed (:func:`fido.knowledge.seat_events`)."""
     from fido.views import SeatView  # noqa: PLC0415
 

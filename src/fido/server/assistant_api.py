@@ -29,7 +29,6 @@ from sqlalchemy.orm import Session
 from fido.assistant import AssistantError, TableAssistant
 from fido.errors import FidoError
 from fido.layout import Layouter
-from fido.moves import Placement
 from fido.rules import FIDO_DIVISORS, Ruleset, ruleset
 from fido.safe_text import control_chars
 from fido.server.errors import ApiError
