@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import fido
 from fido.safe_text import printable
 from fido.server import accounts, csrf
+from fido.server.assistant_api import assistant_routes
 from fido.server.errors import ApiError
 from fido.server.hub import Hub, PlaySettings
 from fido.server.lobby import lobby_routes
@@ -298,9 +299,13 @@ def create_app(
     app.include_router(_routes())
     app.include_router(lobby_routes())
     app.include_router(play_routes())
+    app.include_router(assistant_routes())  # the table assistant (docs/web.md)
     from fido.web import install_web  # noqa: PLC0415 (the pages live beside the API)
 
     install_web(app)
+    from fido.web.assistant_pages import assistant_pages  # noqa: PLC0415
+
+    app.include_router(assistant_pages())
 
     @app.middleware("http")
     async def csrf_cookie(
