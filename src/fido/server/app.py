@@ -301,6 +301,9 @@ def create_app(
     from fido.web import install_web  # noqa: PLC0415 (the pages live beside the API)
 
     install_web(app)
+    from fido.web.sheets import sheet_routes  # noqa: PLC0415 (score sheets, reviews, inbox)
+
+    app.include_router(sheet_routes())
 
     @app.middleware("http")
     async def csrf_cookie(
