@@ -158,7 +158,8 @@ def api_errors(sheet: SheetForm, e: ValidationError) -> None:
                 name = f"{part if part in ('player', 'points', 'pips') else 'points'}{rows[loc[1]]}"
         if name.startswith("player") and name in sheet.errors:
             continue  # our own word on an unresolved name says more than "not an integer"
-        sheet.error(name, msg)
+        label = re.sub(r"\d+$", "", name)
+        sheet.error(name, f"{label}: {msg}" if label in _LINE_FIELDS else msg)
 
 
 _PLAYER = re.compile(r"^player (\d+)\b")

@@ -133,7 +133,8 @@ def _game_view(s: Session, game: GameRow, account: Account | None) -> dict[str, 
             and account.player_id is not None]
     can_settle = False
     why_not_settle = ""
-    if status is Status.DISPUTED and account is not None and not account.guest:
+    settles = account is not None and bool(roles_of(s, account.id))
+    if status is Status.DISPUTED and settles and account is not None:
         try:
             check_settle(s, account, game)
             can_settle = True
@@ -148,7 +149,8 @@ def _game_view(s: Session, game: GameRow, account: Account | None) -> dict[str, 
             "submitted_by": _name(s, game.submitted_by), "status": status.value,
             "counts": status.counts, "lines": lines, "reviews": reviews,
             "can_review": can_review, "my_reviews": mine, "can_settle": can_settle,
-            "why_not_settle": why_not_settle, "waiting": waiting_names}
+            "why_not_settle": why_not_settle, "waiting": waiting_names,
+            "settles": settles}
 
 
 def sheet_routes() -> APIRouter:
@@ -337,7 +339,8 @@ def sheet_routes() -> APIRouter:
                                  "final": mine.final if mine else None,
                                  "players": len(game.lines)})
             player = _name(s, account.player_id)
-        return render(request, "sheets.html", me=me, rows=rows, player=player)
+            settles = bool(roles_of(s, account.id))
+        return render(request, "sheets.html", me=me, rows=rows, player=player, settles=settles)
 
     @router.get("/reviews", response_class=HTMLResponse)
     def disputes(request: Request) -> Response:
