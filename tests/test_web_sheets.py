@@ -71,7 +71,7 @@ def _send(page: Page, **fields: str) -> None:
             form.locator("select[name=set]").select_option(value)
         else:
             form.locator(f"[name={name}]").fill(value)
-    form.locator("button[value=send]").click()
+    form.locator("button.primary[value=send]").click()
     page.wait_for_load_state()
 
 
@@ -138,8 +138,13 @@ def test_a_sheet_is_refused_then_entered_confirmed_disputed_and_settled(
         _send(page, pips2="17", player2="olga")
         assert "not linked to a ranking player" in _error(page, "player2")
         assert _games(store_url) == 0  # nothing was stored by any of them
-        # a valid sheet
-        _send(page, player2="cora")
+        # "Add a line" keeps what was typed and sends nothing
+        page.locator("#sheet-form button[value=more]").click()
+        expect(page.locator("[name=player4]")).to_be_visible()
+        expect(page.locator("[name=player2]")).to_have_value("olga")
+        # a valid sheet, sent by Enter in a field (the default button sends, not "Add a line")
+        page.locator("[name=player2]").fill("cora")
+        page.locator("[name=player2]").press("Enter")
         page.wait_for_url(re.compile(r".*/sheets/\d+\?sent=1$"))
         game_id = int(re.findall(r"/sheets/(\d+)", page.url)[0])
         expect(page.locator("#status")).to_have_text("submitted")
