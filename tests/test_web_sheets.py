@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Dialog, Page, expect
 from sqlalchemy import func, select
@@ -239,3 +240,66 @@ def test_a_rated_online_game_is_in_its_players_results(tmp_path: Path) -> None:
         assert r.status_code == 303
         text = re.sub(r"(<[^>]+>|\s)+", " ", people[2].get(f"/sheets/{rows[0]}").text)
         assert "confirmed by Player 1 (2)" in text
+
+
+BAD_SHEETS = [
+    ({"set": "7"}, "set", "not a FIDO set"),
+    ({"divisor": "1"}, "divisor", "divisor"),
+    ({"divisor": "99999999999"}, "divisor", "less than or equal"),
+    ({"points0": "99999999999"}, "points0", "less than or equal"),
+    ({"points0": "-3"}, "points0", "greater than or equal"),
+    ({"points0": "5000"}, "points0", "impossible"),
+    ({"date": "2026-02-30"}, "date", "date"),
+    ({"event": "Kiel\x00"}, "event", "control characters"),
+    ({"event": ""}, "event", "at least 1 character"),
+    ({"player1": "b\x07rt"}, "player1", "control characters"),
+    ({"player1": "99999999999"}, "player1", "less than or equal"),
+    ({"player1": "77"}, "player1", "no registered player has number 77"),
+    ({"player1": "", "points1": "", "pips1": ""}, "lines", "at least 2 items"),
+]
+
+
+@pytest.mark.parametrize(("change", "field", "message"), BAD_SHEETS)
+def test_bad_sheets_are_refused_on_their_field_and_store_nothing(
+        sheet_server: tuple[httpx.Client, str], change: dict[str, str], field: str,
+        message: str) -> None:
+    client, db = sheet_server
+    token = client.cookies["fido_csrf"]
+    form = {"csrf_token": token, "date": "2026-01-02", "event": "Kiel", "set": "9",
+            "player0": "1", "points0": "10", "pips0": "2", "player1": "2", "points1": "3",
+            "pips1": "4"} | change
+    r = client.post("/sheets", data=form)
+    assert r.status_code == 422, r.text
+    shown = re.search(rf'id="err-{field}">([^<]*)<', r.text)
+    assert shown is not None and message in shown.group(1), r.text[-3000:]
+    assert _games(db) == 0
+
+
+@pytest.fixture(scope="module")
+def sheet_server(
+        tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, str]]:
+    """A server and the browser of player 1's account (her sheets are hers)."""
+    db = f"sqlite:///{tmp_path_factory.mktemp('sheets') / 'fido.db'}"
+    store = open_store(db)
+    with store.session() as s:
+        for name in ("Ina", "Jon"):
+            register_player(s, name)
+    store.close()
+    with live_server(db) as base:
+        yield _person(base, "ina", 1), db
+
+
+def test_hostile_addresses_get_a_page_never_a_500(
+        sheet_server: tuple[httpx.Client, str]) -> None:
+    client, _db = sheet_server
+    token = client.cookies["fido_csrf"]
+    for path, status in (("/sheets/99999999999", 404), ("/sheets/0", 404),
+                         ("/sheets/-1", 404), ("/sheets/abc", 422),
+                         ("/sheets/players?q=%00%25_", 200),
+                         ("/sheets/players?q=" + "x" * 5000, 200)):
+        assert client.get(path).status_code == status, path
+    r = client.post("/sheets/99999999999/review", data={"csrf_token": token, "verdict": "confirm"})
+    assert r.status_code == 404
+    r = client.post("/sheets", content=b"csrf_token=" + token.encode() + b"&x=" + b"y" * 20000,
+                    headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 413
