@@ -304,8 +304,10 @@ def create_app(
 
     install_web(app)
     from fido.web.assistant_pages import assistant_pages  # noqa: PLC0415
+    from fido.web.sheets import sheet_routes  # noqa: PLC0415 (score sheets, reviews, inbox)
 
     app.include_router(assistant_pages())
+    app.include_router(sheet_routes())
 
     @app.middleware("http")
     async def csrf_cookie(
