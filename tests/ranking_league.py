@@ -88,7 +88,7 @@ def big_league(store: Store, players: int = 5000, games: int = 12000, seed: int 
             table = order[(4 * g) % players: (4 * g) % players + 4]
             if len(table) < 4:
                 table = rng.sample(order, 4)
-            day = dt.date(2026, 10, 1 + g % 28)
+            day = dt.date(2026, 10, 1 + g % 27)
             yield f"g{g}", _sheet(rng, day, table, skill, g)
 
     import_results(store, items(), now=received("2026-10"))

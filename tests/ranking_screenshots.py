@@ -38,7 +38,7 @@ def main(out: Path) -> None:
                                               device_scale_factor=1)
                     page = ctx.new_page()
                     page.goto(base + path)
-                    page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=True)
+                    page.screenshot(path=str(out / f"{name}-{size}.png"))
                     ctx.close()
     print(f"screenshots in {out}")
 

@@ -19,7 +19,7 @@ import datetime as dt
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -140,7 +140,8 @@ def test_one_server_on_sqlite_publishes_when_the_month_has_ended(
         first.start()
         time.sleep(8 * float(INTERVAL))
         assert snapshots(url) == {}
-        assert first.stop()[0] in (0, -15)  # uvicorn ends by the signal it got, after a clean shutdown
+        # uvicorn ends by the signal it got (-15), after a clean shutdown
+        assert first.stop()[0] in (0, -15)
     clock(AFTER_NOVEMBER)
     second = ServerProcess(url, tmp_path / "second.log", bot_processes=0)
     with servers(second):
@@ -246,7 +247,8 @@ def test_a_snapshot_stored_meanwhile_is_already_published(
 def test_the_task_survives_an_error_and_publishes_later(
         store: Store, caplog: pytest.LogCaptureFixture) -> None:
     league(store)
-    times = iter([RuntimeError("the clock broke"), dt.datetime(2026, 12, 1, 0, 1, tzinfo=UTC)])
+    times: Iterator[Exception | dt.datetime] = iter(
+        [RuntimeError("the clock broke"), dt.datetime(2026, 12, 1, 0, 1, tzinfo=UTC)])
 
     def clock() -> dt.datetime:
         t = next(times, dt.datetime(2026, 12, 1, 0, 2, tzinfo=UTC))

@@ -24,7 +24,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from fido.ranking.players import merge_players
+from fido.ranking.players import merge_players, rename_player
 from fido.ranking.report import player_report
 from fido.ranking.snapshot import Ranking, published
 from fido.store import Store, open_store
@@ -180,7 +180,7 @@ def test_a_players_page(page: Page, base: str, league: tuple[str, Store, dict[st
     # the chart: one point per published month, at the height of that month's number
     svg = page.locator("svg.history")
     assert svg.get_attribute("role") == "img"
-    assert "Frida Holm" in page.locator("svg.history title#chart-title").text_content()
+    assert "Frida Holm" in (page.locator("svg.history title#chart-title").text_content() or "")
     points, grid = _svg_points(page)
     assert [m for m, _ in points] == list(MONTHS)
     (v0, y0), (v1, y1) = grid[0], grid[-1]
@@ -290,3 +290,19 @@ def test_a_merged_player_is_sent_to_the_survivor(
     page.goto(base + f"/ranking/players/{twin}")
     assert page.url == base + f"/ranking/players/{numbers['Anna Berg']}"
     assert page.locator("h1").inner_text().startswith("Anna Berg")
+
+
+def test_a_rename_shows_at_once(base: str, league: tuple[str, Store, dict[str, int]]) -> None:
+    """The pages keep a month's snapshot once read; a player's new name still shows."""
+    _, store, numbers = league
+    with httpx.Client(base_url=base) as http:
+        assert "Gustav Ek<" in http.get("/ranking/2026-10").text  # read (and kept)
+        with store.session() as s:
+            rename_player(s, numbers["Gustav Ek"], "Gustav Eklund")
+        try:
+            page = http.get("/ranking/2026-10").text
+            assert "Gustav Eklund" in page and "Gustav Ek<" not in page
+            assert "Gustav Eklund" in http.get("/ranking/2026-10.csv").text
+        finally:
+            with store.session() as s:
+                rename_player(s, numbers["Gustav Ek"], "Gustav Ek")

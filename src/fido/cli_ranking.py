@@ -481,7 +481,7 @@ def ranking_close(
                      help="hours after a month's end before it is published"),
     ] = 0.0,
 ) -> None:
-    """Publish every ended month not published yet, oldest first (for cron; the
+    """Close every ended month whose ranking is not out yet, oldest first (for cron; the
     server does it by itself). Nothing to do is not an error."""
     from fido.server.monthly import close_due, last_ended  # noqa: PLC0415
 

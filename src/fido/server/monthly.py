@@ -37,7 +37,16 @@ from fido.ranking.snapshot import publish as publish_month
 from fido.safe_text import printable
 from fido.store import GameRow, SnapshotRow, Store, db_message
 
-__all__ = ["Closed", "MonthlyClose", "MonthlySettings", "close_due", "last_ended", "next_due"]
+__all__ = [
+    "Closed",
+    "MonthlyClose",
+    "MonthlySettings",
+    "close_due",
+    "close_one",
+    "last_ended",
+    "next_due",
+    "publish_month",
+]
 
 log = logging.getLogger("fido.server.monthly")
 

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import math
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
+from dataclasses import replace as dc_replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -64,14 +67,59 @@ def _months(s: Session) -> list[str]:
     return list(s.scalars(select(SnapshotRow.month).order_by(SnapshotRow.month.desc())))
 
 
-def _countries(s: Session, month: str) -> dict[int, str | None]:
+def _people(s: Session, snapshot_id: int) -> dict[int, tuple[str, str | None]]:
+    """Store id -> (name, country) of everyone in a snapshot, as they are now (a
+    renamed player shows under her new name, as ``fido ranking show`` has her)."""
     q = (
-        select(EntryRow.player_id, Player.country)
+        select(EntryRow.player_id, Player.name, Player.country)
         .join(Player, Player.id == EntryRow.player_id)
-        .join(SnapshotRow, SnapshotRow.id == EntryRow.snapshot_id)
-        .where(SnapshotRow.month == month)
+        .where(EntryRow.snapshot_id == snapshot_id)
     )
-    return {pid: country for pid, country in s.execute(q)}
+    return {pid: (name, country) for pid, name, country in s.execute(q)}
+
+
+class Snapshots:
+    """Published rankings read once and kept (a few months, the most recently used).
+
+    A published month never changes, and reading 5,000 entries through the ORM
+    and checking their digest takes longer than drawing the page; each page
+    still reads the snapshot's row (id, digest) and its players' names and
+    countries, so a rename shows at once and a snapshot replaced under the same
+    month is read again.
+    """
+
+    def __init__(self, size: int = 4) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[int, str], Ranking] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, s: Session, month: str) -> tuple[Ranking, dict[int, str | None]] | None:
+        """The month's ranking with today's names, and every player's country; None if
+        not published. A snapshot that does not check out raises :class:`ResultError`."""
+        row = s.execute(
+            select(SnapshotRow.id, SnapshotRow.digest).where(SnapshotRow.month == month)
+        ).first()
+        if row is None:
+            return None
+        key = (int(row[0]), str(row[1]))
+        with self._lock:
+            ranking = self._kept.get(key)
+            if ranking is not None:
+                self._kept.move_to_end(key)
+        if ranking is None:
+            ranking = published(s, month)
+            if ranking is None:
+                return None
+            with self._lock:
+                self._kept[key] = ranking
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+        people = _people(s, key[0])
+        if any(people.get(e.player_id, (e.name,))[0] != e.name for e in ranking.entries):
+            ranking = dc_replace(ranking, entries=tuple(
+                dc_replace(e, name=people[e.player_id][0]) if e.player_id in people else e
+                for e in ranking.entries))
+        return ranking, {pid: country for pid, (_, country) in people.items()}
 
 
 def _month(text: str | None) -> str | None:
@@ -126,6 +174,7 @@ def _download(body: str, media: str, filename: str) -> Response:
 
 def ranking_routes() -> APIRouter:
     pages = APIRouter(include_in_schema=False)
+    kept = Snapshots()  # one per app: each app has its own store
 
     def month_page(request: Request, month_text: str | None, query: str | None,
                    page_text: str | None) -> HTMLResponse:
@@ -148,11 +197,13 @@ def ranking_routes() -> APIRouter:
                                     f"The ranking of {shown} has not been published.")
             assert month is not None
             try:
-                ranking = published(s, month)
+                got = kept.get(s, month)
             except ResultError as e:
                 return _broken(request, me, str(e))
-            assert ranking is not None
-            countries = _countries(s, month)
+            if got is None:  # withdrawn between the two reads
+                return _missing(request, me, months, "No such ranking",
+                                f"The ranking of {month} has not been published.")
+            ranking, countries = got
         search = (query or "")[:_MAX_QUERY]
         found = _matches(ranking.entries, search)
         pages_ = max(1, math.ceil(len(found) / PAGE_SIZE))
@@ -185,9 +236,10 @@ def ranking_routes() -> APIRouter:
         with srv.store.session(write=False) as s:
             month = _month(month_text)
             try:
-                ranking = published(s, month) if month else None
+                got = kept.get(s, month) if month else None
             except ResultError as e:
                 return None, _broken(request, _me(request, s), str(e))
+            ranking = got[0] if got else None
             if ranking is None:
                 return None, _missing(request, _me(request, s), _months(s), "No such ranking",
                                       f"The ranking of {month or month_text[:20]} has not "
@@ -242,11 +294,12 @@ def ranking_routes() -> APIRouter:
                                     "published.")
             assert key is not None
             try:
-                ranking = published(s, key)
+                got = kept.get(s, key)
                 report = player_report(s, key, who.number)
             except ResultError as e:
                 return _broken(request, me, str(e))
-            assert ranking is not None
+            assert got is not None
+            ranking = got[0]
             country = who.country
         chart = history_chart(report.history)
         late = any(g.late_factor != 1.0 for g in report.games)
