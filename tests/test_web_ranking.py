@@ -24,6 +24,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from conftest import BACKENDS, POSTGRES, _empty_postgres
 from fido.ranking.players import merge_players, rename_player
 from fido.ranking.report import player_report
 from fido.ranking.snapshot import Ranking, published
@@ -40,10 +41,16 @@ def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
     yield from browser_session(request)
 
 
-@pytest.fixture(scope="module")
-def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store, dict[str, int]]]:
-    db = tmp_path_factory.mktemp("ranking") / "ranking.db"
-    url = f"sqlite:///{db}"
+@pytest.fixture(scope="module", params=BACKENDS)
+def league(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store, dict[str, int]]]:
+    """The league on SQLite and, with ``FIDO_TEST_POSTGRES_URL``, on PostgreSQL."""
+    if request.param == "postgresql":
+        assert POSTGRES
+        _empty_postgres(POSTGRES)
+        url = POSTGRES
+    else:
+        url = f"sqlite:///{tmp_path_factory.mktemp('ranking') / 'ranking.db'}"
     store = open_store(url)
     numbers = small_league(store)
     yield url, store, numbers
