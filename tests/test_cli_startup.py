@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import fido
+from fido.cli_accounts import accounts_app
 from fido.cli_ranking import players_app, ranking_app, results_app
 from fido.server.serve import serve_app
 
@@ -118,7 +119,7 @@ def test_the_lazy_registry_repeats_the_sub_apps_help() -> None:
 
     apps = {
         "players": players_app, "results": results_app, "ranking": ranking_app,
-        "serve": serve_app,
+        "serve": serve_app, "accounts": accounts_app,
     }
     assert set(_FEDERATION) == set(apps)
     for name, lazy in _FEDERATION.items():

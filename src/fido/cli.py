@@ -32,6 +32,10 @@ _FEDERATION = {
     "ranking": LazyApp(
         "fido.cli_ranking", "ranking_app", "The monthly FIDO world ranking (FLADUB)."
     ),
+    "accounts": LazyApp(
+        "fido.cli_accounts", "accounts_app",
+        "Server accounts: roles (organiser, federation), player links.",
+    ),
     # FastAPI, uvicorn and argon2 as well: imported only by `fido serve`
     "serve": LazyApp("fido.server.serve", "serve_app", "Run the multiplayer server (HTTP API)."),
 }

@@ -28,7 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from fido.errors import FidoError
 from fido.ranking import export
 from fido.ranking.bulk import import_results
-from fido.ranking.clock import utc
+from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.importer import iter_results, parse_players, parse_received, whole_number
 from fido.ranking.players import (
@@ -50,6 +50,7 @@ from fido.ranking.reviews import (
 )
 from fido.ranking.snapshot import (
     Ranking,
+    closed_until,
     compute_month,
     late_games,
     publish,
@@ -469,6 +470,48 @@ def ranking_compute(
         )
         return
     console.print(f"published {r.month}: {len(r.entries)} players, digest {r.digest[:16]}")
+
+
+@ranking_app.command("close")
+def ranking_close(
+    db: Db = None,
+    delay: Annotated[
+        float,
+        typer.Option(min=0.0, max=31 * 24.0,
+                     help="hours after a month's end before it is published"),
+    ] = 0.0,
+) -> None:
+    """Close every ended month whose ranking is not out yet, oldest first (for cron; the
+    server does it by itself). Nothing to do is not an error."""
+    from fido.server.monthly import close_due, last_ended  # noqa: PLC0415
+
+    wait = dt.timedelta(hours=delay)
+    with refusing():
+        store = open_store(db)
+        done = close_due(store, delay=wait)
+        with store.session(write=False) as s:
+            latest = closed_until(s)
+    for c in done:
+        if c.outcome == "published":
+            _say(("published", "green"), c.message.removeprefix("published"))
+        elif c.outcome == "already":
+            console.print(c.message)
+        elif c.outcome == "busy":
+            console.print(f"{c.message}: nothing done here; run again to check")
+        else:
+            raise _fail(
+                f"{c.month} cannot be published: {c.message} (months after it wait for it)"
+            )
+    if not done:
+        if latest is None:
+            console.print(
+                f"nothing to close: no month with results has ended "
+                f"(the latest ended month is {last_ended(utcnow(), wait)})"
+            )
+        else:
+            console.print(
+                f"nothing to close: every ended month is published (the latest, {latest[0]})"
+            )
 
 
 @ranking_app.command("show")

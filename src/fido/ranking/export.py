@@ -5,12 +5,26 @@ The exact values stay in the store (``fido ranking verify`` checks them)."""
 from __future__ import annotations
 
 import csv
+import io
 import json
 from pathlib import Path
+from typing import TextIO
 
 from fido.ranking.snapshot import Ranking
 
-__all__ = ["COLUMNS", "DECIMALS", "FORMULA_STARTS", "cell", "rounded", "to_csv", "to_json"]
+__all__ = [
+    "COLUMNS",
+    "DECIMALS",
+    "FORMULA_STARTS",
+    "cell",
+    "csv_text",
+    "json_data",
+    "json_text",
+    "rounded",
+    "to_csv",
+    "to_json",
+    "write_csv",
+]
 
 DECIMALS = 2  # as the ranking table prints FLADUB and its change
 ROUNDED = ("fladub", "strength", "previous_fladub", "change")
@@ -57,18 +71,24 @@ def rounded(row: dict[str, object]) -> dict[str, object]:
     return out
 
 
-def to_csv(ranking: Ranking, path: str | Path) -> None:
-    """One row per ranked player, numbers rounded as shown."""
-    with Path(path).open("w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
-        w.writeheader()
-        for e in ranking.entries:
-            row = rounded(e.to_dict())
-            w.writerow({k: cell(row[k]) for k in COLUMNS})
+def write_csv(ranking: Ranking, out: TextIO) -> None:
+    """One row per ranked player, numbers rounded as shown, onto ``out`` (a file or
+    a :class:`io.StringIO`: the web app's download is the same text as the file)."""
+    w = csv.DictWriter(out, fieldnames=COLUMNS)
+    w.writeheader()
+    for e in ranking.entries:
+        row = rounded(e.to_dict())
+        w.writerow({k: cell(row[k]) for k in COLUMNS})
 
 
-def to_json(ranking: Ranking, path: str | Path) -> None:
-    data = {
+def csv_text(ranking: Ranking) -> str:
+    out = io.StringIO(newline="")
+    write_csv(ranking, out)
+    return out.getvalue()
+
+
+def json_data(ranking: Ranking) -> dict[str, object]:
+    return {
         "month": ranking.month,
         "cutoff": ranking.cutoff.isoformat(),
         "published": ranking.computed_at.isoformat() if ranking.computed_at else None,
@@ -78,4 +98,17 @@ def to_json(ranking: Ranking, path: str | Path) -> None:
         "decimals": DECIMALS,
         "entries": [rounded(e.to_dict()) for e in ranking.entries],
     }
-    Path(path).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def json_text(ranking: Ranking) -> str:
+    return json.dumps(json_data(ranking), indent=1, ensure_ascii=False) + "\n"
+
+
+def to_csv(ranking: Ranking, path: str | Path) -> None:
+    """One row per ranked player, numbers rounded as shown."""
+    with Path(path).open("w", newline="", encoding="utf-8") as f:
+        write_csv(ranking, f)
+
+
+def to_json(ranking: Ranking, path: str | Path) -> None:
+    Path(path).write_text(json_text(ranking), encoding="utf-8")

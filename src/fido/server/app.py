@@ -24,10 +24,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import fido
 from fido.safe_text import printable
 from fido.server import accounts, csrf
+from fido.server.assistant_api import assistant_routes
 from fido.server.errors import ApiError
 from fido.server.events_api import events_routes
 from fido.server.hub import Hub, PlaySettings
 from fido.server.lobby import lobby_routes
+from fido.server.monthly import MonthlyClose, MonthlySettings
 from fido.server.play import SocketCount, play_routes
 from fido.server.ratelimit import RateLimiter
 from fido.server.schemas import (
@@ -261,23 +263,28 @@ def create_app(
     store: Store | None = None,
     play: PlaySettings = PlaySettings(),  # noqa: B008 (frozen)
     origins: tuple[str, ...] = (),
+    monthly: MonthlySettings = MonthlySettings(),  # noqa: B008 (frozen)
 ) -> FastAPI:
     """The server app on the store at ``db_url`` (default ``$FIDO_DB`` or ./fido.db),
     migrated on open; ``secret`` (default ``$FIDO_SECRET`` or the stored one) signs cookies.
 
     ``play`` sets the bots' pace and the grace periods; ``origins`` names other
-    sites whose pages may open a table's WebSocket (the server's own always may).
+    sites whose pages may open a table's WebSocket (the server's own always may);
+    ``monthly`` how often the monthly close looks for an ended month (0: never).
     """
     store = store or open_store(db_url)
     key = server_secret(store, secret)
     hub = Hub(store, play)
+    closer = MonthlyClose(store, monthly)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()  # every running table goes on: bots, clocks (with grace)
+        await closer.start()  # ended months are published by themselves
         try:
             yield
         finally:
+            await closer.stop()
             await hub.stop()
 
     app = FastAPI(
@@ -299,10 +306,18 @@ def create_app(
     app.include_router(_routes())
     app.include_router(lobby_routes())
     app.include_router(play_routes())
+    app.include_router(assistant_routes())  # the table assistant (docs/web.md)
     app.include_router(events_routes())
     from fido.web import install_web  # noqa: PLC0415 (the pages live beside the API)
 
     install_web(app)
+    from fido.web.assistant_pages import assistant_pages  # noqa: PLC0415
+    from fido.web.ranking_pages import ranking_routes  # noqa: PLC0415
+    from fido.web.sheets import sheet_routes  # noqa: PLC0415 (score sheets, reviews, inbox)
+
+    app.include_router(assistant_pages())
+    app.include_router(sheet_routes())
+    app.include_router(ranking_routes())
 
     @app.middleware("http")
     async def csrf_cookie(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import gc
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 import uvicorn
@@ -41,15 +42,29 @@ def serve(
         typer.Option(min=0, max=64, help="bot worker processes (default: one per core; "
                      "0: threads)"),
     ] = None,
+    *,
+    close_every: Annotated[
+        float,
+        typer.Option(min=0.0, max=86400.0, envvar="FIDO_CLOSE_EVERY",
+                     help="seconds between looks for an ended month to publish (0: never; "
+                     "`fido ranking close` from cron instead)"),
+    ] = 600.0,  # MonthlySettings.every (not imported here: it loads the ranking)
+    close_delay: Annotated[
+        float,
+        typer.Option(min=0.0, max=31 * 24.0, help="hours after a month's end before "
+                     "its ranking is published"),
+    ] = 0.0,
 ) -> None:
     """Serve the fido HTTP API, the lobby and the tables' WebSocket (docs/server.md)."""
     from fido.server.app import create_app  # noqa: PLC0415
+    from fido.server.monthly import MonthlySettings  # noqa: PLC0415
     from fido.server.protocol import WS_MAX_SIZE  # noqa: PLC0415
 
     url = database_url(db)
     play = PlaySettings(bot_delay=bot_delay, bot_processes=bot_processes)
+    monthly = MonthlySettings(every=close_every, delay=close_delay * 3600)
     try:
-        app = create_app(url, play=play)
+        app = create_app(url, play=play, monthly=monthly)
     except StoreError as e:
         typer.echo(f"error: {printable(e)}", err=True)
         raise typer.Exit(code=1) from None
@@ -61,4 +76,11 @@ def serve(
     typer.echo(f"fido server at http://{shown}:{port}/ (database {printable(_where(url))})")
     # a table message is at most MAX_FRAME bytes: no need to buffer uvicorn's 16 MiB default
     uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=True,
-                ws_max_size=WS_MAX_SIZE)
+                ws_max_size=WS_MAX_SIZE, log_config=_log_config())
+
+
+def _log_config() -> dict[str, Any]:
+    """uvicorn's logging, with fido's own messages (the monthly close's) beside its own."""
+    config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    config["loggers"]["fido"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    return config

@@ -14,9 +14,12 @@
   settings such as the signing secret (migration 0004, :mod:`fido.server`).
 * :class:`TableRow`, :class:`SeatRow` and :class:`EventRow`: the server's
   tables, their seats and each table's event log (migration 0005).
+* :class:`RoleRow` and :class:`Notification`: an account's roles (organiser
+  of a scope, federation) and the notes the app shows her, such as a score
+  sheet to confirm (migration 0006, :mod:`fido.server.roles`).
 * :class:`Championship`, :class:`ChampionshipEntry` and
   :class:`ChampionshipTable`: events, their players and the tables of their
-  rounds (migration 0008, :mod:`fido.events`).
+  rounds (migration 0007, :mod:`fido.events`).
 
 The schema is created and upgraded by the Alembic migrations in
 ``fido/store/migrations`` (run by :func:`fido.store.open_store`), never by
@@ -55,8 +58,10 @@ __all__ = [
     "EventRow",
     "GameRow",
     "LineRow",
+    "Notification",
     "Player",
     "ReviewRow",
+    "RoleRow",
     "SeatRow",
     "Setting",
     "SnapshotRow",
@@ -340,6 +345,40 @@ class EventRow(Base):
     at: Mapped[float] = mapped_column(Float)  # Unix seconds
 
 
+class RoleRow(Base):
+    """A role an account holds beyond player (every account is one): ``organiser``
+    of a scope (``club:Rostock``, ``event:Baltic Open``) or ``federation`` (scope "")."""
+
+    __tablename__ = "account_roles"
+    __table_args__ = (
+        UniqueConstraint("account_id", "role", "scope", name="uq_account_role"),
+        CheckConstraint("role IN ('organiser', 'federation')", name="ck_role_name"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    role: Mapped[str] = mapped_column(String(20))
+    scope: Mapped[str] = mapped_column(String(200), default="")
+    granted_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Notification(Base):
+    """Something the app tells an account about a stored game: a sheet to confirm,
+    a dispute to settle, a verdict. ``read_at`` is None until she has seen it."""
+
+    __tablename__ = "notifications"
+    __table_args__ = (Index("ix_notifications_unread", "account_id", "read_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(20))  # review, disputed, settled, confirmed
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    read_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    game: Mapped[GameRow] = relationship()
 class Championship(Base):
     """An event (a championship or a cup): its settings and its secret seed.
 

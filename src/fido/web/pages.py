@@ -27,6 +27,7 @@ import fido
 from fido.rules import FIDO_DIVISORS
 from fido.server import csrf
 from fido.server.errors import ApiError
+from fido.server.notifications import unread_of
 from fido.server.sessions import COOKIE
 from fido.store import Account, SeatRow, TableRow
 from fido.web.api import Answer, InProcessApi
@@ -82,7 +83,8 @@ me = _me  # the rules page asks too (fido.web.rulebook)
 
 def _person(account: Account) -> dict[str, Any]:
     name = account.name if account.name is not None else f"guest {account.id}"
-    return {"id": account.id, "name": name, "guest": account.guest}
+    return {"id": account.id, "name": name, "guest": account.guest,
+            "unread": unread_of(account)}  # the nav's count of notifications
 
 
 def render(

@@ -57,7 +57,8 @@ export function hue(value, max) {
 
 /**
  * Draw `geometry` into `board` (an <svg>): tiles, open slots, and `targets`
- * ([{ slot, points, move, label }]) as buttons that call `onTarget(target)`.
+ * ([{ slot, points, move, label, text? }]) as buttons that call `onTarget(target)`;
+ * a target shows `text` when given, else the points it scores.
  */
 export function drawBoard(board, geometry, { maxPips, last, targets, onTarget, scale = 40 }) {
   const big = Math.max(0.62, 13 / scale); // a target stays at least 26 px across
@@ -106,7 +107,7 @@ export function drawBoard(board, geometry, { maxPips, last, targets, onTarget, s
       tabindex: 0, "aria-label": target.label, "data-slot": m.slot });
     g.append(svg("circle", { cx: m.x, cy: m.y, r: big }));
     g.append(svg("text", { x: m.x, y: m.y, "font-size": (big * 0.8).toFixed(3) },
-      target.points ? `+${target.points}` : "0"));
+      target.text ?? (target.points ? `+${target.points}` : "0")));
     g.addEventListener("click", () => onTarget(target));
     g.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onTarget(target); }

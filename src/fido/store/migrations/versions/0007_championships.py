@@ -3,8 +3,8 @@
 New tables only (``championships``, ``championship_entries``,
 ``championship_tables``).
 
-Revision ID: 0008
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-11-24
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

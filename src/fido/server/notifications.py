@@ -1,0 +1,95 @@
+"""The app's notifications: a stored game someone should look at.
+
+Kinds: ``review`` (a sheet of a game you played in, to confirm or
+dispute), ``disputed`` (your sheet was disputed; or, for an organiser or the
+federation, a dispute to settle), ``settled`` (a dispute of your game was
+settled). A notification is read when its account opens the game's sheet
+page or marks her inbox read. Only accounts linked to a ranking player get
+the players' kinds: the ranking knows players, the app accounts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, object_session
+
+from fido.store import Account, GameRow, Notification
+
+__all__ = [
+    "KINDS",
+    "accounts_of_players",
+    "inbox",
+    "mark_read",
+    "notify",
+    "unread_count",
+    "unread_of",
+]
+
+KINDS = {
+    "review": "played in this game: confirm or dispute its sheet",
+    "disputed": "a sheet was disputed",
+    "settled": "a dispute was settled",
+}
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def accounts_of_players(s: Session, player_ids: Iterable[int]) -> list[int]:
+    """The accounts linked to these ranking players (those that have one)."""
+    ids = list(player_ids)
+    if not ids:
+        return []
+    return list(s.scalars(select(Account.id).where(Account.player_id.in_(ids))))
+
+
+def notify(
+    s: Session, account_ids: Iterable[int], kind: str, game: GameRow,
+    *, now: dt.datetime | None = None,
+) -> int:
+    """One unread notification of ``kind`` about ``game`` for each account; an account
+    that already has one unread of that kind for that game gets no second. Returns how many."""
+    assert kind in KINDS, kind
+    now = now or _now()
+    waiting = set(s.scalars(select(Notification.account_id).where(
+        Notification.game_id == game.id, Notification.kind == kind,
+        Notification.read_at.is_(None))))
+    new = sorted(set(account_ids) - waiting)
+    for account_id in new:
+        s.add(Notification(account_id=account_id, kind=kind, game_id=game.id, created_at=now))
+    s.flush()
+    return len(new)
+
+
+def unread_count(s: Session, account_id: int) -> int:
+    return s.scalar(select(func.count()).select_from(Notification).where(
+        Notification.account_id == account_id, Notification.read_at.is_(None))) or 0
+
+
+def unread_of(account: Account) -> int:
+    """:func:`unread_count` of an account loaded in an open session (the nav's badge)."""
+    s = object_session(account)
+    return unread_count(s, account.id) if s is not None and not account.guest else 0
+
+
+def inbox(s: Session, account_id: int, limit: int = 100) -> list[Notification]:
+    """Her newest notifications, unread first."""
+    return list(s.scalars(
+        select(Notification).where(Notification.account_id == account_id)
+        .order_by(Notification.read_at.is_not(None), Notification.created_at.desc(),
+                  Notification.id.desc())
+        .limit(limit)))
+
+
+def mark_read(s: Session, account_id: int, game_id: int | None = None) -> int:
+    """Mark her unread notifications read (only those about ``game_id`` if given)."""
+    q = update(Notification).where(
+        Notification.account_id == account_id, Notification.read_at.is_(None))
+    if game_id is not None:
+        q = q.where(Notification.game_id == game_id)
+    result = s.execute(q.values(read_at=_now()))
+    return int(getattr(result, "rowcount", 0) or 0)

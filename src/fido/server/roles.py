@@ -1,0 +1,216 @@
+"""Roles and what they allow: player, organiser of a scope, federation.
+
+Every account is a *player*: she enters score sheets of her own games and
+confirms or disputes the sheets of games she played in (the ranking API
+checks that she played: :mod:`fido.ranking.reviews`). Two roles are stored
+(``account_roles``), granted with ``fido accounts grant``:
+
+* **organiser** of a scope, ``club:NAME`` or ``event:NAME``: enters sheets of
+  games in her scope for others and settles their disputes.
+* **federation** (no scope): registers players, links accounts to them,
+  settles any dispute and publishes the rankings.
+
+A scope covers a game by the game's ``event`` text (the "place or event" of
+its sheet), compared as :func:`event_key` writes both (whitespace collapsed,
+case folded): the game's text must be the scope's name, or begin with it
+followed by something that is not a letter or digit. So ``club:Rostock``
+covers "Rostock", "rostock  club night 12" and "Rostock: round 2", but not
+"Rostocker Open"; ``event:Baltic Open 2026`` covers "Baltic Open 2026, round
+3". The kind (club or event) names what the scope is; it does not change
+the matching. An organiser does not settle a game she played in herself:
+the federation does (no one judges her own result).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+from collections.abc import Iterable
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fido.errors import FidoError
+from fido.safe_text import control_chars
+from fido.store import Account, GameRow, RoleRow
+
+__all__ = [
+    "FEDERATION",
+    "ORGANISER",
+    "ROLES",
+    "SCOPE_KINDS",
+    "RoleError",
+    "check_settle",
+    "check_submit",
+    "covers",
+    "event_key",
+    "find_account",
+    "grant",
+    "is_federation",
+    "parse_scope",
+    "revoke",
+    "roles_of",
+    "settlers",
+]
+
+ORGANISER = "organiser"
+FEDERATION = "federation"
+ROLES = ("player", ORGANISER, FEDERATION)
+SCOPE_KINDS = ("club", "event")
+SCOPE_MAX = 200
+
+
+class RoleError(FidoError):
+    """A role that cannot be granted, or an action the account's roles do not allow."""
+
+
+def event_key(text: str) -> str:
+    """An event or scope name as compared: NFKC, whitespace collapsed, case folded."""
+    return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
+
+
+def parse_scope(text: str) -> str:
+    """``club:NAME`` or ``event:NAME`` written one way (kind in lower case, the
+    name's whitespace collapsed); a :class:`RoleError` says what is wrong."""
+    if control_chars(text):
+        raise RoleError("a scope holds no control characters")
+    kind, sep, name = text.partition(":")
+    kind, name = kind.strip().lower(), " ".join(name.split())
+    if not sep or kind not in SCOPE_KINDS or not name:
+        raise RoleError(
+            f"a scope is club:NAME or event:NAME (e.g. club:Rostock), not {text!r}"
+        )
+    scope = f"{kind}:{name}"
+    if len(scope) > SCOPE_MAX:
+        raise RoleError(f"a scope has at most {SCOPE_MAX} characters")
+    return scope
+
+
+def covers(scope: str, event: str) -> bool:
+    """Whether an organiser of ``scope`` is in charge of a game whose event is ``event``."""
+    _kind, _, name = scope.partition(":")
+    want, have = event_key(name), event_key(event)
+    if not want or not have.startswith(want):
+        return False
+    rest = have[len(want):]
+    return not rest or not rest[0].isalnum()
+
+
+def find_account(s: Session, name: str) -> Account:
+    """The registered account of this name (as sign-in compares names)."""
+    from fido.server.accounts import name_key  # noqa: PLC0415 (argon2: only when used)
+
+    account = None
+    if not control_chars(name):
+        account = s.scalar(select(Account).where(Account.name_key == name_key(name)))
+    if account is None:
+        raise RoleError(f"there is no account named {name!r}")
+    return account
+
+
+def _checked(role: str, scope: str | None) -> tuple[str, str]:
+    if role == FEDERATION:
+        if scope:
+            raise RoleError("the federation role has no scope")
+        return role, ""
+    if role == ORGANISER:
+        if not scope:
+            raise RoleError("an organiser has a scope: --scope club:NAME or event:NAME")
+        return role, parse_scope(scope)
+    if role == "player":
+        raise RoleError("every account is a player: there is nothing to grant")
+    raise RoleError(f"unknown role {role!r} (one of: {ORGANISER}, {FEDERATION})")
+
+
+def grant(
+    s: Session, account: Account, role: str, scope: str | None = None,
+    *, now: dt.datetime | None = None,
+) -> tuple[RoleRow, bool]:
+    """Give ``account`` the role (in ``scope``); returns the row and whether it is new."""
+    if account.guest:
+        raise RoleError("a guest holds no roles: she signs up first")
+    role, scope_ = _checked(role, scope)
+    old = s.scalar(select(RoleRow).where(
+        RoleRow.account_id == account.id, RoleRow.role == role, RoleRow.scope == scope_))
+    if old is not None:
+        return old, False
+    row = RoleRow(account_id=account.id, role=role, scope=scope_,
+                  granted_at=now or dt.datetime.now(dt.UTC))
+    s.add(row)
+    s.flush()
+    return row, True
+
+
+def revoke(s: Session, account: Account, role: str, scope: str | None = None) -> None:
+    """Take the role (in ``scope``) from ``account``; an error if she does not hold it."""
+    role, scope_ = _checked(role, scope)
+    row = s.scalar(select(RoleRow).where(
+        RoleRow.account_id == account.id, RoleRow.role == role, RoleRow.scope == scope_))
+    if row is None:
+        held = f"{role} of {scope_}" if scope_ else role
+        raise RoleError(f"{account.name} is not {held}")
+    s.delete(row)
+    s.flush()
+
+
+def roles_of(s: Session, account_id: int) -> list[RoleRow]:
+    """The stored roles of an account (player is implied), federation first."""
+    rows = s.scalars(select(RoleRow).where(RoleRow.account_id == account_id))
+    return sorted(rows, key=lambda r: (r.role != FEDERATION, r.scope))
+
+
+def is_federation(s: Session, account_id: int) -> bool:
+    return any(r.role == FEDERATION for r in roles_of(s, account_id))
+
+
+def _organises(s: Session, account_id: int, event: str) -> str | None:
+    """The first of the account's organiser scopes covering ``event``, if any."""
+    for r in roles_of(s, account_id):
+        if r.role == ORGANISER and covers(r.scope, event):
+            return r.scope
+    return None
+
+
+def check_submit(s: Session, account: Account, event: str, numbers: Iterable[int]) -> None:
+    """Refuse (:class:`RoleError`) a sheet the account may not enter: she must be one
+    of its players (by her linked player's number), an organiser of its event, or the
+    federation."""
+    if account.player is not None and account.player.number in set(numbers):
+        return
+    if is_federation(s, account.id) or _organises(s, account.id, event):
+        return
+    raise RoleError(
+        "you can enter a sheet of a game you played in (your account is linked to one of "
+        "its players), or as an organiser of its club or event, or as the federation"
+    )
+
+
+def check_settle(s: Session, account: Account, game: GameRow) -> None:
+    """Refuse (:class:`RoleError`) a settlement by an account whose roles do not allow it."""
+    if is_federation(s, account.id):
+        return
+    scope = _organises(s, account.id, game.event)
+    if scope is None:
+        held = [r.scope for r in roles_of(s, account.id) if r.role == ORGANISER]
+        if not held:
+            raise RoleError("only an organiser of the game's club or event, or the "
+                            "federation, settles a dispute; players confirm or dispute")
+        raise RoleError(f"you organise {', '.join(held)}, which does not cover this game's "
+                        f"event {game.event!r}: its organiser or the federation settles it")
+    if account.player_id is not None and account.player_id in {ln.player_id for ln in game.lines}:
+        raise RoleError("you played in this game: the federation settles its dispute")
+
+
+def settlers(s: Session, game: GameRow) -> list[int]:
+    """The accounts that may settle the game's dispute (for their notification)."""
+    players = {ln.player_id for ln in game.lines}
+    out = []
+    for account_id, role, scope in s.execute(select(RoleRow.account_id, RoleRow.role,
+                                                    RoleRow.scope)):
+        if role == FEDERATION or covers(scope, game.event):
+            out.append(account_id)
+    if not out:
+        return []
+    accounts = s.scalars(select(Account).where(Account.id.in_(out)))
+    return sorted({a.id for a in accounts
+                   if is_federation(s, a.id) or a.player_id not in players})

@@ -1,0 +1,202 @@
+"""The score sheet form: what was typed becomes the ranking API's result, and the
+API's refusals go back to the fields they are about.
+
+Nothing here checks a result: the typed text goes to :class:`ResultIn` as it
+is (pydantic reads "12" as 12 and says why "twelve" is not a number) and then
+to :func:`fido.ranking.submit`; this module only resolves a player typed by
+account name to her number and finds the field an error names.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fido.ranking import ResultIn
+from fido.rules import FIDO_DIVISORS
+from fido.safe_text import control_chars
+from fido.store import Account, Player
+
+__all__ = [
+    "MAX_ROWS",
+    "MIN_ROWS",
+    "SheetForm",
+    "api_errors",
+    "field_of",
+    "parse_form",
+    "resolve_player",
+    "result_data",
+]
+
+MIN_ROWS = 4  # lines the form shows at first (blank ones are ignored)
+MAX_ROWS = 9  # the most players a FIDO game has
+GENERAL = "form"  # the key of an error about the whole sheet
+LINES = "lines"  # ... about its lines together (how many, the pips of all)
+_LINE_FIELDS = ("player", "points", "pips")
+
+
+@dataclass
+class SheetForm:
+    """What was typed (kept to show again) and the errors by field name."""
+
+    values: dict[str, str]
+    rows: int
+    errors: dict[str, str] = field(default_factory=dict)
+    numbers: dict[int, int] = field(default_factory=dict)  # row -> the player number
+
+    def used_rows(self) -> list[int]:
+        """The rows with anything typed in them."""
+        return [i for i in range(self.rows)
+                if any(self.values.get(f"{k}{i}", "").strip() for k in _LINE_FIELDS)]
+
+    def final(self, row: int) -> int | None:
+        """points - pips of a row, when both are whole numbers (shown beside them)."""
+        try:
+            return int(self.values.get(f"points{row}", "")) - int(self.values.get(f"pips{row}", ""))
+        except ValueError:
+            return None
+
+    def error(self, name: str, message: str) -> None:
+        self.errors.setdefault(name, message)
+
+
+def blank_form(today: dt.date) -> SheetForm:
+    return SheetForm({"date": today.isoformat(), "set": "12", "event": "", "divisor": ""},
+                     MIN_ROWS)
+
+
+def parse_form(form: Mapping[str, str]) -> SheetForm:
+    """The posted fields, as typed; rows: how many line rows the form shows."""
+    keys = ("date", "event", "set", "divisor",
+            *(f"{k}{i}" for i in range(MAX_ROWS) for k in ("player", "points", "pips")))
+    values = {k: form.get(k, "")[:400] for k in keys}
+    try:
+        rows = int(form.get("rows", str(MIN_ROWS)))
+    except ValueError:
+        rows = MIN_ROWS
+    rows = max(MIN_ROWS, min(MAX_ROWS, rows))
+    last = max((i + 1 for i in range(MAX_ROWS)
+                if any(values[f"{k}{i}"].strip() for k in ("player", "points", "pips"))),
+               default=0)
+    return SheetForm(values, max(rows, last))
+
+
+def resolve_player(s: Session, typed: str) -> int:
+    """A line's player as typed: her player number, or the name of an account linked
+    to a ranking player, or a ranking player's name if only one has it."""
+    text = typed.strip()
+    if not text:
+        raise ValueError("whose line is this? type a player number or an account name")
+    if text.isdigit():
+        return int(text)
+    if control_chars(text):
+        raise ValueError("a name holds no control characters")
+    from fido.server.accounts import name_key  # noqa: PLC0415 (argon2: only when used)
+
+    account = s.scalar(select(Account).where(Account.name_key == name_key(text)))
+    if account is not None:
+        if account.player is None:
+            raise ValueError(f"the account {text} is not linked to a ranking player: "
+                             "type her player number")
+        return account.player.number
+    named = list(s.scalars(select(Player).where(
+        Player.name == " ".join(text.split()), Player.merged_into.is_(None)).limit(2)))
+    if len(named) == 1:
+        return named[0].number
+    if named:
+        raise ValueError(f"several players are called {text}: type the player number")
+    raise ValueError(f"no account and no ranking player is called {text}: "
+                     "type a player number, or find her by name below")
+
+
+def result_data(s: Session, sheet: SheetForm, submitted_by: int | None) -> dict[str, Any]:
+    """The API's result body from the form: the text as typed, players resolved.
+
+    A player that cannot be resolved gets its error on the form and stays text
+    (so the API still checks the other fields).
+    """
+    v = sheet.values
+    lines: list[dict[str, Any]] = []
+    for row in sheet.used_rows():
+        player: Any = v[f"player{row}"]
+        try:
+            player = resolve_player(s, player)
+            sheet.numbers[row] = player
+        except ValueError as e:
+            sheet.error(f"player{row}", str(e))
+        lines.append({"player": player, "points": v[f"points{row}"].strip(),
+                      "pips": v[f"pips{row}"].strip()})
+    data: dict[str, Any] = {
+        "date": v["date"].strip(), "event": v["event"], "set": v["set"].strip(),
+        "divisor": v["divisor"].strip() or None, "lines": lines, "source": "sheet",
+    }
+    if submitted_by is not None:
+        data["submitted_by"] = submitted_by
+    return data
+
+
+def api_errors(sheet: SheetForm, e: ValidationError) -> None:
+    """pydantic's complaints about the result, each on its field."""
+    rows = sheet.used_rows()
+    for err in e.errors():
+        loc = err.get("loc", ())
+        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        name = GENERAL
+        if loc and loc[0] in ("date", "event", "set", "divisor"):
+            name = str(loc[0])
+        elif loc and loc[0] == "lines":
+            name = LINES
+            if len(loc) > 1 and isinstance(loc[1], int) and loc[1] < len(rows):
+                part = loc[2] if len(loc) > 2 else "points"
+                name = f"{part if part in ('player', 'points', 'pips') else 'points'}{rows[loc[1]]}"
+        if name.startswith("player") and name in sheet.errors:
+            continue  # our own word on an unresolved name says more than "not an integer"
+        label = re.sub(r"\d+$", "", name)
+        sheet.error(name, f"{label}: {msg}" if label in _LINE_FIELDS else msg)
+
+
+_PLAYER = re.compile(r"^player (\d+)\b")
+_NUMBER = re.compile(r"number (\d+)$")
+
+
+def field_of(sheet: SheetForm, message: str) -> str:
+    """The field a :class:`~fido.ranking.ResultError` from :func:`fido.ranking.submit`
+    is about (its messages name the player, the date, the set...), else the whole form."""
+    by_number: dict[int, list[int]] = {}
+    for row, n in sheet.numbers.items():
+        by_number.setdefault(n, []).append(row)
+    m = _PLAYER.match(message) or _NUMBER.search(message)
+    if m and int(m.group(1)) in by_number:
+        rows = by_number[int(m.group(1))]
+        if "appears twice" in message:
+            return f"player{rows[-1]}"
+        if "points" in message and "merged" not in message:
+            return f"points{rows[0]}"
+        return f"player{rows[0]}"
+    if "date" in message and "received" not in message:
+        return "date"
+    if re.match(r"^\d+ players:", message) or "pips at the end" in message \
+            or "points together" in message:
+        return LINES
+    if "divisor" in message and "set" not in message.split("divisor", maxsplit=1)[0]:
+        return "divisor"
+    if "FIDO set" in message or message.startswith("double-"):
+        return "set"
+    return GENERAL
+
+
+def sets() -> dict[int, int]:
+    """The FIDO sets and each one's divisor (the form's choices and their default)."""
+    return dict(FIDO_DIVISORS)
+
+
+def validate(data: dict[str, Any]) -> ResultIn:
+    """The API's own model (raises pydantic's ValidationError)."""
+    return ResultIn.model_validate(data)

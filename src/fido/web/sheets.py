@@ -1,0 +1,458 @@
+"""Score sheets on the web: enter one, confirm or dispute it, settle a dispute.
+
+* ``/sheets/new`` and ``POST /sheets``: the score sheet form; the result goes
+  through :func:`fido.ranking.submit` (source ``sheet``) and every other
+  player of the game with a linked account is notified.
+* ``/sheets/{id}``: a stored game's sheet, its status and reviews; its
+  players confirm or dispute (:func:`fido.ranking.confirm`, ``dispute``), an
+  organiser of its event or the federation settles (:func:`fido.ranking.settle`,
+  who may: :mod:`fido.server.roles`).
+* ``/sheets``: her results (sheets and rated online games) with their status;
+  ``/reviews``: the disputes she may settle; ``/inbox``: her notifications;
+  ``/sheets/players``: find a ranking player by name.
+
+Every form posts its CSRF token; a refusal is a page (or, asked for JSON,
+the API's error body) with its status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse, JSONResponse
+from pydantic import ValidationError
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fido.errors import FidoError
+from fido.ranking import ResultError, Status, confirm, dispute, settle, status_at, submit
+from fido.ranking.clock import utcnow
+from fido.ranking.submission import find_game, games_of
+from fido.server import notifications as notes
+from fido.server.roles import (
+    FEDERATION,
+    ORGANISER,
+    RoleError,
+    check_settle,
+    check_submit,
+    find_account,
+    grant,
+    revoke,
+    roles_of,
+)
+from fido.server.sessions import COOKIE
+from fido.store import Account, GameRow, Player, ReviewRow, RoleRow
+from fido.web.pages import _form, _person, _see, render
+from fido.web.sheet_form import (
+    GENERAL,
+    MAX_ROWS,
+    SheetForm,
+    api_errors,
+    blank_form,
+    field_of,
+    parse_form,
+    result_data,
+    sets,
+    validate,
+)
+
+__all__ = ["sheet_routes"]
+
+VERDICTS = {"confirm": "confirmed", "dispute": "disputed", "accept": "accepted (settled)",
+            "reject": "rejected (settled)"}
+
+
+class Refused(Exception):
+    """A request the page answers with a status and a sentence (and changes nothing)."""
+
+    def __init__(self, status: int, title: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.title, self.message = status, title, message
+
+
+def _account(request: Request, s: Session) -> Account | None:
+    srv = request.app.state.server
+    account: Account | None = srv.sessions.account(s, request.cookies.get(COOKIE))
+    return account
+
+
+def _signed_in(request: Request, s: Session) -> Account:
+    account = _account(request, s)
+    if account is None or account.guest:
+        raise Refused(401, "Sign in first", "Score sheets and reviews are made by signed-in "
+                      "accounts: sign in (or sign up) first.")
+    return account
+
+
+def _me(s: Session, account: Account | None) -> dict[str, Any] | None:
+    if account is None:
+        return None
+    me: dict[str, Any] = _person(account)
+    return me
+
+
+def _wants_json(request: Request) -> bool:
+    accept = request.headers.get("accept", "")
+    return "application/json" in accept and "text/html" not in accept
+
+
+def _refused(request: Request, e: Refused, me: dict[str, Any] | None = None) -> Response:
+    if _wants_json(request):
+        code = {401: "signed_out", 403: "forbidden", 404: "not_found"}.get(e.status, "refused")
+        return JSONResponse({"error": {"code": code, "message": e.message}}, e.status)
+    return render(request, "sheet_refused.html", e.status, me=me, title=e.title,
+                           message=e.message)
+
+
+def _store(request: Request) -> Any:
+    return request.app.state.server.store
+
+
+def _name(s: Session, player_id: int | None) -> dict[str, Any] | None:
+    p = s.get(Player, player_id) if player_id is not None else None
+    return {"number": p.number, "name": p.name} if p else None
+
+
+def _game_view(s: Session, game: GameRow, account: Account | None) -> dict[str, Any]:
+    """Everything the sheet page shows of a stored game, and what she may do on it."""
+    status = status_at(game)
+    lines = [{"seat": ln.seat, "number": ln.player.number, "name": ln.player.name,
+              "points": ln.points, "pips": ln.pips, "final": ln.final,
+              "mine": account is not None and ln.player_id == account.player_id}
+             for ln in game.lines]
+    reviews = [{"verdict": rv.verdict, "label": VERDICTS.get(rv.verdict, rv.verdict),
+                "by": _name(s, rv.player_id), "at": rv.at, "note": rv.note,
+                "player_id": rv.player_id} for rv in game.reviews]
+    players = {ln.player_id for ln in game.lines}
+    can_review = (account is not None and account.player_id in players
+                  and account.player_id != game.submitted_by
+                  and status not in (Status.REJECTED, Status.ACCEPTED))
+    mine = [r for r in reviews if account is not None and r["player_id"] == account.player_id
+            and account.player_id is not None]
+    can_settle = False
+    why_not_settle = ""
+    settles = account is not None and bool(roles_of(s, account.id))
+    if status is Status.DISPUTED and settles and account is not None:
+        try:
+            check_settle(s, account, game)
+            can_settle = True
+        except RoleError as e:
+            why_not_settle = str(e)
+    confirmed = {r["player_id"] for r in reviews if r["verdict"] == "confirm"}
+    waiting = [ln for ln in game.lines
+               if ln.player_id != game.submitted_by and ln.player_id not in confirmed]
+    waiting_names = [{"number": ln.player.number, "name": ln.player.name} for ln in waiting]
+    return {"id": game.id, "date": game.played_on, "event": game.event, "set": game.set,
+            "divisor": game.divisor, "source": game.source, "received": game.received_at,
+            "submitted_by": _name(s, game.submitted_by), "status": status.value,
+            "counts": status.counts, "lines": lines, "reviews": reviews,
+            "can_review": can_review, "my_reviews": mine, "can_settle": can_settle,
+            "why_not_settle": why_not_settle, "waiting": waiting_names,
+            "settles": settles}
+
+
+def sheet_routes() -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    # ------------------------------------------------------------ the form
+
+    def _form_page(request: Request, sheet: SheetForm, status: int = 200,
+                   me: dict[str, Any] | None = None, linked: bool = True) -> HTMLResponse:
+        return render(request, "sheet_new.html", status, me=me, sheet=sheet,
+                               sets=sets(), max_rows=MAX_ROWS, linked=linked,
+                               today=utcnow().date().isoformat())
+
+    @router.get("/sheets/new", response_class=HTMLResponse)
+    def new_sheet(request: Request) -> Response:
+        with _store(request).session(write=False) as s:
+            account = _account(request, s)
+            me = _me(s, account)
+            try:
+                account = _signed_in(request, s)
+            except Refused as e:
+                return _refused(request, e, me)
+            return _form_page(request, blank_form(utcnow().date()), me=me,
+                              linked=account.player_id is not None)
+
+    def _enter(request: Request, form: dict[str, str]) -> Response:
+        sheet = parse_form(form)
+        if form.get("action") == "more":  # one more line, nothing sent
+            sheet.rows = min(MAX_ROWS, sheet.rows + 1)
+        store = _store(request)
+        with store.session() as s:
+            account = _account(request, s)
+            me = _me(s, account)
+            try:
+                account = _signed_in(request, s)
+            except Refused as e:
+                return _refused(request, e, me)
+            if form.get("action") == "more":
+                return _form_page(request, sheet, me=me)
+            number = account.player.number if account.player is not None else None
+            data = result_data(s, sheet, number)
+            status = 422
+            game_id: int | None = None
+            try:
+                result = validate(data)
+            except ValidationError as e:
+                api_errors(sheet, e)
+            if not sheet.errors:
+                try:
+                    check_submit(s, account, result.event, sheet.numbers.values())
+                    with s.begin_nested():
+                        game, new = submit(s, result)
+                        if new:
+                            others = [ln.player_id for ln in game.lines
+                                      if ln.player_id != account.player_id]
+                            notes.notify(s, [a for a in notes.accounts_of_players(s, others)
+                                             if a != account.id], "review", game)
+                        game_id = game.id
+                except RoleError as e:
+                    sheet.error(GENERAL, str(e))
+                    status = 403
+                except ResultError as e:
+                    sheet.error(field_of(sheet, str(e)), str(e))
+            if game_id is not None:
+                return _see(f"/sheets/{game_id}?sent=1")
+            return _form_page(request, sheet, status, me=me,
+                              linked=account.player_id is not None)
+
+    @router.post("/sheets")
+    async def post_sheet(request: Request) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        return await asyncio.to_thread(_enter, request, form)
+
+    @router.get("/sheets/players")
+    def find_players(request: Request, q: str = "", format: str = "") -> Response:
+        """Ranking players whose name holds ``q``: the form's datalist options (htmx),
+        JSON (``format=json``), or a page of them (the form without JavaScript)."""
+        text = q or next((v for k, v in request.query_params.items()
+                          if k.startswith("player") and v), "")
+        text = " ".join(text.split())[:60]
+        with _store(request).session(write=False) as s:
+            found: list[dict[str, Any]] = []
+            if text and not text.isdigit() and "\x00" not in text:
+                like = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                rows = s.scalars(select(Player).where(
+                    Player.name.ilike(f"%{like}%", escape="\\"), Player.merged_into.is_(None)
+                ).order_by(Player.name, Player.number).limit(12))
+                found = [{"number": p.number, "name": p.name} for p in rows]
+            if format == "json":
+                return JSONResponse({"players": found})
+            if request.headers.get("HX-Request"):
+                return render(request, "sheet_players.html", found=found)
+            me = _me(s, _account(request, s))
+            return render(request, "sheet_find.html", me=me, found=found, q=text)
+
+    # ------------------------------------------------------------ a stored sheet
+
+    def _show(request: Request, game_id: int, *, error: str = "", status: int = 200,
+              note: str = "") -> Response:
+        with _store(request).session() as s:
+            account = _account(request, s)
+            try:
+                game = find_game(s, game_id)
+            except ResultError:
+                return _refused(request, Refused(404, "No such sheet",
+                                                 f"There is no game {game_id}."), _me(s, account))
+            if account is not None:
+                notes.mark_read(s, account.id, game.id)
+            me = _me(s, account)
+            view = _game_view(s, game, account)
+        return render(request, "sheet.html", status, me=me, game=view, error=error,
+                               note=note, sent=request.query_params.get("sent") == "1")
+
+    @router.get("/sheets/{game_id}", response_class=HTMLResponse)
+    def sheet_page(request: Request, game_id: int) -> Response:
+        return _show(request, game_id)
+
+    def _review(request: Request, game_id: int, form: dict[str, str]) -> Response:
+        verdict = form.get("verdict", "")
+        note = form.get("note", "")
+        store = _store(request)
+        try:
+            with store.session() as s:
+                account = _signed_in(request, s)
+                game = find_game(s, game_id)
+                if verdict in ("confirm", "dispute"):
+                    if account.player is None:
+                        raise Refused(403, "Not linked", "Your account is not linked to a "
+                                      "ranking player: the federation links it.")
+                    review = confirm if verdict == "confirm" else dispute
+                    now = review(s, game.id, account.player.number, note=note)
+                    if now is Status.DISPUTED and verdict == "dispute":
+                        told = set(notes.accounts_of_players(
+                            s, [game.submitted_by] if game.submitted_by else []))
+                        from fido.server.roles import settlers  # noqa: PLC0415
+                        told |= set(settlers(s, game))
+                        notes.notify(s, told - {account.id}, "disputed", game)
+                elif verdict in ("accept", "reject"):
+                    check_settle(s, account, game)
+                    settle(s, game.id, verdict == "accept", note=note)
+                    players = notes.accounts_of_players(s, [ln.player_id for ln in game.lines])
+                    notes.notify(s, set(players) - {account.id}, "settled", game)
+                else:
+                    raise Refused(400, "Which verdict?", "Choose confirm or dispute (or, "
+                                  "settling, accept or reject).")
+        except Refused as e:
+            if e.status == 401:
+                return _refused(request, e)
+            return _show(request, game_id, error=e.message, status=e.status, note=note)
+        except RoleError as e:
+            return _show(request, game_id, error=str(e), status=403, note=note)
+        except ResultError as e:
+            status = 404 if str(e).startswith("there is no game") else 409
+            if status == 404:
+                return _refused(request, Refused(404, "No such sheet", str(e)))
+            return _show(request, game_id, error=str(e), status=status, note=note)
+        return _see(f"/sheets/{game_id}")
+
+    @router.post("/sheets/{game_id}/review")
+    async def post_review(request: Request, game_id: int) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        return await asyncio.to_thread(_review, request, game_id, form)
+
+    # ------------------------------------------------------------ lists
+
+    @router.get("/sheets", response_class=HTMLResponse)
+    def my_results(request: Request) -> Response:
+        with _store(request).session(write=False) as s:
+            account = _account(request, s)
+            me = _me(s, account)
+            try:
+                account = _signed_in(request, s)
+            except Refused as e:
+                return _refused(request, e, me)
+            rows: list[dict[str, Any]] = []
+            if account.player is not None:
+                for game in reversed(games_of(s, [account.player.number])):
+                    mine = next((ln for ln in game.lines if ln.player_id == account.player_id),
+                                None)
+                    rows.append({"id": game.id, "date": game.played_on, "event": game.event,
+                                 "source": game.source, "status": status_at(game).value,
+                                 "final": mine.final if mine else None,
+                                 "players": len(game.lines)})
+            player = _name(s, account.player_id)
+            settles = bool(roles_of(s, account.id))
+        return render(request, "sheets.html", me=me, rows=rows, player=player, settles=settles)
+
+    @router.get("/reviews", response_class=HTMLResponse)
+    def disputes(request: Request) -> Response:
+        with _store(request).session(write=False) as s:
+            account = _account(request, s)
+            me = _me(s, account)
+            try:
+                account = _signed_in(request, s)
+                roles = roles_of(s, account.id)
+                if not roles:
+                    raise Refused(403, "Organisers only", "Disputes are settled by an "
+                                  "organiser of the game's club or event, or by the federation; "
+                                  "your account holds neither role.")
+            except Refused as e:
+                return _refused(request, e, me)
+            disputed = select(ReviewRow.game_id).where(ReviewRow.verdict == "dispute")
+            games = s.scalars(select(GameRow).where(GameRow.id.in_(disputed))
+                              .order_by(GameRow.played_on.desc(), GameRow.id.desc()))
+            rows = []
+            for game in games:
+                if status_at(game) is not Status.DISPUTED:
+                    continue
+                try:
+                    check_settle(s, account, game)
+                except RoleError:
+                    continue
+                last = next(rv for rv in reversed(game.reviews) if rv.verdict == "dispute")
+                rows.append({"id": game.id, "date": game.played_on, "event": game.event,
+                             "by": _name(s, last.player_id), "note": last.note})
+            held = [{"role": r.role, "scope": r.scope} for r in roles]
+        return render(request, "reviews.html", me=me, rows=rows, roles=held)
+
+    @router.get("/inbox", response_class=HTMLResponse)
+    def inbox(request: Request) -> Response:
+        with _store(request).session(write=False) as s:
+            account = _account(request, s)
+            me = _me(s, account)
+            try:
+                account = _signed_in(request, s)
+            except Refused as e:
+                return _refused(request, e, me)
+            items = [{"kind": n.kind, "text": notes.KINDS[n.kind], "game": n.game_id,
+                      "event": n.game.event, "date": n.game.played_on, "created": n.created_at,
+                      "unread": n.read_at is None, "status": status_at(n.game).value}
+                     for n in notes.inbox(s, account.id)]
+        return render(request, "inbox.html", me=me, items=items)
+
+    def _read_all(request: Request) -> Response:
+        with _store(request).session() as s:
+            try:
+                account = _signed_in(request, s)
+            except Refused as e:
+                return _refused(request, e)
+            notes.mark_read(s, account.id)
+        return _see("/inbox")
+
+    @router.post("/inbox/read")
+    async def read_all(request: Request) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        return await asyncio.to_thread(_read_all, request)
+
+    # ------------------------------------------------------------ the federation's roles page
+
+    def _roles_page(request: Request, error: str = "", status: int = 200,
+                    form: dict[str, str] | None = None) -> Response:
+        with _store(request).session(write=False) as s:
+            account = _account(request, s)
+            me = _me(s, account)
+            try:
+                _federation(s, _signed_in(request, s))
+            except Refused as e:
+                return _refused(request, e, me)
+            rows = s.execute(select(RoleRow, Account)
+                             .join(Account, Account.id == RoleRow.account_id)
+                             .order_by(RoleRow.role, Account.name_key, RoleRow.scope)).all()
+            held = [{"name": a.name, "role": r.role, "scope": r.scope, "at": r.granted_at}
+                    for r, a in rows]
+        return render(request, "sheet_roles.html", status, me=me, roles=held,
+                               error=error, form=form or {})
+
+    @router.get("/admin/roles", response_class=HTMLResponse)
+    def roles_page(request: Request) -> Response:
+        return _roles_page(request)
+
+    def _change_role(request: Request, form: dict[str, str]) -> Response:
+        try:
+            with _store(request).session() as s:
+                _federation(s, _signed_in(request, s))
+                who = find_account(s, form.get("name", "").strip())
+                if form.get("action") == "revoke":
+                    revoke(s, who, ORGANISER, form.get("scope", ""))
+                else:
+                    grant(s, who, ORGANISER, form.get("scope", ""))
+        except Refused as e:
+            return _refused(request, e)
+        except FidoError as e:
+            return _roles_page(request, str(e), 422, form)
+        return _see("/admin/roles")
+
+    @router.post("/admin/roles")
+    async def post_role(request: Request) -> Response:
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        return await asyncio.to_thread(_change_role, request, form)
+
+    return router
+
+
+def _federation(s: Session, account: Account) -> None:
+    if not any(r.role == FEDERATION for r in roles_of(s, account.id)):
+        raise Refused(403, "The federation only", "Only a federation account grants and "
+                      "revokes organiser roles (fido accounts grant NAME organiser --scope ...).")

@@ -1,0 +1,67 @@
+// The table assistant's setup page: the set and the players, checked by the
+// server (POST /api/assistant/state with no moves), then kept in this browser.
+
+import { errorText, loadGame, post, saveGame } from "./assistant_store.js";
+
+const $ = (id) => document.getElementById(id);
+
+function showRows() {
+  const n = Number($("count").value);
+  document.querySelectorAll(".seat-row").forEach((row) => {
+    row.hidden = Number(row.dataset.seat) >= n;
+  });
+}
+
+function setup() {
+  const n = Number($("count").value);
+  const seats = [];
+  for (let i = 0; i < n; i++) {
+    const name = $(`name${i}`).value.trim() || `Player ${i + 1}`;
+    const raw = $(`number${i}`).value.trim();
+    const seat = { name };
+    if (raw) seat.number = /^\d+$/.test(raw) ? Number(raw) : raw;
+    seats.push(seat);
+  }
+  return { set: Number($("set").value), counterclockwise: $("counterclockwise").checked, seats };
+}
+
+async function start(e) {
+  e.preventDefault();
+  document.querySelectorAll(".field-error").forEach((x) => { x.textContent = ""; });
+  $("form-error").textContent = "";
+  const s = setup();
+  const bad = s.seats.findIndex((x) => typeof x.number === "string");
+  if (bad >= 0) {
+    $(`error${bad}`).textContent = "a ranking number is a whole number";
+    return;
+  }
+  let answer;
+  try {
+    answer = await post("/api/assistant/state", { ...s, opener: null, moves: [] });
+  } catch {
+    $("form-error").textContent = "No connection to the server: try again when it is back.";
+    return;
+  }
+  if (!answer.ok) {
+    const text = errorText(answer);
+    const m = /seat (\d+)/.exec(text) || /seats\.(\d+)/.exec(text);
+    if (m) $(`error${Number(m[1]) - (text.startsWith("seats.") ? 0 : 1)}`).textContent = text;
+    else $("form-error").textContent = text;
+    return;
+  }
+  const names = answer.body.ranking_names || [];
+  s.seats.forEach((seat, i) => { if (names[i] && seat.name.startsWith("Player ")) seat.name = names[i]; });
+  saveGame({ setup: s, opener: null, moves: [], pips: null, sent: null, started: Date.now() });
+  location.assign("/assistant/play");
+}
+
+$("count").addEventListener("change", showRows);
+$("setup").addEventListener("submit", start);
+showRows();
+const old = loadGame();
+if (old) {
+  $("resume").hidden = false;
+  $("resume-what").textContent =
+    `${old.setup.seats.map((s) => s.name).join(", ")}, ${old.moves.length} moves entered`;
+  $("start").textContent = "Start a new game instead";
+}
