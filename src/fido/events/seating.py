@@ -56,6 +56,7 @@ MIN_TABLE: Final = 3  # FIDO is played by 3-9 players (docs/rules.md, section 1)
 MAX_TABLE: Final = 9
 MAX_ROUNDS: Final = 60
 MAX_PLAYERS: Final = 20_000
+SAMPLES: Final = 12  # partners tried for a player in one step of the search
 RESTARTS: Final = 4  # small events: the search starts again while above the bound...
 RESTART_WORK: Final = 200_000  # ... while the restarts together take at most this many steps
 
@@ -311,6 +312,9 @@ def draw(
             break
     assert best is not None
     grouping = best.tables
+    if rank is not None:  # seeded: table 1 holds the leaders
+        for tables in grouping:
+            tables.sort(key=lambda t: min(rank[a] for a in t))
     seats = _assign_seats(len(ids), sizes[0], past, index, grouping)
     first = len(past) + 1
     return tuple(
@@ -396,10 +400,18 @@ class _Search:
         for _ in range(self.rounds):
             order = list(range(n))
             rng.shuffle(order)
-            if self.rank is not None:
-                order.sort(key=lambda a: self.rank[a] if self.rank else 0)
             tables: list[list[int]] = [[] for _ in self.sizes]
             where = [0] * n
+            if self.rank is not None:  # seeded: the standings cut into tables, best first
+                rank = self.rank
+                order.sort(key=lambda a: rank[a])
+                at = 0
+                for t, size in enumerate(self.sizes):
+                    for a in order[at : at + size]:
+                        self._table_join(a, tables[t], size < self.big)
+                        where[a] = t
+                    at += size
+                order = []
             for a in order:
                 best, best_cost = -1, 0
                 for t, members in enumerate(tables):
@@ -444,7 +456,7 @@ class _Search:
         """
         n, rng = self.n, self.rng
         budget = 80 * n * self.rounds + 40_000
-        samples = min(n, 24)
+        samples = min(n, SAMPLES)
         start = 0.4 * self.k
         cost, best_cost = 0, 0
         best = [[t[:] for t in tables] for tables in self.tables]
@@ -495,6 +507,14 @@ class _Search:
                 self._table(members, self.sizes[t] < self.big, +1)
                 for a in members:
                     self.where[r][a] = t
+
+    def _table_join(self, a: int, members: list[int], small: bool) -> None:
+        for x in members:
+            self.met[a][x] += 1
+            self.met[x][a] += 1
+        if small:
+            self.small[a] += 1
+        members.append(a)
 
     def _table(self, members: list[int], small: bool, sign: int) -> None:
         for i, a in enumerate(members):
