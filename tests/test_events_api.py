@@ -8,7 +8,6 @@ store, and the standings add up the finals of the finished tables.
 
 from __future__ import annotations
 
-import itertools
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
+from fido.events import Round, Table, repeat_lower_bound, repeat_meetings
 from fido.ranking import register_player
 from fido.record import GameRecord
 from fido.store import GameRow, TableRow, open_store
@@ -76,12 +76,11 @@ def test_an_online_event_of_fifteen_in_three_rounds(tmp_path: Path) -> None:
         event = organiser.get(f"/api/events/{eid}").json()
         assert len(event["players"]) == 14
         assert people[5].post(f"/api/events/{eid}/entries", json={}).status_code == 201
-        # 15 players: the organiser plays too? no: she registered nobody but the others
         event = organiser.get(f"/api/events/{eid}").json()
         ids = {p["account"] for p in event["players"]}
         assert len(ids) == 15
 
-        met: set[frozenset[int]] = set()
+        drawn: list[Round] = []
         for rnd in range(1, 4):
             r = organiser.post(f"/api/events/{eid}/rounds")
             assert r.status_code == 201, r.text
@@ -91,15 +90,17 @@ def test_an_online_event_of_fifteen_in_three_rounds(tmp_path: Path) -> None:
             assert len(tables) == 3
             seated = [s["account"] for t in tables for s in t["seats"]]
             assert sorted(seated) == sorted(ids)  # everyone once
-            # no two players meet twice (15 players, tables of 5, 3 rounds: possible)
-            for t in tables:
-                for a, b in itertools.combinations([s["account"] for s in t["seats"]], 2):
-                    pair = frozenset((a, b))
-                    assert pair not in met
-                    met.add(pair)
+            drawn.append(Round(rnd, tuple(Table(t["number"], tuple(s["account"] for s in
+                                                                   t["seats"]))
+                                          for t in tables)))
             # the next round waits for this one
-            assert organiser.post(f"/api/events/{eid}/rounds").status_code == 409
+            r = organiser.post(f"/api/events/{eid}/rounds")
+            why = "not over" if rnd < 3 else "all 3 rounds have been drawn"
+            assert r.status_code == 409 and why in r.json()["error"]["message"]
             event = _wait_round_over(organiser, eid)
+        # 15 players in fives cannot avoid meeting again from round 2 on: the draw
+        # reaches the least number of repeat meetings there is (docs/events.md)
+        assert repeat_meetings(drawn) == repeat_lower_bound(15, 5, 3) == 12
         assert organiser.post(f"/api/events/{eid}/rounds").status_code == 409  # all 3 drawn
 
         # the standings are the sums of the finals of the finished tables
@@ -122,3 +123,35 @@ def test_an_online_event_of_fifteen_in_three_rounds(tmp_path: Path) -> None:
         standings = event["standings"]
         assert {x["account"]: x["total"] for x in standings} == totals
         assert [x["total"] for x in standings] == sorted(totals.values(), reverse=True)
+
+
+def test_a_duplicate_round_deals_every_table_the_same_hands(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'fido.db'}"
+    store = open_store(url)
+    with store.session() as s:
+        numbers = [register_player(s, f"Player {i}").number for i in range(7)]
+    store.close()
+    with live_server(url) as base:
+        people = [_person(base, f"p{i}", numbers[i]) for i in range(7)]
+        hands = {}
+        for duplicate in (True, False):
+            r = people[0].post("/api/events", json=EVENT | {
+                "table_size": 3, "rounds": 1, "duplicate": duplicate})
+            eid = r.json()["id"]
+            for p in people[1:]:
+                assert p.post(f"/api/events/{eid}/entries", json={}).status_code == 201
+            assert people[0].post(f"/api/events/{eid}/rounds").status_code == 201
+            event = _wait_round_over(people[0], eid)
+            tables = event["tables"]
+            assert [len(t["seats"]) for t in tables] == [3, 3]  # 6 players at tables of 3
+            store = open_store(url)
+            with store.session() as s:
+                games = []
+                for t in tables:
+                    row = s.get(TableRow, t["table"])
+                    assert row is not None and row.record is not None
+                    games.append(GameRecord.from_json(row.record).replay())
+            store.close()
+            hands[duplicate] = [g.initial_hands for g in games]
+        assert hands[True][0] == hands[True][1]  # the same deal at both tables
+        assert hands[False][0] != hands[False][1]  # the server's random deals

@@ -25,6 +25,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from fido.errors import FidoError
+from fido.events.deals import duplicate_game
+from fido.events.errors import EventError
 from fido.ranking.fields import Text
 from fido.ranking.players import first_error
 from fido.rules import FIDO_DIVISORS, ruleset
@@ -48,10 +50,6 @@ __all__ = [
     "table_ruleset",
     "withdraw",
 ]
-
-
-class EventError(FidoError, ValueError):
-    """What an organiser or a player asked of an event cannot be done (the message says why)."""
 
 
 class ChampionshipIn(BaseModel):
@@ -165,15 +163,26 @@ def seats_of(table: ChampionshipTable) -> list[int]:
     return seats
 
 
+def duplicate_deal(event: Championship, round_number: int, players: int) -> str:
+    """The deal every table of ``players`` plays in round ``round_number`` of a duplicate
+    event, as the server stores it: the hands and the stock's order (secret)."""
+    game = duplicate_game(table_ruleset(event), players, bytes.fromhex(event.secret),
+                          round_number, 1)
+    hands = [[t.text() for t in game.set.tiles_of(h)] for h in game.initial_hands]
+    return json.dumps({"hands": hands, "stock": [t.text() for t in game.stock]})
+
+
 def new_server_table(s: Session, event: Championship, seats: list[Account],
-                     now: dt.datetime) -> str:
-    """An online round's table: rated, private, every seat reserved for its player."""
+                     round_number: int, now: dt.datetime) -> str:
+    """An online round's table: rated, private, every seat reserved for its player;
+    in a duplicate event, dealt already (the deal is secret like every deal)."""
     table_id = secrets.token_urlsafe(9)
     row = TableRow(
         id=table_id, ruleset=table_ruleset(event), players=len(seats), status="open",
         rated=True, private=True, clock=event.clock, grace=event.grace,
         invite=secrets.token_urlsafe(12), created_by=event.organiser_id, created_at=now,
         seq=0, move_seq=0,
+        deal=duplicate_deal(event, round_number, len(seats)) if event.duplicate else None,
     )
     row.seats = [SeatRow(seat=i, kind="reserved", reserved_for=a.name_key)
                  for i, a in enumerate(seats)]

@@ -15,11 +15,14 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from fido.events.championships import EventError, new_server_table, seats_of
+from fido.events import seating
+from fido.events.championships import new_server_table, seats_of, table_ruleset
+from fido.events.errors import EventError
+from fido.events.standings import GameResult, Line, Standing, standings
 from fido.record import GameRecord
 from fido.store import Account, Championship, ChampionshipTable, GameRow, TableRow
 
-__all__ = ["SeatResult", "TableResult", "draw_round", "results", "round_over"]
+__all__ = ["SeatResult", "TableResult", "draw_round", "results", "round_over", "standings_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,15 +88,25 @@ def draw_round(s: Session, event: Championship, by: Account,
     players = [e.account_id for e in event.entries]
     if len(players) < 3:
         raise EventError("an event needs at least 3 registered players")
-    earlier = [[seats_of(t) for t in event.tables if t.round == r] for r in range(1, drawn + 1)]
-    groups = _draw(players, event.table_size, earlier, event.secret)
+    earlier = [
+        seating.Round(r, tuple(seating.Table(t.number, tuple(seats_of(t)))
+                               for t in event.tables if t.round == r))
+        for r in range(1, drawn + 1)
+    ]
+    order = None
+    if event.seeded and drawn:
+        order = [x.player for x in standings_of(s, event)]
+    (new,) = seating.draw(players, 1, table_size=event.table_size, seed=event.secret,
+                          earlier=earlier, seeding=order)
+    groups = [list(t.seats) for t in new.tables]
     now = now or dt.datetime.now(dt.UTC)
     tables = []
     for number, seats in enumerate(groups, start=1):
         table = ChampionshipTable(round=drawn + 1, number=number, seats=json.dumps(seats))
         if event.mode == "online":
             accounts = [s.get(Account, a) for a in seats]
-            table.table_id = new_server_table(s, event, [a for a in accounts if a], now)
+            table.table_id = new_server_table(s, event, [a for a in accounts if a], drawn + 1,
+                                              now)
         event.tables.append(table)
         tables.append(table)
     event.status = "running"
@@ -101,28 +114,14 @@ def draw_round(s: Session, event: Championship, by: Account,
     return tables
 
 
-def _draw(players: list[int], size: int, earlier: list[list[list[int]]],
-          seed: str) -> list[list[int]]:
-    """Placeholder until fido.events.seating: random draws, the one with fewest repeats."""
-    import random  # noqa: PLC0415
 
-    rng = random.Random(f"{seed}:{len(earlier)}")
-    met = {frozenset((a, b)) for rnd in earlier for t in rnd for a in t for b in t if a != b}
-    n = len(players)
-    count = -(-n // size)
-    sizes = [n // count + (1 if i < n % count else 0) for i in range(count)]
-    best: list[list[int]] = []
-    best_cost = None
-    for _ in range(20000):
-        order = players[:]
-        rng.shuffle(order)
-        groups, i = [], 0
-        for k in sizes:
-            groups.append(order[i:i + k])
-            i += k
-        cost = sum(frozenset((a, b)) in met for g in groups for a in g for b in g if a < b)
-        if best_cost is None or cost < best_cost:
-            best, best_cost = groups, cost
-        if cost == 0:
-            break
-    return best
+def standings_of(s: Session, event: Championship) -> tuple[Standing, ...]:
+    """The standings after the tables finished so far (fido.events.standings: normalised
+    finals, then the tie-breaks); the players are account ids in draw-number order."""
+    games = [
+        GameResult(r.round, r.number, 1,
+                   tuple(Line(x.account_id, x.points, x.pips) for x in r.seats))
+        for r in results(s, event) if r.seats is not None
+    ]
+    return standings([e.account_id for e in event.entries], games,
+                     rules=table_ruleset(event), table_size=event.table_size)

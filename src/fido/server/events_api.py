@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Path, Request
@@ -21,7 +22,6 @@ from sqlalchemy.orm import Session
 from fido.events import championships as champs
 from fido.events import rounds
 from fido.events.championships import ChampionshipIn, EventError
-from fido.events.standings_view import standings_of
 from fido.server.accounts import name_key
 from fido.server.errors import ApiError
 from fido.server.lobby import _errors, _me, _room, _signed_in
@@ -53,6 +53,11 @@ def _name(account: Account | None) -> str:
     return account.name or f"guest {account.id}"
 
 
+def _number(x: Fraction) -> int | float:
+    """A normalised total: whole when it is (tables of the event's size), else 2 decimals."""
+    return int(x) if x.denominator == 1 else round(float(x), 2)
+
+
 def event_json(s: Session, event: Championship, me: Account | None) -> dict[str, Any]:
     """An event as anyone may see it (never its secret), with its tables and standings."""
     names = {e.account_id: _name(e.account) for e in event.entries}
@@ -82,7 +87,12 @@ def event_json(s: Session, event: Championship, me: Account | None) -> dict[str,
                     for e in event.entries],
         "drawn": drawn, "round_over": rounds.round_over(s, event),
         "tables": tables,
-        "standings": standings_of(event, list(results.values()), names),
+        "standings": [
+            {"place": x.position, "account": x.player, "name": names.get(x.player, "?"),
+             "total": _number(x.total), "games": x.games, "wins": x.wins,
+             "decided_by": x.decided_by}
+            for x in rounds.standings_of(s, event)
+        ],
     }
 
 

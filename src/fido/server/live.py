@@ -223,6 +223,7 @@ class Room:
         self.timer: asyncio.Task[None] | None = None
         self.record: str | None = None
         self._deal: str | None = None
+        self._stock_order: list[Tile] | None = None  # a duplicate deal's (see _dealt)
         self._drawing = TableDrawing()  # the layout, shared by every view of a broadcast
 
     # ------------------------------------------------------------ loading
@@ -308,8 +309,15 @@ class Room:
             self.seq = e.seq
 
     def _dealt(self) -> Game:
+        """The game as dealt: ``deal`` is the hands (the stock has no order, every draw
+        is drawn when it happens), or for a duplicate event's table the hands and the
+        stock's order, the same at every table of the round."""
         assert self.rules is not None and self._deal is not None
-        hands = [[Tile.from_text(t) for t in h] for h in json.loads(self._deal)]
+        data = json.loads(self._deal)
+        dealt = data["hands"] if isinstance(data, dict) else data
+        self._stock_order = ([Tile.from_text(t) for t in data["stock"]]
+                             if isinstance(data, dict) else None)
+        hands = [[Tile.from_text(t) for t in h] for h in dealt]
         held = {t for h in hands for t in h}
         rest = [t for t in self.rules.dominoes if t not in held]
         return Game.from_deal(self.rules, hands, rest, explicit_chance=True)
@@ -528,7 +536,10 @@ class Room:
         drawn: Tile | None = None
         chance = game.chance
         if chance is not None:
-            drawn = secrets.choice(chance.tiles)  # the operating system's random source
+            if self._stock_order is None:
+                drawn = secrets.choice(chance.tiles)  # the operating system's random source
+            else:  # a duplicate deal: the stock's own order
+                drawn = next(t for t in self._stock_order if t in chance.tiles)
             game.apply_chance(drawn)
         turn = game.last_turn()  # not history()[-1]: that rebuilds every turn of the game
         assert turn is not None
@@ -732,9 +743,13 @@ class Room:
             deal: str | None = None
             if filled:
                 assert self.rules is not None
-                game = Game.new(self.rules, self.players, rng=_SYSTEM, explicit_chance=True)
-                hands = [game.set.tiles_of(h) for h in game.initial_hands]
-                deal = json.dumps([[t.text() for t in h] for h in hands])
+                if self._deal is not None:  # dealt when created (a duplicate event's deal)
+                    deal = self._deal
+                    game = self._dealt()
+                else:
+                    game = Game.new(self.rules, self.players, rng=_SYSTEM, explicit_chance=True)
+                    hands = [game.set.tiles_of(h) for h in game.initial_hands]
+                    deal = json.dumps([[t.text() for t in h] for h in hands])
                 names = [name if i == seat else s.name for i, s in enumerate(self.seats)]
                 events.append(Event(events[0].seq + 1, "start", None, {"names": names}))
                 # the opener's clock is in the row like every later one: another
@@ -757,8 +772,8 @@ class Room:
             for conn in self.conns:  # her open connections watched until now: now they play
                 if conn.account_id == account.id:
                     conn.seat = seat
-            self._deal = deal
             if filled:
+                self._deal = deal
                 self.status = "running"
             self._apply_events(events)
             if filled:
