@@ -9,7 +9,6 @@ store, and the standings add up the finals of the finished tables.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -44,8 +43,8 @@ def _wait_round_over(client: httpx.Client, event_id: int, timeout: float = 120) 
     raise AssertionError("the round did not end")
 
 
-def test_an_online_event_of_fifteen_in_three_rounds(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'fido.db'}"
+def test_an_online_event_of_fifteen_in_three_rounds(store_url: str) -> None:
+    url = store_url
     store = open_store(url)
     with store.session() as s:
         numbers = [register_player(s, f"Player {i}").number for i in range(16)]
@@ -125,8 +124,8 @@ def test_an_online_event_of_fifteen_in_three_rounds(tmp_path: Path) -> None:
         assert [x["total"] for x in standings] == sorted(totals.values(), reverse=True)
 
 
-def test_a_duplicate_round_deals_every_table_the_same_hands(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'fido.db'}"
+def test_a_duplicate_round_deals_every_table_the_same_hands(store_url: str) -> None:
+    url = store_url
     store = open_store(url)
     with store.session() as s:
         numbers = [register_player(s, f"Player {i}").number for i in range(7)]
