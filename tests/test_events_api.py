@@ -17,6 +17,7 @@ from sqlalchemy import select
 from fido.events import Round, Table, repeat_lower_bound, repeat_meetings
 from fido.ranking import register_player
 from fido.record import GameRecord
+from fido.server.roles import find_account, grant
 from fido.store import GameRow, TableRow, open_store
 from server_live import browser, live_server
 
@@ -31,6 +32,14 @@ def _person(base: str, name: str, number: int | None) -> httpx.Client:
     if number is not None:
         assert client.put("/api/account/player", json={"number": number}).status_code == 200
     return client
+
+
+def organiser(url: str, name: str) -> None:
+    """Give the account ``name`` an organiser's role (as `fido accounts grant` does)."""
+    store = open_store(url)
+    with store.session() as s:
+        grant(s, find_account(s, name), "organiser", "club:Rostock")
+    store.close()
 
 
 def _wait_round_over(client: httpx.Client, event_id: int, timeout: float = 120) -> dict[str, Any]:
@@ -51,37 +60,41 @@ def test_an_online_event_of_fifteen_in_three_rounds(store_url: str) -> None:
     store.close()
     with live_server(url) as base:
         people = [_person(base, f"p{i}", numbers[i]) for i in range(16)]
-        organiser = people[0]
-        r = organiser.post("/api/events", json=EVENT)
+        # organising an event takes an organiser's role
+        r = people[0].post("/api/events", json=EVENT)
+        assert r.status_code == 403 and "organiser" in r.json()["error"]["message"]
+        organiser(url, "p0")
+        boss = people[0]
+        r = boss.post("/api/events", json=EVENT)
         assert r.status_code == 201, r.text
         event = r.json()
         eid = event["id"]
         assert event["mine"] and event["status"] == "registration"
         assert "secret" not in event
         # a round cannot be drawn before three have registered
-        assert organiser.post(f"/api/events/{eid}/rounds").status_code == 409
+        assert boss.post(f"/api/events/{eid}/rounds").status_code == 409
         for p in people[1:]:
             assert p.post(f"/api/events/{eid}/entries", json={}).status_code == 201
         # twice is refused, and changes nothing
         r = people[1].post(f"/api/events/{eid}/entries", json={})
         assert r.status_code == 409 and "already" in r.json()["error"]["message"]
         # a player cannot draw a round
-        assert people[1].post(f"/api/events/{eid}/rounds").status_code == 409
+        assert people[1].post(f"/api/events/{eid}/rounds").status_code == 403
         # an account without a ranking player cannot register
         stranger = _person(base, "stranger", None)
         r = stranger.post(f"/api/events/{eid}/entries", json={})
         assert r.status_code == 409 and "ranking player" in r.json()["error"]["message"]
         assert people[5].delete(f"/api/events/{eid}/entries/mine").status_code == 200
-        event = organiser.get(f"/api/events/{eid}").json()
+        event = boss.get(f"/api/events/{eid}").json()
         assert len(event["players"]) == 14
         assert people[5].post(f"/api/events/{eid}/entries", json={}).status_code == 201
-        event = organiser.get(f"/api/events/{eid}").json()
+        event = boss.get(f"/api/events/{eid}").json()
         ids = {p["account"] for p in event["players"]}
         assert len(ids) == 15
 
         drawn: list[Round] = []
         for rnd in range(1, 4):
-            r = organiser.post(f"/api/events/{eid}/rounds")
+            r = boss.post(f"/api/events/{eid}/rounds")
             assert r.status_code == 201, r.text
             event = r.json()
             assert event["drawn"] == rnd and event["status"] == "running"
@@ -93,14 +106,14 @@ def test_an_online_event_of_fifteen_in_three_rounds(store_url: str) -> None:
                                                                    t["seats"]))
                                           for t in tables)))
             # the next round waits for this one
-            r = organiser.post(f"/api/events/{eid}/rounds")
+            r = boss.post(f"/api/events/{eid}/rounds")
             why = "not over" if rnd < 3 else "all 3 rounds have been drawn"
             assert r.status_code == 409 and why in r.json()["error"]["message"]
-            event = _wait_round_over(organiser, eid)
+            event = _wait_round_over(boss, eid)
         # 15 players in fives cannot avoid meeting again from round 2 on: the draw
         # reaches the least number of repeat meetings there is (docs/events.md)
         assert repeat_meetings(drawn) == repeat_lower_bound(15, 5, 3) == 12
-        assert organiser.post(f"/api/events/{eid}/rounds").status_code == 409  # all 3 drawn
+        assert boss.post(f"/api/events/{eid}/rounds").status_code == 409  # all 3 drawn
 
         # the standings are the sums of the finals of the finished tables
         store = open_store(url)
@@ -132,6 +145,7 @@ def test_a_duplicate_round_deals_every_table_the_same_hands(store_url: str) -> N
     store.close()
     with live_server(url) as base:
         people = [_person(base, f"p{i}", numbers[i]) for i in range(7)]
+        organiser(url, "p0")
         hands = {}
         for duplicate in (True, False):
             r = people[0].post("/api/events", json=EVENT | {

@@ -6,7 +6,11 @@ sums of the finals the engine gives for the stored games, which are in the ranki
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +25,7 @@ from fido.record import GameRecord
 from fido.store import GameRow, TableRow, open_store
 from server_live import browser as http_client
 from server_live import live_server
+from test_events_api import organiser
 from web_browser import Person, browser_session
 
 NAME = "<i>Rostock</i> Cup"
@@ -55,6 +60,7 @@ def test_an_event_from_creation_to_standings(browser: Browser, tmp_path: Path) -
     store.close()
     with live_server(url) as base:
         clients = [_account(base, f"player{i}", numbers[i]) for i in range(16)]
+        organiser(url, "player0")
         org = _as(browser, base, clients[0])
         org.goto("/events")
         form = org.page.locator("#event-form")
@@ -140,5 +146,104 @@ def test_an_event_from_creation_to_standings(browser: Browser, tmp_path: Path) -
         assert shown == totals
         assert list(shown.values()) == sorted(totals.values(), reverse=True)
         assert not org.errors and not anna.errors
+
+        # a month later the month closes (as cron would run it) and its ranking page
+        # shows the event's players with the games the event gave them
+        today = dt.datetime.now(dt.UTC).date()
+        later = (today.replace(day=1) + dt.timedelta(days=45)).replace(day=15)
+        closed = subprocess.run(
+            [str(Path(sys.executable).with_name("fido")), "ranking", "close", "--db", url],
+            env=os.environ | {"FIDO_NOW": f"{later.isoformat()}T12:00:00+00:00"},
+            capture_output=True, text=True, timeout=120, check=False)
+        assert closed.returncode == 0, closed.stderr
+        month = today.strftime("%Y-%m")
+        assert f"published {month}" in closed.stdout + closed.stderr
+        org.goto(f"/ranking/{month}")
+        month_rows = org.page.locator("table.ranking-table tbody tr")
+        expect(month_rows).to_have_count(15)
+        shown_names = " ".join(month_rows.all_inner_texts())
+        for i in range(1, 16):
+            assert f"Player {i}" in shown_names
+        assert "Player 0 " not in shown_names + " "  # the organiser did not play
         org.close()
         anna.close()
+
+
+def test_an_event_at_real_tables_takes_its_results_from_score_sheets(
+        browser: Browser, tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'fido.db'}"
+    store = open_store(url)
+    with store.session() as s:
+        numbers = [register_player(s, f"Player {i}").number for i in range(7)]
+    store.close()
+    with live_server(url) as base:
+        clients = [_account(base, f"player{i}", numbers[i]) for i in range(7)]
+        organiser(url, "player0")
+        r = clients[0].post("/api/events", json={
+            "name": "Club night", "starts_on": "2026-11-24", "ends_on": "2026-11-24",
+            "set": 6, "table_size": 3, "rounds": 1, "mode": "tables"})
+        event_id = r.json()["id"]
+        for c in clients[1:]:
+            assert c.post(f"/api/events/{event_id}/entries", json={}).status_code == 201
+        assert clients[0].post(f"/api/events/{event_id}/rounds").status_code == 201
+        event = clients[0].get(f"/api/events/{event_id}").json()
+        tables = event["tables"]
+        assert [len(t["seats"]) for t in tables] == [3, 3] and not event["round_over"]
+        first = tables[0]
+        seated = [int(x["name"].removeprefix("player")) for x in first["seats"]]
+        stranger = next(i for i in range(1, 7) if i not in seated)
+
+        # someone of another table cannot enter this table's sheet: no link, and the
+        # form refuses it
+        other = _as(browser, base, clients[stranger])
+        other.goto(f"/events/{event_id}")
+        rows = other.page.locator(".event-tables > li")
+        expect(rows.nth(0).locator(".enter-sheet")).to_have_count(0)
+        other.goto(f"/sheets/new?table={first['id']}")
+        for i in range(3):
+            other.page.fill(f"input[name=points{i}]", "10")
+            other.page.fill(f"input[name=pips{i}]", "2")
+        other.page.locator("#sheet-form button[type=submit]").last.click()
+        expect(other.page.locator(".error")).to_contain_text("entered by one of its players")
+        other.close()
+
+        # one of its players enters it: the form comes filled in from the draw
+        her = _as(browser, base, clients[seated[0]])
+        her.goto(f"/events/{event_id}")
+        her.page.locator(".event-tables > li").nth(0).locator(".enter-sheet").click()
+        expect(her.page.locator("input[name=event]")).to_have_value("Club night, round 1, table 1")
+        for i, who in enumerate(seated):
+            expect(her.page.locator(f"input[name=player{i}]")).to_have_value(str(numbers[who]))
+        points, pips = [31, 12, 5], [0, 7, 15]
+        for i in range(3):
+            her.page.fill(f"input[name=points{i}]", str(points[i]))
+            her.page.fill(f"input[name=pips{i}]", str(pips[i]))
+        her.page.locator("#sheet-form button[type=submit]").last.click()
+        her.page.wait_for_url(re.compile(r".*/sheets/\d+\?sent=1$"))
+        event = clients[0].get(f"/api/events/{event_id}").json()
+        done = event["tables"][0]
+        assert done["done"] and [x["final"] for x in done["seats"]] == [31, 5, -10]
+        assert not event["round_over"]  # the second table's sheet is still to come
+        # a second sheet for the same table is refused
+        her.goto(f"/sheets/new?table={first['id']}")
+        expect(her.page.locator("[role=alert]")).to_contain_text("entered already")
+        her.close()
+
+        # the organiser enters the other table's
+        org = _as(browser, base, clients[0])
+        org.goto(f"/events/{event_id}")
+        org.page.locator(".event-tables > li").nth(1).locator(".enter-sheet").click()
+        for i in range(3):
+            org.page.fill(f"input[name=points{i}]", str(10 * i))
+            org.page.fill(f"input[name=pips{i}]", "3")
+        org.page.locator("#sheet-form button[type=submit]").last.click()
+        org.page.wait_for_url(re.compile(r".*/sheets/\d+\?sent=1$"))
+        event = clients[0].get(f"/api/events/{event_id}").json()
+        assert event["round_over"] and event["status"] == "finished"
+        org.goto(f"/events/{event_id}")
+        totals = {x["name"]: x["total"] for x in event["standings"]}
+        assert totals[f"player{seated[0]}"] == 31
+        assert sorted(totals.values(), reverse=True) == [x["total"] for x in event["standings"]]
+        expect(org.page.locator(".standings tbody tr").first).to_contain_text(
+            f"player{seated[0]}")
+        org.close()

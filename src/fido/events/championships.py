@@ -57,7 +57,7 @@ class ChampionshipIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    name: Text = Field(min_length=1, max_length=200)
+    name: Text = Field(min_length=1, max_length=190)  # "event:NAME" is its organiser's scope
     starts_on: dt.date
     ends_on: dt.date
     set: Literal[6, 9, 12, 15, 18, 21] = 9
@@ -114,9 +114,8 @@ def find_event(s: Session, event_id: int) -> Championship:
 
 
 def register(s: Session, event: Championship, account: Account, *,
-             by: Account | None = None, now: dt.datetime | None = None) -> ChampionshipEntry:
-    """Register ``account`` (herself, or by the organiser for an event by invitation)."""
-    organiser = by is not None and by.id == event.organiser_id
+             organiser: bool = False, now: dt.datetime | None = None) -> ChampionshipEntry:
+    """Register ``account`` (herself, or by the ``organiser`` for an event by invitation)."""
     if event.status != "registration":
         raise EventError("registration is closed: the first round has been drawn")
     if event.invitation and not organiser:

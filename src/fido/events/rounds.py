@@ -19,6 +19,7 @@ from fido.events import seating
 from fido.events.championships import new_server_table, seats_of, table_ruleset
 from fido.events.errors import EventError
 from fido.events.standings import GameResult, Line, Standing, standings
+from fido.ranking.reviews import status_at
 from fido.record import GameRecord
 from fido.store import Account, Championship, ChampionshipTable, GameRow, TableRow
 
@@ -55,8 +56,8 @@ def _table_result(s: Session, table: ChampionshipTable) -> tuple[SeatResult, ...
                      for a, r in zip(accounts, outcome.seats, strict=True))
     if table.game_id is not None:
         game = s.get(GameRow, table.game_id)
-        if game is None:
-            return None
+        if game is None or not status_at(game).counts:
+            return None  # a disputed sheet counts again once the dispute is settled for it
         by_player = {a.player_id: a.id for a in
                      (s.get(Account, i) for i in accounts) if a is not None}
         return tuple(SeatResult(by_player[ln.player_id], ln.points, ln.pips)
@@ -75,11 +76,9 @@ def round_over(s: Session, event: Championship) -> bool:
     return all(r.seats is not None for r in results(s, event) if r.round == last)
 
 
-def draw_round(s: Session, event: Championship, by: Account,
+def draw_round(s: Session, event: Championship,
                now: dt.datetime | None = None) -> list[ChampionshipTable]:
-    """Draw the next round (the organiser only) and create its tables."""
-    if by.id != event.organiser_id:
-        raise EventError("only the event's organiser draws its rounds")
+    """Draw the next round and create its tables (the caller checked who may)."""
     drawn = max((t.round for t in event.tables), default=0)
     if drawn >= event.rounds:
         raise EventError(f"all {event.rounds} rounds have been drawn")

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from fido.events import championships as champs
 from fido.events import rounds
 from fido.events.championships import ChampionshipIn, EventError
+from fido.server import roles
 from fido.server.accounts import name_key
 from fido.server.errors import ApiError
 from fido.server.lobby import _errors, _me, _room, _signed_in
@@ -53,6 +54,20 @@ def _name(account: Account | None) -> str:
     return account.name or f"guest {account.id}"
 
 
+def _organises(s: Session, event: Championship, account: Account | None) -> bool:
+    """The event's organiser, or the federation, acts for the event."""
+    return account is not None and (account.id == event.organiser_id
+                                    or roles.is_federation(s, account.id))
+
+
+def _status(s: Session, event: Championship) -> str:
+    """registration, running, or finished once the last round's tables all have results."""
+    drawn = max((t.round for t in event.tables), default=0)
+    if drawn == event.rounds and rounds.round_over(s, event):
+        return "finished"
+    return event.status
+
+
 def _number(x: Fraction) -> int | float:
     """A normalised total: whole when it is (tables of the event's size), else 2 decimals."""
     return int(x) if x.denominator == 1 else round(float(x), 2)
@@ -67,7 +82,8 @@ def event_json(s: Session, event: Championship, me: Account | None) -> dict[str,
         seats = champs.seats_of(t)
         result = results[(t.round, t.number)].seats
         tables.append({
-            "round": t.round, "number": t.number, "table": t.table_id, "game": t.game_id,
+            "id": t.id, "round": t.round, "number": t.number, "table": t.table_id,
+            "game": t.game_id,
             "seats": [{"account": a, "name": names.get(a, "?"),
                        "final": result[i].final if result else None}
                       for i, a in enumerate(seats)],
@@ -79,9 +95,9 @@ def event_json(s: Session, event: Championship, me: Account | None) -> dict[str,
         "ends_on": event.ends_on.isoformat(), "set": event.set, "divisor": event.divisor,
         "table_size": event.table_size, "rounds": event.rounds, "mode": event.mode,
         "invitation": event.invitation, "duplicate": event.duplicate, "seeded": event.seeded,
-        "clock": event.clock, "grace": event.grace, "status": event.status,
+        "clock": event.clock, "grace": event.grace, "status": _status(s, event),
         "organiser": _name(s.get(Account, event.organiser_id)) if event.organiser_id else None,
-        "mine": me is not None and me.id == event.organiser_id,
+        "mine": _organises(s, event, me),
         "registered": me is not None and any(e.account_id == me.id for e in event.entries),
         "players": [{"account": e.account_id, "number": e.number, "name": names[e.account_id]}
                     for e in event.entries],
@@ -114,7 +130,7 @@ def events_routes() -> APIRouter:
             rows = s.scalars(select(Championship).order_by(Championship.id.desc())).all()
             return {"events": [
                 {"id": e.id, "name": e.name, "starts_on": e.starts_on.isoformat(),
-                 "ends_on": e.ends_on.isoformat(), "status": e.status, "mode": e.mode,
+                 "ends_on": e.ends_on.isoformat(), "status": _status(s, e), "mode": e.mode,
                  "set": e.set, "table_size": e.table_size, "rounds": e.rounds,
                  "players": len(e.entries)} for e in rows]}
 
@@ -124,7 +140,15 @@ def events_routes() -> APIRouter:
         """Create an event; you are its organiser."""
         def work(s: Session) -> dict[str, Any]:
             me = _signed_in(request, s)
+            if not (roles.is_federation(s, me.id)
+                    or any(r.role == roles.ORGANISER for r in roles.roles_of(s, me.id))):
+                raise ApiError(403, "organiser", "organising an event takes an organiser's "
+                               "role (of a club or an event) or the federation's: ask the "
+                               "federation (fido accounts grant)")
             event = champs.create_event(s, me, body)
+            # she organises it: she settles its disputes (every game's event text starts
+            # with the event's name, fido.events.championships.event_label)
+            roles.grant(s, me, roles.ORGANISER, f"event:{event.name}")
             return event_json(s, event, me)
         result: dict[str, Any] = in_store(request, work)
         return result
@@ -148,13 +172,13 @@ def events_routes() -> APIRouter:
                 raise ApiError(404, "no_event", "there is no such event")
             who = me
             if body.name is not None:
-                if me.id != event.organiser_id:
+                if not _organises(s, event, me):
                     raise ApiError(403, "organiser", "only the organiser registers others")
                 found = s.scalar(select(Account).where(Account.name_key == name_key(body.name)))
                 if found is None:
                     raise ApiError(404, "no_account", f"there is no account named {body.name!r}")
                 who = found
-            champs.register(s, event, who, by=me)
+            champs.register(s, event, who, organiser=_organises(s, event, me))
             return event_json(s, event, me)
         result: dict[str, Any] = in_store(request, work)
         return result
@@ -182,7 +206,10 @@ def events_routes() -> APIRouter:
             event = s.get(Championship, event_id)
             if event is None:
                 raise ApiError(404, "no_event", "there is no such event")
-            tables = rounds.draw_round(s, event, me, dt.datetime.now(dt.UTC))
+            if not _organises(s, event, me):
+                raise ApiError(403, "organiser", "only the event's organiser (or the "
+                               "federation) draws its rounds")
+            tables = rounds.draw_round(s, event, dt.datetime.now(dt.UTC))
             seated = []
             for t in tables:
                 if t.table_id is not None:

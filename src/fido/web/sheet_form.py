@@ -74,7 +74,7 @@ def blank_form(today: dt.date) -> SheetForm:
 
 def parse_form(form: Mapping[str, str]) -> SheetForm:
     """The posted fields, as typed; rows: how many line rows the form shows."""
-    keys = ("date", "event", "set", "divisor",
+    keys = ("date", "event", "set", "divisor", "event_table",
             *(f"{k}{i}" for i in range(MAX_ROWS) for k in ("player", "points", "pips")))
     values = {k: form.get(k, "")[:400] for k in keys}
     try:

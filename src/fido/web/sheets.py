@@ -27,6 +27,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fido.errors import FidoError
+from fido.events.championships import event_label
+from fido.events.errors import EventError
+from fido.events.scoresheets import (
+    attach_sheet,
+    check_sheet,
+    sheet_key,
+    sheet_players,
+    sheet_table,
+)
 from fido.ranking import ResultError, Status, confirm, dispute, settle, status_at, submit
 from fido.ranking.clock import utcnow
 from fido.ranking.submission import find_game, games_of
@@ -39,6 +48,7 @@ from fido.server.roles import (
     check_submit,
     find_account,
     grant,
+    is_federation,
     revoke,
     roles_of,
 )
@@ -165,7 +175,8 @@ def sheet_routes() -> APIRouter:
                                today=utcnow().date().isoformat())
 
     @router.get("/sheets/new", response_class=HTMLResponse)
-    def new_sheet(request: Request) -> Response:
+    def new_sheet(request: Request, table: int | None = None) -> Response:
+        """A blank sheet, or (``table``) the sheet of an event's drawn table, filled in."""
         with _store(request).session(write=False) as s:
             account = _account(request, s)
             me = _me(s, account)
@@ -173,8 +184,19 @@ def sheet_routes() -> APIRouter:
                 account = _signed_in(request, s)
             except Refused as e:
                 return _refused(request, e, me)
-            return _form_page(request, blank_form(utcnow().date()), me=me,
-                              linked=account.player_id is not None)
+            sheet = blank_form(utcnow().date())
+            if table is not None:
+                try:
+                    event, drawn = sheet_table(s, table)
+                    numbers = sheet_players(s, drawn)
+                except EventError as e:
+                    return _refused(request, Refused(409, "No sheet to enter", str(e)), me)
+                sheet.values |= {"event": event_label(event, drawn), "set": str(event.set),
+                                 "divisor": str(event.divisor), "event_table": str(table)}
+                for i, n in enumerate(numbers):
+                    sheet.values[f"player{i}"] = str(n)
+                sheet.rows = max(sheet.rows, len(numbers))
+            return _form_page(request, sheet, me=me, linked=account.player_id is not None)
 
     def _enter(request: Request, form: dict[str, str]) -> Response:
         sheet = parse_form(form)
@@ -200,16 +222,25 @@ def sheet_routes() -> APIRouter:
                 api_errors(sheet, e)
             if not sheet.errors:
                 try:
-                    check_submit(s, account, result.event, sheet.numbers.values())
+                    drawn = None
+                    if sheet.values.get("event_table", "").isdigit():
+                        _event, drawn = sheet_table(s, int(sheet.values["event_table"]))
+                        check_sheet(s, drawn, account, sheet.numbers.values(),
+                                    federation=is_federation(s, account.id))
+                        result = result.model_copy(update={"key": sheet_key(drawn)})
+                    else:
+                        check_submit(s, account, result.event, sheet.numbers.values())
                     with s.begin_nested():
                         game, new = submit(s, result)
+                        if drawn is not None:
+                            attach_sheet(drawn, game)
                         if new:
                             others = [ln.player_id for ln in game.lines
                                       if ln.player_id != account.player_id]
                             notes.notify(s, [a for a in notes.accounts_of_players(s, others)
                                              if a != account.id], "review", game)
                         game_id = game.id
-                except RoleError as e:
+                except (RoleError, EventError) as e:
                     sheet.error(GENERAL, str(e))
                     status = 403
                 except ResultError as e:
