@@ -61,10 +61,11 @@ test: system-deps $(DEV_STAMP) $(COMPILED)
 	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/test_golden.py tests/test_errors.py tests/test_notation.py \
 		tests/test_properties.py tests/test_undo_chance.py tests/test_hostile_input.py tests/test_position.py
 
-# docs/screenshots/: the lobby, two tables and the ranking pages at phone and desktop size
+# docs/screenshots/: the lobby, two tables, the ranking pages and an event at phone and desktop size
 screenshots: system-deps $(DEV_STAMP) $(COMPILED)
 	PYTHONPATH=tests $(BIN)/python tests/web_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tests/ranking_screenshots.py docs/screenshots
+	PYTHONPATH=tests $(BIN)/python tests/event_screenshots.py docs/screenshots
 
 $(VENV)/.installed-bench: $(DEV_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
