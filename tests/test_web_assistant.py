@@ -118,6 +118,12 @@ def test_a_physical_game_entered_on_a_phone(base: str, browser: Browser, db_url:
     person = Person(browser, base, width=390, height=844)
     page = person.page
     person.sign_up("anna_assist")
+    # she enters her own game: her account is linked to her ranking player (Ann)
+    token = next(c["value"] for c in person.context.cookies() if c["name"] == "fido_csrf")
+    linked = person.context.request.put(f"{base}/api/account/player",
+                                        data={"number": NUMBERS[0]},
+                                        headers={"X-CSRF-Token": token})
+    assert linked.ok, linked.text()
     replay = Game.new(RULES, PLAYERS, seed=SEED)  # the truth again, move by move, to compare
 
     # the setup: double-6, four players with their ranking numbers
@@ -322,9 +328,20 @@ def test_the_sheet_needs_csrf_a_sign_in_ranked_players_and_an_end(base: str) -> 
     ]:
         r = client.post("/api/assistant/sheet", json=wrong)
         assert r.status_code == 409 and r.json()["error"]["code"] == code, r.text
+    # she did not play in it, and organises nothing: not hers to enter
+    r = client.post("/api/assistant/sheet", json=sheet)
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_yours", r.text
+    # a player of the game (Bob) enters it; Cy, with an account, is asked to confirm
+    client = live_browser(base)
+    client.post("/api/accounts", json={"name": "bob_sheet", "password": "a long password"})
+    assert client.put("/api/account/player", json={"number": NUMBERS[1]}).status_code == 200
+    cy = live_browser(base)
+    cy.post("/api/accounts", json={"name": "cy_sheet", "password": "a long password"})
+    assert cy.put("/api/account/player", json={"number": NUMBERS[2]}).status_code == 200
     r = client.post("/api/assistant/sheet", json=sheet | {"date": "2999-01-01"})
     assert r.status_code == 422 and "future" in r.json()["error"]["message"]
     r = client.post("/api/assistant/sheet", json=sheet)
     assert r.status_code == 201 and r.json()["new"], r.text
+    assert "Test night" in cy.get("/inbox").text
     again = client.post("/api/assistant/sheet", json=sheet)
     assert again.json()["game"] == r.json()["game"] and not again.json()["new"]  # stored once

@@ -212,7 +212,12 @@ def assistant_routes() -> APIRouter:
     def sheet(body: SheetIn, request: Request) -> dict[str, Any]:
         """Send the finished game's result sheet to the ranking (source ``sheet``); the
         other players then confirm it. Every player must be a ranking player."""
-        from fido.ranking import ResultError, submit  # noqa: PLC0415
+        from pydantic import ValidationError  # noqa: PLC0415
+
+        from fido.ranking import ResultError, ResultIn  # noqa: PLC0415
+        from fido.ranking.players import first_error  # noqa: PLC0415
+        from fido.server.roles import RoleError  # noqa: PLC0415
+        from fido.server.sheet_entry import enter_sheet  # noqa: PLC0415
 
         srv = _server(request)
         out = game_state(body)
@@ -243,9 +248,14 @@ def assistant_routes() -> APIRouter:
                 ],
             }
             try:
-                row, new = submit(s, result)
+                row, new = enter_sheet(s, account, ResultIn.model_validate(result),
+                                       [seat.number for seat in body.seats if seat.number])
+            except RoleError as e:
+                raise ApiError(403, "not_yours", str(e)) from None
             except ResultError as e:
                 raise ApiError(422, "invalid", str(e)) from None
+            except ValidationError as e:
+                raise ApiError(422, "invalid", first_error(e, "sheet")) from None
             return {"game": row.id, "new": new, "result": out["result"]}
 
     return api

@@ -29,14 +29,8 @@ from sqlalchemy.orm import Session
 from fido.errors import FidoError
 from fido.events.championships import event_label
 from fido.events.errors import EventError
-from fido.events.scoresheets import (
-    attach_sheet,
-    check_sheet,
-    sheet_key,
-    sheet_players,
-    sheet_table,
-)
-from fido.ranking import ResultError, Status, confirm, dispute, settle, status_at, submit
+from fido.events.scoresheets import sheet_players, sheet_table
+from fido.ranking import ResultError, Status, confirm, dispute, settle, status_at
 from fido.ranking.clock import utcnow
 from fido.ranking.submission import find_game, games_of
 from fido.server import notifications as notes
@@ -45,14 +39,13 @@ from fido.server.roles import (
     ORGANISER,
     RoleError,
     check_settle,
-    check_submit,
     find_account,
     grant,
-    is_federation,
     revoke,
     roles_of,
 )
 from fido.server.sessions import COOKIE
+from fido.server.sheet_entry import enter_sheet
 from fido.store import Account, GameRow, Player, ReviewRow, RoleRow
 from fido.web.pages import _form, _person, _see, render
 from fido.web.sheet_form import (
@@ -222,24 +215,10 @@ def sheet_routes() -> APIRouter:
                 api_errors(sheet, e)
             if not sheet.errors:
                 try:
-                    drawn = None
-                    if sheet.values.get("event_table", "").isdigit():
-                        _event, drawn = sheet_table(s, int(sheet.values["event_table"]))
-                        check_sheet(s, drawn, account, sheet.numbers.values(),
-                                    federation=is_federation(s, account.id))
-                        result = result.model_copy(update={"key": sheet_key(drawn)})
-                    else:
-                        check_submit(s, account, result.event, sheet.numbers.values())
-                    with s.begin_nested():
-                        game, new = submit(s, result)
-                        if drawn is not None:
-                            attach_sheet(drawn, game)
-                        if new:
-                            others = [ln.player_id for ln in game.lines
-                                      if ln.player_id != account.player_id]
-                            notes.notify(s, [a for a in notes.accounts_of_players(s, others)
-                                             if a != account.id], "review", game)
-                        game_id = game.id
+                    table = sheet.values.get("event_table", "")
+                    game, _new = enter_sheet(s, account, result, sheet.numbers.values(),
+                                             event_table=int(table) if table.isdigit() else None)
+                    game_id = game.id
                 except (RoleError, EventError) as e:
                     sheet.error(GENERAL, str(e))
                     status = 403
