@@ -18,7 +18,7 @@ from fido.cli import app
 from fido.ranking import dispute, register_player, status_at, submit
 from fido.server.accounts import sign_up
 from fido.server.roles import RoleError, check_settle, check_submit, covers, parse_scope
-from fido.store import Account, GameRow, ReviewRow, RoleRow, Store, open_store
+from fido.store import Account, GameRow, Player, ReviewRow, RoleRow, Store, open_store
 from server_live import live_server
 
 runner = CliRunner()
@@ -248,3 +248,49 @@ def test_the_migration_makes_the_tables(store_url: str) -> None:
     names = set(inspect(store.engine).get_table_names())
     assert {"account_roles", "notifications"} <= names
     store.close()
+
+
+def test_the_federation_registers_players_and_links_accounts_on_the_web(
+        store: Store, store_url: str) -> None:
+    _setup(store)
+    fido(store_url, "accounts", "grant", "fred", "federation")
+    with store.session() as s:
+        sign_up(s, "erik", PASSWORD, None)
+    with live_server(store_url) as base:
+        fred, ftok = _client(base, "fred")
+        assert 'href="/admin/roles"' in fred.get("/").text  # the nav offers the page
+        olga, otok = _client(base, "olga")
+        assert 'href="/admin/roles"' not in olga.get("/").text
+        # not the federation: refused, nothing registered
+        r = olga.post("/admin/roles", data={"csrf_token": otok, "action": "register",
+                                            "player": "Mallory"})
+        assert r.status_code == 403
+        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "register",
+                                            "player": "Erik <b>Ek</b>", "country": "swe"})
+        assert r.status_code == 303 and "registered" in r.headers["location"]
+        page = fred.get(r.headers["location"]).text
+        assert "Erik &lt;b&gt;Ek&lt;/b&gt; as player 5" in page
+        # a number taken, a name with a control character: refused with the reason
+        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "register",
+                                            "player": "Twin", "number": "5"})
+        assert r.status_code == 422 and "already registered" in r.text
+        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "register",
+                                            "player": "Bell\x07"})
+        assert r.status_code == 422 and "control" in r.text
+        # link erik to player 5; a player linked already is refused
+        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "link",
+                                            "name": "erik", "number": "5"})
+        assert r.status_code == 303
+        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "link",
+                                            "name": "olga", "number": "1"})
+        assert r.status_code == 422 and "linked to another account" in r.text
+        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "link",
+                                            "name": "olga", "number": "five"})
+        assert r.status_code == 422 and "whole number" in r.text
+    with store.session(write=False) as s:
+        players = {p.number: p for p in s.scalars(select(Player))}
+        assert len(players) == 5 and players[5].country == "SWE"
+        erik = s.scalar(select(Account).where(Account.name == "erik"))
+        olga_ = s.scalar(select(Account).where(Account.name == "olga"))
+        assert erik is not None and erik.player_id == players[5].id
+        assert olga_ is not None and olga_.player_id is None

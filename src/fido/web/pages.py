@@ -22,12 +22,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 from sqlalchemy import or_, select
+from sqlalchemy.orm import object_session
 
 import fido
 from fido.rules import FIDO_DIVISORS
 from fido.server import csrf
 from fido.server.errors import ApiError
 from fido.server.notifications import unread_of
+from fido.server.roles import is_federation
 from fido.server.sessions import COOKIE
 from fido.store import Account, SeatRow, TableRow
 from fido.web.api import Answer, InProcessApi
@@ -83,8 +85,12 @@ me = _me  # the rules page asks too (fido.web.rulebook)
 
 def _person(account: Account) -> dict[str, Any]:
     name = account.name if account.name is not None else f"guest {account.id}"
+    session = object_session(account)
     return {"id": account.id, "name": name, "guest": account.guest,
-            "unread": unread_of(account)}  # the nav's count of notifications
+            "unread": unread_of(account),  # the nav's count of notifications
+            # the nav links the federation's page for the federation
+            "federation": session is not None and not account.guest
+            and is_federation(session, account.id)}
 
 
 def render(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -30,10 +31,12 @@ from fido.errors import FidoError
 from fido.events.championships import event_label
 from fido.events.errors import EventError
 from fido.events.scoresheets import sheet_players, sheet_table
-from fido.ranking import ResultError, Status, confirm, dispute, settle, status_at
+from fido.ranking import ResultError, Status, confirm, dispute, register_player, settle, status_at
 from fido.ranking.clock import utcnow
 from fido.ranking.submission import find_game, games_of
 from fido.server import notifications as notes
+from fido.server.accounts import link_player
+from fido.server.errors import ApiError
 from fido.server.roles import (
     FEDERATION,
     ORGANISER,
@@ -431,7 +434,8 @@ def sheet_routes() -> APIRouter:
             held = [{"name": a.name, "role": r.role, "scope": r.scope, "at": r.granted_at}
                     for r, a in rows]
         return render(request, "sheet_roles.html", status, me=me, roles=held,
-                               error=error, form=form or {})
+                               error=error, form=form or {},
+                               done=request.query_params.get("done", "")[:200])
 
     @router.get("/admin/roles", response_class=HTMLResponse)
     def roles_page(request: Request) -> Response:
@@ -441,16 +445,35 @@ def sheet_routes() -> APIRouter:
         try:
             with _store(request).session() as s:
                 _federation(s, _signed_in(request, s))
-                who = find_account(s, form.get("name", "").strip())
-                if form.get("action") == "revoke":
-                    revoke(s, who, ORGANISER, form.get("scope", ""))
+                action = form.get("action")
+                done = ""
+                if action == "register":  # a new ranking player
+                    number = form.get("number", "").strip()
+                    player = register_player(s, form.get("player", ""),
+                                             int(number) if number.isdigit() else None,
+                                             form.get("country", "").strip() or None)
+                    done = f"registered {player.name} as player {player.number}"
+                elif action == "link":  # an account to her ranking player
+                    who = find_account(s, form.get("name", "").strip())
+                    number = form.get("number", "").strip()
+                    if not number.isdigit():
+                        raise RoleError("a player number is a whole number")
+                    try:
+                        player = link_player(s, who, int(number))
+                    except ApiError as e:
+                        raise RoleError(e.message) from None
+                    done = f"linked {who.name} to player {player.number} ({player.name})"
                 else:
-                    grant(s, who, ORGANISER, form.get("scope", ""))
+                    who = find_account(s, form.get("name", "").strip())
+                    if action == "revoke":
+                        revoke(s, who, ORGANISER, form.get("scope", ""))
+                    else:
+                        grant(s, who, ORGANISER, form.get("scope", ""))
         except Refused as e:
             return _refused(request, e)
         except FidoError as e:
             return _roles_page(request, str(e), 422, form)
-        return _see("/admin/roles")
+        return _see("/admin/roles" + (f"?done={quote(done)}" if done else ""))
 
     @router.post("/admin/roles")
     async def post_role(request: Request) -> Response:
