@@ -23,6 +23,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from conftest import BACKENDS, POSTGRES, _empty_postgres
 from fido import Game
 from fido.moves import Placement
 from fido.ranking import games_of, register_player
@@ -37,8 +38,13 @@ NUMBERS = [101, 102, 103, 104]
 SHOTS = os.environ.get("FIDO_ASSISTANT_SHOTS")
 
 
-@pytest.fixture(scope="module")
-def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+@pytest.fixture(scope="module", params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """SQLite, and PostgreSQL when the tests have one (the sheet goes into the ranking)."""
+    if request.param == "postgresql":
+        assert POSTGRES
+        _empty_postgres(POSTGRES)
+        return POSTGRES
     return f"sqlite:///{tmp_path_factory.mktemp('assistant') / 'assistant.db'}"
 
 
