@@ -52,8 +52,8 @@ def _as(browser: Browser, base: str, client: httpx.Client, **size: int) -> Perso
     return person
 
 
-def test_an_event_from_creation_to_standings(browser: Browser, tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'fido.db'}"
+def test_an_event_from_creation_to_standings(browser: Browser, store_url: str) -> None:
+    url = store_url
     store = open_store(url)
     with store.session() as s:
         numbers = [register_player(s, f"Player {i}").number for i in range(16)]
@@ -170,8 +170,8 @@ def test_an_event_from_creation_to_standings(browser: Browser, tmp_path: Path) -
 
 
 def test_an_event_at_real_tables_takes_its_results_from_score_sheets(
-        browser: Browser, tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'fido.db'}"
+        browser: Browser, store_url: str) -> None:
+    url = store_url
     store = open_store(url)
     with store.session() as s:
         numbers = [register_player(s, f"Player {i}").number for i in range(7)]
