@@ -18,7 +18,8 @@ import uvicorn
 from fido.server.app import Limits, create_app
 from fido.server.hub import PlaySettings
 
-FAST = PlaySettings(bot_delay=0.0, bot_processes=0)  # tests: bots move at once, in threads
+# tests: bots move at once, in threads; analyses in a thread, with few samples
+FAST = PlaySettings(bot_delay=0.0, bot_processes=0, analysis_samples=8, analysis_processes=0)
 
 
 def free_port() -> int:

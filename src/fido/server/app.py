@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import fido
 from fido.safe_text import printable
 from fido.server import accounts, csrf
+from fido.server.analysis_api import analysis_routes
 from fido.server.assistant_api import assistant_routes
 from fido.server.errors import ApiError
 from fido.server.events_api import events_routes
@@ -308,6 +309,7 @@ def create_app(
     app.include_router(play_routes())
     app.include_router(assistant_routes())  # the table assistant (docs/web.md)
     app.include_router(events_routes())
+    app.include_router(analysis_routes())  # finished games' analyses (docs/analysis.md)
     from fido.web import install_web  # noqa: PLC0415 (the pages live beside the API)
 
     install_web(app)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
+from fido.server.analysis_jobs import AnalysisJobs
 from fido.server.botpool import BotPool
 from fido.server.live import NOTIFY_CHANNEL, Room
 from fido.store import Store, TableRow
@@ -45,6 +46,8 @@ class PlaySettings:
     restart_grace: float = 60.0  # every clock gets this much after a server restart
     default_grace: int = 60  # seconds a seat may be away before the stand-in plays
     bot_processes: int | None = None  # None: one per core; 0: threads (tests)
+    analysis_samples: int = 48  # sampled worlds per decision of a game's analysis
+    analysis_processes: int = 1  # the analyses' own worker; 0: a thread (tests)
 
 
 class Hub:
@@ -52,6 +55,8 @@ class Hub:
         self.store, self.settings = store, settings
         self.rooms: dict[str, Room] = {}
         self.bots = BotPool(settings.bot_processes)
+        self.analyses = AnalysisJobs(store, settings.analysis_samples,
+                                     settings.analysis_processes)
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._listener: threading.Thread | None = None
@@ -111,6 +116,7 @@ class Hub:
                 log.error("table %s cannot be loaded: %s", table_id, type(e).__name__)
                 continue
             self.rooms[table_id] = room
+        await self.analyses.resume()
         if self.store.engine.dialect.name == "postgresql":
             self._listener = threading.Thread(target=self._listen, name="fido-listen", daemon=True)
             self._listener.start()
@@ -120,6 +126,7 @@ class Hub:
         for room in self.rooms.values():
             room.stop()
         self.bots.close()
+        self.analyses.close()
 
     # ------------------------------------------------------------ PostgreSQL
 

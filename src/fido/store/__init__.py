@@ -36,6 +36,7 @@ from fido.errors import FidoError
 from fido.store.models import (
     INT_MAX,
     Account,
+    AnalysisRow,
     Base,
     Championship,
     ChampionshipEntry,
@@ -60,6 +61,7 @@ __all__ = [
     "DEFAULT_URL",
     "INT_MAX",
     "Account",
+    "AnalysisRow",
     "Base",
     "Championship",
     "ChampionshipEntry",

@@ -20,6 +20,8 @@
 * :class:`Championship`, :class:`ChampionshipEntry` and
   :class:`ChampionshipTable`: events, their players and the tables of their
   rounds (migration 0007, :mod:`fido.events`).
+* :class:`AnalysisRow`: a finished game's analysis of one seat's moves
+  (migration 0008, :mod:`fido.server.analysis_jobs`).
 
 The schema is created and upgraded by the Alembic migrations in
 ``fido/store/migrations`` (run by :func:`fido.store.open_store`), never by
@@ -50,6 +52,7 @@ __all__ = [
     "INT_MAX",
     "MONTH_CHECK",
     "Account",
+    "AnalysisRow",
     "Base",
     "Championship",
     "ChampionshipEntry",
@@ -471,3 +474,35 @@ class ChampionshipTable(Base):
     )
 
     championship: Mapped[Championship] = relationship(back_populates="tables")
+
+
+class AnalysisRow(Base):
+    """The analysis of one seat's moves in a finished game of the server (the player
+    asked for it): queued, running, done (``result``: the analysis JSON,
+    docs/analysis.md) or failed (``error``). One a seat."""
+
+    __tablename__ = "game_analyses"
+    __table_args__ = (
+        UniqueConstraint("table_id", "seat", name="uq_analysis_seat"),
+        CheckConstraint("status IN ('queued', 'running', 'done', 'failed')",
+                        name="ck_analysis_status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    requested_by: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    requested_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
+                                                          nullable=True)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
+                                                           nullable=True)
+    samples: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -346,7 +346,7 @@ def page_routes() -> APIRouter:
             return render(request, "message.html", 409, me=me, title="No replay yet",
                           message=why, back=f"/tables/{table_id}")
         config = {"id": table_id, "seats": table["seats"], "me": me,
-                  "my_seat": table.get("my_seat")}
+                  "my_seat": table.get("my_seat"), "csrf": request.state.csrf_token}
         return render(request, "replay.html", me=me, table=table, config=config)
 
     @pages.post("/tables/{table_id}/join")

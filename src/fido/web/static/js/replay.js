@@ -4,6 +4,7 @@
 // saw it (her hand, the others' backs). The table is drawn by the same
 // board.js as the live table, so a replay looks like the game did.
 
+import { Analysis } from "./analysis.js";
 import { Viewport, bounds, drawBoard, placeTiles } from "./board.js";
 import { Effects, eventName } from "./effects.js";
 import { ratzekRows } from "./ratzek.js";
@@ -62,6 +63,7 @@ async function load() {
   $("slider").max = String(last());
   buildLog();
   go(0, false);
+  analysis.load();
 }
 
 function fail(text) {
@@ -94,6 +96,7 @@ function render() {
   $("next").disabled = $("last").disabled = state.step === n;
   renderScore(step);
   renderBoard(step);
+  analysis.renderStep(state.step);
   renderResult(); // before the log: the result takes room from it
   renderHands(step);
   renderLog();
@@ -292,6 +295,17 @@ document.addEventListener("keydown", (e) => {
   e.preventDefault();
   go(to);
 });
+
+const analysis = new Analysis({
+  tableId: config.id, mySeat: config.my_seat ?? null, csrf: config.csrf, seatName,
+  go: (i) => go(i),
+  onChange: () => {
+    if (!state.data) return;
+    analysis.markLog($("moves"));
+    analysis.renderStep(state.step);
+  },
+});
+state.analysis = analysis; // for the browser tests
 
 const follow = $("follow").value;
 state.follow = follow === "all" ? "all" : Number(follow); // a reload keeps the choice

@@ -1,0 +1,86 @@
+"""A finished game's analysis over HTTP: a player asks for hers, anyone may read it.
+
+Only after the game (the analysis reads the record, every hand of it), only
+for the seat she played; the work runs in the analyses' worker
+(:mod:`fido.server.analysis_jobs`). Once the game is over its hands are
+open in the replay too, so its analyses are as public as its replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+
+from fido.server.analysis_jobs import analysis_json
+from fido.server.errors import ApiError
+from fido.server.lobby import _errors, _finished_record, _signed_in, _table_id
+from fido.store import AnalysisRow, SeatRow
+
+if TYPE_CHECKING:
+    from fido.server.app import Server
+
+__all__ = ["analysis_routes"]
+
+
+class AnalysisIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int | None = Field(default=None, ge=0, le=8, description="default: your seat")
+
+
+def _server(request: Request) -> Server:
+    srv: Server = request.app.state.server
+    return srv
+
+
+def analysis_routes() -> APIRouter:
+    api = APIRouter(prefix="/api", tags=["analysis"])
+    from fido.server.app import CsrfChecked  # noqa: PLC0415
+
+    @api.post("/tables/{table_id}/analysis", dependencies=CsrfChecked, status_code=202,
+              responses=_errors(401, 403, 404, 409))
+    async def ask(table_id: Annotated[str, Depends(_table_id)], body: AnalysisIn,
+                  request: Request, response: Response) -> dict[str, Any]:
+        """Ask for the analysis of your moves in a finished game (202: queued or
+        running; 200: done already)."""
+        srv = _server(request)
+        await asyncio.to_thread(_finished_record, request, table_id, "analysis")
+
+        def check() -> tuple[int, int]:
+            with srv.store.session(write=False) as s:
+                me = _signed_in(request, s)
+                mine = list(s.scalars(select(SeatRow.seat).where(
+                    SeatRow.table_id == table_id, SeatRow.account_id == me.id,
+                    SeatRow.kind == "person")))
+                if not mine:
+                    raise ApiError(403, "not_seated", "only the players of a game ask for "
+                                   "the analysis of their moves")
+                seat = mine[0] if body.seat is None else body.seat
+                if seat not in mine:
+                    raise ApiError(403, "not_your_seat", f"seat {seat} is not yours: ask "
+                                   "for the analysis of your own moves")
+                return seat, me.id
+
+        seat, account_id = await asyncio.to_thread(check)
+        row = await asyncio.to_thread(srv.hub.analyses.queue, table_id, seat, account_id)
+        if row.status == "queued":
+            srv.hub.analyses.start(row.id)  # after the commit: nothing asked is lost
+        if row.status == "done":
+            response.status_code = 200
+        return analysis_json(row)
+
+    @api.get("/tables/{table_id}/analysis", responses=_errors(404, 409))
+    def read(table_id: Annotated[str, Depends(_table_id)],
+             request: Request) -> dict[str, Any]:
+        """The analyses of a finished game (any seat asked for), with their status."""
+        _finished_record(request, table_id, "analysis")
+        with _server(request).store.session(write=False) as s:
+            rows = s.scalars(select(AnalysisRow).where(AnalysisRow.table_id == table_id)
+                             .order_by(AnalysisRow.seat))
+            return {"analyses": [analysis_json(r) for r in rows]}
+
+    return api

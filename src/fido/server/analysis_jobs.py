@@ -1,0 +1,171 @@
+"""Analyses of finished games, run in their own worker process, stored with the game.
+
+A player asks for the analysis of her moves once the game is over
+(:mod:`fido.analysis`: every decision judged from her view only). It takes
+seconds to a minute of CPU, so it never runs on the event loop, nor in the
+bots' pool (a bot's move would wait behind it): one worker process of its
+own, at a lower priority, takes the analyses one after another.
+
+Nothing asked for is lost: the request is a row (``queued``) committed
+before the answer, the worker claims it (``running``, with an UPDATE that
+only one process can win) and stores the result (``done``) or the reason
+(``failed``). A server that starts again runs what was queued, and what a
+dead process left ``running`` for longer than :data:`STALE` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import json
+import logging
+import os
+import secrets
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing import get_context
+from typing import Any
+
+from sqlalchemy import or_, select, update
+
+from fido.server.botpool import _end_with_parent
+from fido.store import AnalysisRow, Store, TableRow
+
+__all__ = ["STALE", "AnalysisJobs", "analysis_json"]
+
+log = logging.getLogger("fido.server")
+
+STALE = 5 * 60  # seconds a "running" analysis may take before another process retries it
+
+
+def _worker_start() -> None:
+    """The analysis worker yields to the server and the bots (nice 10), and ends with it."""
+    _end_with_parent()
+    with contextlib.suppress(OSError):  # not allowed here: the same priority then
+        os.nice(10)
+
+
+def _analyse(record: str, seat: int, samples: int, seed: int) -> str:
+    """What the worker runs: the analysis of ``seat``'s moves, as JSON text."""
+    from fido.analysis import analyse_record  # noqa: PLC0415 (only in the worker)
+
+    return json.dumps(analyse_record(record, [seat], samples=samples, seed=seed))
+
+
+def analysis_json(row: AnalysisRow) -> dict[str, Any]:
+    """An analysis as the API shows it: its status, and its result when done."""
+    out: dict[str, Any] = {"seat": row.seat, "status": row.status, "samples": row.samples,
+                           "requested_at": row.requested_at.isoformat()}
+    if row.status == "done" and row.result is not None:
+        out["result"] = json.loads(row.result)
+    if row.status == "failed":
+        out["error"] = row.error or "the analysis failed"
+    return out
+
+
+class AnalysisJobs:
+    """The worker and the queue of one server process (``processes`` 0: a thread, tests)."""
+
+    def __init__(self, store: Store, samples: int, processes: int = 1) -> None:
+        self.store, self.samples = store, samples
+        self.executor: Executor
+        if processes > 0:
+            self.executor = ProcessPoolExecutor(
+                max_workers=processes, mp_context=get_context("spawn"),
+                initializer=_worker_start)
+        else:
+            self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fido-analysis")
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def queue(self, table_id: str, seat: int, account_id: int | None) -> AnalysisRow:
+        """The analysis of ``seat`` at ``table_id``: the stored one, or a new queued one
+        (committed before this returns: the caller then runs :meth:`start`)."""
+        with self.store.session() as s:
+            row = s.scalar(select(AnalysisRow).where(AnalysisRow.table_id == table_id,
+                                                     AnalysisRow.seat == seat))
+            if row is not None and row.status != "failed":
+                s.expunge(row)
+                return row
+            if row is None:
+                row = AnalysisRow(table_id=table_id, seat=seat)
+                s.add(row)
+            row.status, row.requested_by = "queued", account_id
+            row.requested_at = dt.datetime.now(dt.UTC)
+            row.samples, row.seed = self.samples, secrets.randbits(62)
+            row.started_at = row.finished_at = row.result = row.error = None
+            s.flush()
+            s.expunge(row)
+            return row
+
+    def start(self, analysis_id: int) -> None:
+        """Run the analysis in the background (its task kept until done)."""
+        task = asyncio.ensure_future(self._run(analysis_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _claim(self, analysis_id: int) -> tuple[str, int, int, int] | None:
+        """Take the analysis for this process (None: another has it, or it is done)."""
+        now = dt.datetime.now(dt.UTC)
+        stale = now - dt.timedelta(seconds=STALE)
+        with self.store.session() as s:
+            won = s.execute(  # a CursorResult: rowcount is the rows it changed
+                update(AnalysisRow)
+                .where(AnalysisRow.id == analysis_id,
+                       or_(AnalysisRow.status == "queued",
+                           (AnalysisRow.status == "running") & (AnalysisRow.started_at < stale)))
+                .values(status="running", started_at=now)
+            ).rowcount  # type: ignore[attr-defined]
+            if not won:
+                return None
+            row = s.get(AnalysisRow, analysis_id)
+            assert row is not None
+            table = s.get(TableRow, row.table_id)
+            if table is None or table.record is None:
+                row.status, row.error = "failed", "the game has no record"
+                return None
+            return table.record, row.seat, row.samples, row.seed
+
+    def _finish(self, analysis_id: int, result: str | None, error: str | None) -> None:
+        with self.store.session() as s:
+            row = s.get(AnalysisRow, analysis_id)
+            if row is None:
+                return
+            row.status = "done" if error is None else "failed"
+            row.result, row.error = result, error
+            row.finished_at = dt.datetime.now(dt.UTC)
+
+    async def _run(self, analysis_id: int) -> None:
+        job = await asyncio.to_thread(self._claim, analysis_id)
+        if job is None:
+            return
+        record, seat, samples, seed = job
+        loop = asyncio.get_running_loop()
+        result: str | None = None
+        error: str | None = None
+        try:
+            result = await loop.run_in_executor(self.executor, _analyse, record, seat,
+                                                samples, seed)
+        except ValueError as e:  # a record the analysis refuses: its reason
+            error = str(e)
+        except Exception as e:  # the worker died, or a bug: logged, the request kept
+            log.error("analysis %s failed: %s", analysis_id, type(e).__name__)
+            error = "the analysis failed: ask for it again"
+        await asyncio.to_thread(self._finish, analysis_id, result, error)
+
+    async def resume(self) -> None:
+        """At start: run what was queued, and what a dead process left running."""
+        stale = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=STALE)
+
+        def waiting() -> list[int]:
+            with self.store.session(write=False) as s:
+                return list(s.scalars(select(AnalysisRow.id).where(or_(
+                    AnalysisRow.status == "queued",
+                    (AnalysisRow.status == "running") & (AnalysisRow.started_at < stale)))))
+
+        for analysis_id in await asyncio.to_thread(waiting):
+            self.start(analysis_id)
+
+    def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        self.executor.shutdown(wait=False, cancel_futures=True)

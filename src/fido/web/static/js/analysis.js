@@ -1,0 +1,149 @@
+// The analysis beside the replay: what each analysed move cost, judged from what its
+// player could know (fido.analysis, GET /api/tables/{id}/analysis). A player of the
+// game asks for hers (POST); it runs in the server's analysis worker, so the page asks
+// again every few seconds until it is done.
+
+import { el } from "./ui.js";
+
+const POLL_MS = 2000;
+const NEAR = 0.05; // a loss below this is "the best move" (the estimate's own noise)
+
+const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
+
+export class Analysis {
+  /** `seatName(i)`: a seat's name; `go(step)`: show that step of the replay. */
+  constructor({ tableId, mySeat, csrf, seatName, go, onChange }) {
+    Object.assign(this, { tableId, mySeat, csrf, seatName, go, onChange });
+    this.bySeat = new Map(); // seat -> { status, result?, error? }
+    this.byStep = new Map(); // move number -> decision
+    this.timer = null;
+    this.box = document.getElementById("analysis");
+    this.button = document.getElementById("analyse");
+    this.button.addEventListener("click", () => this.ask());
+  }
+
+  url() {
+    return `/api/tables/${encodeURIComponent(this.tableId)}/analysis`;
+  }
+
+  async load() {
+    try {
+      const answer = await fetch(this.url(), { headers: { Accept: "application/json" } });
+      if (!answer.ok) return;
+      this.apply((await answer.json()).analyses || []);
+    } catch { /* offline: the replay works without it */ }
+  }
+
+  apply(list) {
+    for (const a of list) this.bySeat.set(a.seat, a);
+    this.byStep.clear();
+    for (const a of this.bySeat.values()) {
+      if (a.status !== "done" || !a.result) continue;
+      for (const d of a.result.decisions) this.byStep.set(d.number, d);
+    }
+    const busy = [...this.bySeat.values()].some((a) => a.status === "queued" || a.status === "running");
+    clearTimeout(this.timer);
+    if (busy) this.timer = setTimeout(() => this.load(), POLL_MS);
+    this.renderSummary();
+    this.onChange();
+  }
+
+  async ask() {
+    this.button.disabled = true;
+    this.status("Asking for the analysis…");
+    try {
+      const answer = await fetch(this.url(), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json",
+          "X-CSRF-Token": this.csrf },
+        body: JSON.stringify({ seat: this.mySeat }),
+      });
+      const body = await answer.json().catch(() => null);
+      if (!answer.ok) {
+        this.status(body?.error?.message ? `Not now: ${body.error.message}.` : "The analysis could not be asked for.");
+        this.button.disabled = false;
+        return;
+      }
+      this.apply([body]);
+    } catch {
+      this.status("The server cannot be reached: try again in a moment.");
+      this.button.disabled = false;
+    }
+  }
+
+  status(text) {
+    document.getElementById("analysis-status").textContent = text;
+  }
+
+  renderSummary() {
+    const mine = this.mySeat === null || this.mySeat === undefined ? null : this.bySeat.get(this.mySeat);
+    this.button.hidden = this.mySeat === null || this.mySeat === undefined
+      || (mine && mine.status !== "failed");
+    this.button.disabled = false;
+    const parts = [];
+    const waiting = [];
+    for (const [seat, a] of [...this.bySeat.entries()].sort((x, y) => x[0] - y[0])) {
+      const name = this.seatName(seat);
+      if (a.status === "queued" || a.status === "running") {
+        waiting.push(`${name}'s moves are being analysed${a.status === "queued" ? " (queued)" : ""}…`);
+      } else if (a.status === "failed") {
+        waiting.push(`${name}'s analysis failed: ${a.error}`);
+      } else if (a.result) {
+        parts.push(this.summaryOf(seat, a.result));
+      }
+    }
+    document.getElementById("analysis-summary").replaceChildren(...parts);
+    this.status(waiting.join(" ") || (parts.length ? ""
+      : "No analysis yet: a player of this game can ask for the analysis of her moves."));
+  }
+
+  summaryOf(seat, result) {
+    const s = result.summaries.find((x) => x.seat === seat);
+    if (!s || result.nothing_to_analyse) {
+      return el("p", { class: "analysis-seat", "data-seat": seat },
+        `${this.seatName(seat)}: ${result.message || "nothing to analyse"}`);
+    }
+    const worst = s.mistakes.slice(0, 5).map((n) => {
+      const d = this.byStep.get(n);
+      return el("button", { type: "button", class: "mistake", "data-step": n,
+        onclick: () => this.go(n) }, `move ${n} −${fmt(d ? d.loss : 0)}`);
+    });
+    const within = s.within_one === null ? "" : ` · ${Math.round(s.within_one * 100)}% within a point of the best`;
+    return el("div", { class: "analysis-seat", "data-seat": seat },
+      el("p", {}, el("b", {}, this.seatName(seat)),
+        `: ${s.decisions} decision${s.decisions === 1 ? "" : "s"} · ${fmt(s.lost)} ± ${fmt(s.lost_ci)} points lost`
+        + ` (${fmt(s.lost_per_decision)} a decision)${within}`),
+      worst.length ? el("p", { class: "mistakes" }, "Biggest mistakes: ", ...worst) : null);
+  }
+
+  /** What the analysis says of the move of step `i` (empty when it has nothing). */
+  renderStep(i) {
+    const d = this.byStep.get(i);
+    const box = document.getElementById("analysis-move");
+    if (!d) {
+      box.replaceChildren();
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const exact = d.exact ? " (exact)" : ` (± ${fmt(d.loss_ci)})`;
+    box.replaceChildren(
+      el("span", { class: "label" }, "Analysis"), " ",
+      `${this.seatName(d.seat)} played ${d.played}: `,
+      d.loss < NEAR ? el("b", { class: "best" }, "the best move")
+        : [`best was ${d.best}, `, el("b", { class: "lost" }, `${fmt(d.loss)} points lost`), exact]);
+  }
+
+  /** Every analysed move of the move list gets what it cost. */
+  markLog(list) {
+    for (const li of list.children) {
+      li.querySelector(".loss")?.remove();
+      const d = this.byStep.get(Number(li.dataset.step));
+      if (!d) continue;
+      const button = li.firstElementChild;
+      button.append(d.loss < NEAR
+        ? el("span", { class: "loss best", title: "the best move" }, " ✓")
+        : el("span", { class: "loss", title: `${fmt(d.loss)} points lost` }, ` −${fmt(d.loss)}`));
+    }
+  }
+}

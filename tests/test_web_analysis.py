@@ -1,0 +1,142 @@
+"""A finished game's analysis on the server: asked for by a player of the game, run in
+the analyses' worker, stored with the game, read by anyone, shown in the replay.
+
+Over real HTTP and a real browser: only after the end, only for her own seat; the
+result is the analysis of her decisions (each one her move of the record); a second
+ask returns the stored one; a queued analysis left by a stopped server runs when the
+server starts again; in the replay the player asks by clicking, and every analysed
+move shows what it cost.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, expect
+from sqlalchemy import select
+
+from fido.record import GameRecord
+from fido.store import AnalysisRow, open_store
+from server_live import browser as http_client
+from server_live import live_server
+from test_web_replay import _finish, _table
+from web_browser import Person, browser_session
+
+
+@pytest.fixture(scope="module")
+def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
+    yield from browser_session(request)
+
+
+def _done(client: httpx.Client, table: str, seat: int, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for a in client.get(f"/api/tables/{table}/analysis").json()["analyses"]:
+            if a["seat"] == seat and a["status"] in ("done", "failed"):
+                return a  # type: ignore[no-any-return]
+        time.sleep(0.2)
+    raise AssertionError("the analysis did not end")
+
+
+def test_a_player_asks_for_the_analysis_of_her_moves(store_url: str) -> None:
+    with live_server(store_url) as base:
+        me, table = _table(base)
+        # not before the end: the record (every hand) does not exist yet
+        r = me.post(f"/api/tables/{table}/analysis", json={})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
+        _finish(base, me, table)
+        stranger = http_client(base)
+        assert stranger.post(f"/api/tables/{table}/analysis", json={}).status_code == 401
+        stranger.post("/api/guest")
+        r = stranger.post(f"/api/tables/{table}/analysis", json={})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "not_seated"
+        r = me.post(f"/api/tables/{table}/analysis", json={"seat": 1})  # a bot's seat
+        assert r.status_code == 403 and r.json()["error"]["code"] == "not_your_seat"
+        r = httpx.post(f"{base}/api/tables/{table}/analysis", json={}, cookies=me.cookies)
+        assert r.status_code == 403  # no CSRF token
+        assert me.get(f"/api/tables/{table}/analysis").json() == {"analyses": []}
+
+        r = me.post(f"/api/tables/{table}/analysis", json={})
+        assert r.status_code in (200, 202), r.text
+        assert r.json()["seat"] == 0 and r.json()["status"] in ("queued", "running", "done")
+        done = _done(stranger, table, 0)  # anyone reads it, as anyone sees the replay
+        assert done["status"] == "done", done
+        result = done["result"]
+        assert result["format"] == "fido-analysis" and result["seats"] == [0]
+        assert result["samples"] == 8  # the server's setting (tests: few)
+        record = GameRecord.from_json(me.get(f"/api/tables/{table}/record").text)
+        moves = {n: turn for n, turn, _g in record.steps()}
+        assert result["decisions"], "a double-6 game has choices to analyse"
+        for d in result["decisions"]:
+            assert d["seat"] == 0 and moves[d["number"]].seat == 0
+            assert moves[d["number"]].move.text() == d["played"]
+            assert d["loss"] >= 0 and len(d["moves"]) >= 2
+        # asked again: the stored analysis, not a second run
+        again = me.post(f"/api/tables/{table}/analysis", json={})
+        assert again.status_code == 200 and again.json()["result"] == result
+        store = open_store(store_url)
+        with store.session(write=False) as s:
+            assert len(s.scalars(select(AnalysisRow)).all()) == 1
+        store.close()
+
+
+def test_a_queued_analysis_runs_when_the_server_starts_again(store_url: str) -> None:
+    with live_server(store_url) as base:
+        me, table = _table(base)
+        _finish(base, me, table)
+    # the server stopped between the request's commit and the work: the row is queued
+    store = open_store(store_url)
+    with store.session() as s:
+        s.add(AnalysisRow(table_id=table, seat=0, status="queued", samples=8, seed=7,
+                          requested_at=dt.datetime.now(dt.UTC)))
+    store.close()
+    with live_server(store_url) as base:
+        done = _done(http_client(base), table, 0)
+        assert done["status"] == "done" and done["result"]["seed"] == 7
+
+
+def test_the_replay_shows_what_each_move_cost(browser: Browser, tmp_path: Any) -> None:
+    with live_server(f"sqlite:///{tmp_path / 'fido.db'}") as base:
+        me, table = _table(base)
+        _finish(base, me, table)
+        player = Person(browser, base)
+        player.context.add_cookies([{"name": k, "value": v, "url": base}
+                                    for k, v in me.cookies.items()])
+        player.goto(f"/tables/{table}/replay")
+        page = player.page
+        button = page.get_by_role("button", name="Analyse my moves")
+        expect(button).to_be_visible()
+        watcher = Person(browser, base)  # someone else: no button, but she reads it later
+        watcher.goto(f"/tables/{table}/replay")
+        expect(watcher.page.locator("#analysis-status")).to_contain_text("No analysis yet")
+        expect(watcher.page.get_by_role("button", name="Analyse my moves")).to_be_hidden()
+        button.click()
+        summary = page.locator("#analysis-summary .analysis-seat")
+        expect(summary).to_contain_text("decision", timeout=120_000)
+        expect(button).to_be_hidden()
+        result = me.get(f"/api/tables/{table}/analysis").json()["analyses"][0]["result"]
+        decisions = result["decisions"]
+        # every analysed move of the list shows what it cost
+        expect(page.locator("#moves .loss")).to_have_count(len(decisions))
+        worst = max(decisions, key=lambda d: d["loss"])
+        page.locator(f"#moves li[data-step='{worst['number']}'] button").click()
+        move = page.locator("#analysis-move")
+        expect(move).to_contain_text(f"played {worst['played']}")
+        if worst["loss"] >= 0.05:
+            expect(move).to_contain_text(f"best was {worst['best']}")
+            # her biggest mistake is the first one named, and it leads to its move
+            page.locator("#analysis-summary .mistake").first.click()
+            expect(page.locator("#step-label")).to_contain_text(str(worst["number"]))
+        # a step that is not her decision says nothing
+        page.locator("#moves li[data-step='0'] button").click()
+        expect(move).to_be_hidden()
+        watcher.goto(f"/tables/{table}/replay")
+        expect(watcher.page.locator("#analysis-summary")).to_contain_text("decision")
+        assert not player.errors and not watcher.errors
+        player.close()
+        watcher.close()
