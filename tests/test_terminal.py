@@ -336,3 +336,12 @@ def test_the_terminal_asks_bots_through_the_runners_step(tmp_path: Path) -> None
     assert session.run() == 1
     assert f"IllegalMoveError: bot 'cheater' at seat {game.turn}" in out.getvalue()
     assert GameRecord.load(tmp_path / "c.json").moves == ()
+
+
+def test_the_recent_log_keeps_every_move_when_fewer_came_than_there_is_room() -> None:
+    """`log[len(log) - room:]` dropped the opener's move when two came before hers."""
+    g = Game.new(RULES, 3, seed=5)
+    view = g.view(0)
+    log = ["A: 4-4  (sum 8)", "B: 4-1@0n  (sum 9)"]
+    shown = "\n".join(screen(view, ["A", "B", "C"], log))
+    assert all(entry in shown for entry in log)

@@ -140,7 +140,7 @@ def screen(
     if message:
         bottom.append(_fit(message))
     room = max(0, min(3, 23 - len(top) - len(bottom)))  # the log gives way to a big hand
-    recent = [f"  {entry}" for entry in log[len(log) - room :]] if room else []
+    recent = [f"  {entry}" for entry in log[-room:]] if room else []  # not log[len - room:]
     return [*top, *recent, *bottom][:23]
 
 
