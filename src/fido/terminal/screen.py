@@ -153,6 +153,8 @@ def seat_lines(
     if columns == 1:
         return [_fit(c, width) for c in cells]
     cw = width // columns
+    if any(len(c) >= cw for c in cells):  # cut, a seat's move would be hidden: one a line
+        return seat_lines(view, names, width)
     rows = []
     for i in range(0, len(cells), columns):
         rows.append("".join(f"{_fit(c, cw - 1):<{cw}}" for c in cells[i : i + columns]).rstrip())
