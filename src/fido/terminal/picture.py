@@ -10,9 +10,10 @@ characters by a zoom:
   down are rounded, so this is a sketch of the shape, not a drawing.
 - zoom 1: a unit is 4 columns and 2 rows; every tile is boxed (``┌─┐``),
   its halves divided, and every open slot is a dashed box in front of its
-  face showing the number to match (``5s``: a double's free side).
-- zoom 2: a unit is 6 columns and 2 rows; an open slot shows its name as the
-  notation writes it, and its number (``3e:5``).
+  face showing the number to match (``5⊥``: a double's free side) and, on
+  its edge away from the face, the slot's name as the notation writes it
+  (``3e``) where it fits.
+- zoom 2: a unit is 6 columns and 2 rows: wider, every slot's name fits.
 
 Lines shared by two boxes are merged into the right junction (``┬``, ``┼``).
 """
@@ -23,6 +24,8 @@ from dataclasses import dataclass
 
 from fido.layout import Layouter, Marker, bounds
 from fido.table import Table
+
+SIDE_MARK = "⊥"  # a double's free side
 
 __all__ = ["UNIT_COLS", "UNIT_ROWS", "ZOOMS", "Picture", "draw", "fitting"]
 
@@ -120,11 +123,8 @@ class _Canvas:
         return ["".join(row) for row in grid], (-c0, -r0)
 
 
-def _label(mark: Marker, table: Table, zoom: int) -> str:
-    side = "s" if mark.kind == "side" else ""
-    if zoom == 2:
-        return f"{table.slot_name(mark.slot)}:{mark.value}"
-    return f"{mark.value}{side}"
+def _label(mark: Marker) -> str:
+    return f"{mark.value}{SIDE_MARK if mark.kind == 'side' else ''}"
 
 
 def draw(table: Table | Layouter, zoom: int = 1, max_pips: int | None = None) -> Picture:
@@ -167,7 +167,7 @@ def draw(table: Table | Layouter, zoom: int = 1, max_pips: int | None = None) ->
             inner = col(hx1) - col(hx0) - 1
             canvas.text(col(hx0) + 1, row(hy0) + 1, f"{value:^{inner}}")
     for m in marks:
-        label = _label(m, tab, zoom)
+        label = _label(m)
         if zoom == 0:
             canvas.text(col(m.x - 0.5), row(m.y - 0.5), f"◦{m.value}" if m.value < 10 else "◦◦")
             continue
@@ -179,6 +179,10 @@ def draw(table: Table | Layouter, zoom: int = 1, max_pips: int | None = None) ->
         canvas.vline(c1, r0, r1, dashed=True)
         inner = c1 - c0 - 1
         canvas.text(c0 + 1, r0 + 1, f"{label:^{inner}}"[:inner])
+        name = tab.slot_name(m.slot)
+        if len(name) <= inner:  # the slot's name on its edge away from the face
+            edge = r0 if m.angle == 270 else r1
+            canvas.text(c0 + 1 + (inner - len(name)) // 2, edge, name)
     lines, origin = canvas.render()
     return Picture(tuple(lines), zoom, origin)
 

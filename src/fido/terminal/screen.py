@@ -32,7 +32,7 @@ from fido.rich_text import safe
 from fido.rules import Scoring
 from fido.sorting import is_joker, ratzek_rows
 from fido.table import SIDE, Table
-from fido.terminal.picture import draw, fitting
+from fido.terminal.picture import SIDE_MARK, draw, fitting
 from fido.tiles import Tile
 from fido.views import SeatView
 
@@ -57,8 +57,7 @@ __all__ = [
 ]
 
 WIDTH = 80
-SIDE_MARK = "⊥"  # a double's free side in the list of open slots
-MIN_PICTURE_ROWS = 7  # below this, the table is the list of open slots only
+MIN_PICTURE_ROWS = 5  # below this, the table is the list of open slots only
 
 
 def _fit(line: str, width: int = WIDTH) -> str:
@@ -141,7 +140,7 @@ def seat_lines(
     cells = []
     for s, name in enumerate(names):
         turn = "▶" if view.outcome is None and view.to_move == s else " "
-        who = f"{name} (you)" if s == view.seat else name
+        who = f"{name} (you)" if s == view.seat and name.lower() != "you" else name
         if s == partner:
             who += " (partner)"
         moves = ", ".join(turn_text(t, drawn=s == view.seat) for t in since[s]) or "—"
@@ -377,8 +376,8 @@ def table_screen(
         centre = ((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
     lines = pic.window(width, room, pic.at(*centre))
     legend = (
-        f"zoom {zoom} of 0-2 · picture {pic.width}x{pic.height} · dashed boxes: open slots "
-        f"(the number to match; s: a double's free side)"
+        f"zoom {zoom} of 0-2 · picture {pic.width}x{pic.height} · dashed boxes: open slots, "
+        f"their number to match ({SIDE_MARK}: a double's free side) and name"
     )
     return [*lines, *wrap(legend, width)[:2]], centre
 
