@@ -121,6 +121,8 @@ def _since(view: SeatView) -> dict[int, list[Turn]]:
     history = view.history
     mine = [i for i, t in enumerate(history) if t.seat == view.seat]
     start = mine[-1] + 1 if mine else 0
+    if view.seat is None:  # a spectator: each seat's last turn
+        start = len(history)
     out: dict[int, list[Turn]] = {s: [] for s in range(view.players)}
     for t in history[start:]:
         out[t.seat].append(t)
@@ -330,6 +332,8 @@ def play_screen(
     names: Sequence[str],
     frame: Frame = Frame(),
     lay: Layouter | None = None,
+    *,
+    with_moves: bool = True,
 ) -> Shown:
     """The whole screen for her (``frame.height - 1`` lines: the prompt is the last)."""
     width, room = max(frame.width, 20), max(frame.height - 1, 8)
@@ -337,7 +341,7 @@ def play_screen(
     seats = seat_lines(view, names, width)
     hand = hand_lines(view, width) if view.seat is not None else []
     note = wrap(frame.message, width) if frame.message else []
-    playing = view.outcome is None and view.is_my_turn
+    playing = with_moves and view.outcome is None and view.is_my_turn
     fixed = len(top) + len(seats) + len(hand) + len(note) + (1 if playing else 0)
     if fixed + 2 > room and len(seats) > 2:  # a crowded table: two seats a line
         seats = seat_lines(view, names, width, columns=2)
