@@ -376,8 +376,8 @@ class Session:
             if isinstance(m, Placement) and view.points_for(m)
         ]
         best = self.hint.choose(view, random.Random())
-        now = ", ".join(scoring) if scoring else "nothing scores now"
-        return f"hint: scoring now: {now}; {self.hint_name} plays {numbered[best]}: {best.text()}"
+        now = f"scoring now: {', '.join(scoring)}" if scoring else "nothing scores now"
+        return f"hint: {now}; {self.hint_name} plays {numbered[best]}: {best.text()}"
 
     def _show(self, view: SeatView) -> None:
         width, height = self.size()
