@@ -177,8 +177,8 @@ def test_every_open_slot_is_drawn_and_the_screen_fits_80x24(text: str, players: 
         drawn = {line.split()[1 if line.startswith(" ·") else 0].lstrip("·") for line in lines}
         assert names <= drawn | {"(empty:"}
         view = g.view(g.turn)
-        names = [f"P{s}" for s in range(players)]
-        shown = play_screen(view, names, Frame(message="a message")).lines
+        seats = [f"P{s}" for s in range(players)]
+        shown = play_screen(view, seats, Frame(message="a message")).lines
         assert len(shown) <= 23
         assert all(len(line) <= 80 for line in shown)
         on_screen = "\n".join(shown)
