@@ -18,7 +18,7 @@ from fido import Game, Placement, SeatView, Tile
 from fido.bots.base import Move
 from fido.bots.registry import register
 from fido.record import GameRecord
-from fido.terminal.screen import arm_lines, screen
+from fido.terminal.screen import Frame, arm_lines, play_screen
 from fido.terminal.session import Session
 
 FIDO = str(Path(sys.executable).with_name("fido"))
@@ -85,8 +85,8 @@ def test_illegal_input_gets_a_message_and_a_new_prompt(tmp_path: Path) -> None:
     child.sendline("zz")
     child.expect("not a move")
     child.expect(PROMPT)
-    child.sendline("0-0@99e")
-    child.expect("not legal now")
+    child.sendline("0-0@99e")  # the engine's reason (fido.validation.explain)
+    child.expect(r"'0-0@99e': (you do not hold 0-0|no tile #99)")
     child.expect(PROMPT)
     child.sendline("q")
     child.expect("Leave the game")
@@ -177,7 +177,8 @@ def test_every_open_slot_is_drawn_and_the_screen_fits_80x24(text: str, players: 
         drawn = {line.split()[1 if line.startswith(" ·") else 0].lstrip("·") for line in lines}
         assert names <= drawn | {"(empty:"}
         view = g.view(g.turn)
-        shown = screen(view, [f"P{s}" for s in range(players)], ["x"] * 9, "a message")
+        seats = [f"P{s}" for s in range(players)]
+        shown = play_screen(view, seats, Frame(message="a message")).lines
         assert len(shown) <= 23
         assert all(len(line) <= 80 for line in shown)
         on_screen = "\n".join(shown)
@@ -187,7 +188,7 @@ def test_every_open_slot_is_drawn_and_the_screen_fits_80x24(text: str, players: 
 def test_a_38_tile_hand_fits_the_screen() -> None:
     g = Game.new("fido set=18", 4, seed=2)  # double-18, 4 players: 38 tiles each
     view = g.view(0)
-    shown = screen(view, ["a", "b", "c", "d"], ["x"] * 9, "a message")
+    shown = play_screen(view, ["a", "b", "c", "d"], Frame(message="a message")).lines
     text = "\n".join(shown)
     assert len(view.hand) == 38
     assert all(t.text() in text for t in view.hand)
@@ -261,7 +262,7 @@ def test_a_saved_game_is_resumed_with_its_bots_and_finished(tmp_path: Path) -> N
     log = io.StringIO()
     child = spawn("play", "--resume", str(save), "--delay", "0", "--hint", "expert", log=log)
     child.expect(PROMPT)
-    assert f": {before[-1]}" in log.getvalue()  # the last moves before she left are shown
+    assert f"· {before[-1]}" in log.getvalue()  # the last moves before she left are shown
     child.sendline("1")
     while child.expect([PROMPT, "game record saved to"]) == 0:
         child.sendline("1")
@@ -336,3 +337,19 @@ def test_the_terminal_asks_bots_through_the_runners_step(tmp_path: Path) -> None
     assert session.run() == 1
     assert f"IllegalMoveError: bot 'cheater' at seat {game.turn}" in out.getvalue()
     assert GameRecord.load(tmp_path / "c.json").moves == ()
+
+
+def test_the_moves_before_her_first_turn_are_all_on_screen() -> None:
+    """`log[len(log) - room:]` dropped the opener's move when two came before hers."""
+    g = Game.new(RULES, 3, seed=5)
+    before = []
+    for _ in range(2):
+        seat = g.turn
+        g.push(g.legal_moves()[0])
+        turn = g.last_turn()
+        assert turn is not None
+        before.append((seat, turn.move.text()))
+    shown = play_screen(g.view(g.turn), ["A", "B", "C"]).lines
+    for seat, text in before:
+        line = next(line for line in shown if line[1:].startswith("ABC"[seat]))
+        assert text in line, (line, text)

@@ -33,7 +33,8 @@ _FEDERATION = {
         "fido.cli_ranking", "ranking_app", "The monthly FIDO world ranking (FLADUB)."
     ),
     "accounts": LazyApp(
-        "fido.cli_accounts", "accounts_app",
+        "fido.cli_accounts",
+        "accounts_app",
         "Server accounts: roles (organiser, federation), player links.",
     ),
     # FastAPI, uvicorn and argon2 as well: imported only by `fido serve`
@@ -63,6 +64,10 @@ def replay(
     step: Annotated[
         bool, typer.Option("--step", help="step through it: n next, p back, a number, q")
     ] = False,
+    seat: Annotated[
+        int | None,
+        typer.Option(help="with --step: show this seat's hand at every step (0 = the first)"),
+    ] = None,
 ) -> None:
     """Replay a game record, print its sums and scores, and verify it."""
     from fido.rich_text import safe  # noqa: PLC0415
@@ -74,10 +79,12 @@ def replay(
         record.check_results(game)
     except FidoError as e:
         raise _fail(f"record refused: {printable(e)}") from None
+    if seat is not None and not 0 <= seat < len(record.players):
+        raise _fail(f"--seat is 0 .. {len(record.players) - 1} in this record, not {seat}")
     if step:
         from fido.terminal.replay import step_through  # noqa: PLC0415 (interactive only)
 
-        step_through(record, console)
+        step_through(record, console, seat=seat)
         return
     if not quiet:
         event = f" ({safe(record.event, 60)})" if record.event else ""
@@ -127,12 +134,24 @@ def play(  # noqa: PLR0917 (a Typer command: every option is a parameter)
         Path | None,
         typer.Option(help="go on with a game saved by fido play, with its bots and seats"),
     ] = None,
+    match: Annotated[
+        bool,
+        typer.Option(
+            "--match", help="play hands until a side reaches the target, the score between hands"
+        ),
+    ] = False,
+    target: Annotated[
+        int | None,
+        typer.Option(help="the match's target (default: the ruleset's: 61, 31, 100)"),
+    ] = None,
 ) -> None:
     """Play a hand at the terminal against bots (default: FIDO double-12, three experts)."""
     from fido.safe_text import printable  # noqa: PLC0415
     from fido.terminal.options import PlayOptions, prepare  # noqa: PLC0415 (keeps `rules` fast)
 
-    options = PlayOptions(rules, players, bots, seat, name, seed, delay, hint, save, resume)
+    options = PlayOptions(
+        rules, players, bots, seat, name, seed, delay, hint, save, resume, match, target
+    )
     try:
         session = prepare(options)
     except FidoError as e:
@@ -296,8 +315,25 @@ def simulate(  # noqa: PLR0917 (a Typer command: every option is a parameter)
 
 
 @app.command(name="rules")
-def list_rules() -> None:
-    """List the rulesets with their players and hand sizes."""
+def list_rules(
+    ruleset_text: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[RULESET]",
+            help="a ruleset with its options ('fido set=18', 'muggins'): its rules and notation",
+        ),
+    ] = None,
+) -> None:
+    """List the rulesets, or show one's rules in the terminal (with the notation)."""
+    if ruleset_text is not None:
+        from fido.terminal.rulebook import rule_book  # noqa: PLC0415
+
+        try:
+            rs = Ruleset.from_text(ruleset_text)
+        except FidoError as e:
+            raise _fail(printable(e)) from None
+        console.print(rule_book(rs))
+        return
     t = RichTable(title="Rulesets (options: see docs/rules.md)")
     for col in ("ruleset", "set", "players", "hand sizes", "scores"):
         t.add_column(col)

@@ -11,6 +11,9 @@ holds the deal, so the game is rebuilt by replaying (and verifying) its
 moves; the seats' bots come from the record (``--seat``, ``--bots`` and
 ``--name`` override it, and are needed for a record that does not say who
 played), and the game is saved back to FILE unless ``--save`` says otherwise.
+
+``--match`` plays hands until a side reaches the ruleset's target (or
+``--target``), each hand saved next to ``--save`` (``NAME-hand1.json``, ...).
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from pathlib import Path
 from fido.bots.registry import make_bot, parse_spec
 from fido.errors import ConfigurationError
 from fido.game import Game
+from fido.match import Match
 from fido.options import check_name, check_output_file, check_seconds, split_specs
 from fido.record import GameRecord
 from fido.rules import Ruleset
 from fido.safe_text import printable
+from fido.terminal.match_play import MatchPlay
 from fido.terminal.session import Session, default_record_path
 
 __all__ = ["PlayOptions", "prepare"]
@@ -50,6 +55,8 @@ class PlayOptions:
     hint: str = "search:time=0.5"
     save: Path | None = None
     resume: Path | None = None
+    match: bool = False
+    target: int | None = None
 
 
 def _levels(bots: str, players: int, seat: int) -> list[str | None]:
@@ -76,24 +83,41 @@ def _bot_name(spec: str, seat: int) -> str:
     return f"{parse_spec(spec)[0]} {seat + 1}"
 
 
-def prepare(opts: PlayOptions) -> Session:
+def prepare(opts: PlayOptions) -> Session | MatchPlay:
     """Check everything, deal (or rebuild the saved game), and seat everyone."""
     delay = check_seconds(opts.delay, "--delay")
     make_bot(opts.hint)  # --hint is asked only later: its spec is checked now
+    if opts.target is not None and not opts.match:
+        raise ConfigurationError("--target is the target of a --match")
     if opts.resume is not None:
+        if opts.match:
+            raise ConfigurationError("--resume goes on with one saved hand; drop --match")
         return _resume(opts, delay)
     name = check_name(opts.name if opts.name is not None else DEFAULT_NAME)
     rules = Ruleset.from_text(opts.rules if opts.rules is not None else DEFAULT_RULES)
     players = opts.players if opts.players is not None else DEFAULT_PLAYERS
     rules.check_players(players)
     rules.hand_size(players)
-    seat = _seat(opts.seat if opts.seat is not None else 0, players)
-    levels = _levels(opts.bots if opts.bots is not None else DEFAULT_BOTS, players, seat)
+    seat_no = _seat(opts.seat if opts.seat is not None else 0, players)
+    levels = _levels(opts.bots if opts.bots is not None else DEFAULT_BOTS, players, seat_no)
     save = check_output_file(opts.save or default_record_path(), "--save")
     seed = opts.seed if opts.seed is not None else random.SystemRandom().getrandbits(64)
+    names = [name if s == seat_no else _bot_name(lv or "", s) for s, lv in enumerate(levels)]
+    if opts.match:
+        if opts.target is None and rules.match_target is None:
+            raise ConfigurationError(
+                f"{rules.name} has no match target: give one, e.g. --target 100"
+            )
+        if opts.target is not None and not 1 <= opts.target <= 100_000:
+            raise ConfigurationError(f"--target is 1 to 100000 points, not {opts.target}")
+        match = Match(rules, players, target=opts.target, seed=seed)
+
+        def seated(game: Game, path: Path) -> Session:
+            return Session(game, levels, seat_no, names, save=path, delay=delay, hint_bot=opts.hint)
+
+        return MatchPlay(match, names, seated, save)
     game = Game.new(rules, players, seed=seed)
-    names = [name if s == seat else _bot_name(lv or "", s) for s, lv in enumerate(levels)]
-    return Session(game, levels, seat, names, save=save, delay=delay, hint_bot=opts.hint)
+    return Session(game, levels, seat_no, names, save=save, delay=delay, hint_bot=opts.hint)
 
 
 def _resume(opts: PlayOptions, delay: float) -> Session:

@@ -1,8 +1,9 @@
 """Stepping through a game record at the terminal, forwards and backwards.
 
 The record is verified first (``fido replay`` refuses a bad one before this
-runs); each position is shown as a spectator sees it: the table, the sum,
-every hand's tile count and the scores, never a hand.
+runs); each position is shown as a spectator sees it (the table, the sum,
+every hand's tile count and the scores, never a hand), or as one seat saw it
+(``--seat``: her hand too); the last step shows the result.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from fido.game import Game
 from fido.record import GameRecord
 from fido.rich_text import safe
 from fido.safe_text import printable
-from fido.terminal.screen import arm_lines, header, seat_lines
+from fido.terminal.screen import Frame, play_screen, results_table
+from fido.terminal.session import terminal_size
 
 __all__ = ["positions", "replay_rows", "step_through"]
 
@@ -49,27 +51,53 @@ def positions(record: GameRecord) -> list[tuple[str, Game]]:
     return out
 
 
-def step_through(record: GameRecord, console: Console, ask: Callable[[str], str] = input) -> None:
-    """n (or Enter) next, p back, a number to jump, q to stop."""
+def step_through(
+    record: GameRecord,
+    console: Console,
+    ask: Callable[[str], str] = input,
+    *,
+    seat: int | None = None,
+    size: Callable[[], tuple[int, int]] = terminal_size,
+) -> None:
+    """n (or Enter) next, p back, a number to jump, q to stop; anything else is answered.
+
+    ``seat`` None shows the table as a spectator sees it (tile counts only);
+    a seat shows her hand at every step too, as she saw it (the tiles the
+    others drew stay hidden). The last step ends with the result.
+    """
     frames = positions(record)
     names = [printable(n, NAME) for n in record.players]
+    last = len(frames) - 1
     i = 0
+    message = ""
     while True:
         label, game = frames[i]
-        view = game.spectator_view()
-        console.print(escape(header(view)))
-        console.print(escape(f"[{i}/{len(frames) - 1}] {label}"))
-        for line in [*seat_lines(view, names), "Table:", *arm_lines(view.table, 12)]:
-            console.print(escape(line))
+        view = game.view(seat) if seat is not None else game.spectator_view()
+        width, height = size()
+        frame = Frame(width, height - 1, message=message)
+        lines = play_screen(view, names, frame, with_moves=False).lines
+        lines.insert(1, f"[{i}/{last}] {label}")
+        if console.is_terminal:
+            console.clear()
+        for line in lines:
+            console.print(escape(line), soft_wrap=True)
+        if i == last and game.outcome is not None:
+            console.print(results_table(game.outcome, names))
+        message = ""
         try:
             answer = ask("n next, p back, number, q quit: ").strip().lower()
         except EOFError:
             return
         if answer in ("", "n"):
-            i = min(i + 1, len(frames) - 1)
+            i = min(i + 1, last)
         elif answer == "p":
             i = max(i - 1, 0)
         elif answer.isascii() and answer.isdigit():  # not "²": int() refuses it
-            i = min(int(answer[:9]), len(frames) - 1)
+            i = min(int(answer[:9]), last)
         elif answer == "q":
             return
+        else:
+            message = (
+                f"'{printable(answer, 24)}' is not a key here: n or Enter next, p back, "
+                f"a step number 0 to {last}, q quit"
+            )

@@ -1,41 +1,200 @@
-"""What a seat sees, drawn as plain lines that fit an 80x24 terminal.
+"""What a seat sees, drawn as plain lines that fit the terminal (80x24 and up).
 
 Everything here is a pure function of a :class:`~fido.views.SeatView` (or a
-spectator's view), so the screen can show nothing the seat could not see at
-a real table, and the tests can read it without a terminal.
+spectator's view) and the terminal's size, so the screen can show nothing
+the seat could not see at a real table, and the tests can read it without a
+terminal.
 
-The table is drawn one line per open slot: the slot's name as the move
-notation writes it (``3e``: the direction e of the 4th tile placed), whether
-it is an end or a double's free side, the number showing, and the tiles from
-the opening out to it (long arms folded). A spinner's four arms and every
-crosswise double's sides are slots like any other, so each is on screen.
+The play screen, top to bottom: the header (ruleset, sum of the ends, stock,
+whose turn), one line per seat (tiles, score, her partner, what the seat did
+since her last turn), the table (the picture of :mod:`fido.terminal.picture`
+when there is room, and always the list of open slots), her hand, the moves
+and a message. Nothing is cut but the table: the moves are numbered best
+first and shown a page at a time (``n`` and ``p`` turn the pages, ``/12``
+keeps the moves of the tiles with a 12, ``/@3e`` the moves on slot 3e), so
+every legal move can be reached at any size; a message (a hint, an illegal
+move's reason, the help) is wrapped in full.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from rich.table import Table as RichTable
 
-from fido.moves import Move
+from fido.game import Turn
+from fido.layout import Layouter
+from fido.moves import Draw, Move, Placement
 from fido.results import Outcome
 from fido.rich_text import safe
 from fido.rules import Scoring
 from fido.sorting import is_joker, ratzek_rows
 from fido.table import SIDE, Table
+from fido.terminal.picture import SIDE_MARK, draw, fitting
+from fido.tiles import Tile
 from fido.views import SeatView
 
-__all__ = ["KEYS", "arm_lines", "hand_lines", "move_keys", "results_table", "seat_lines"]
+__all__ = [
+    "SIDE_MARK",
+    "Frame",
+    "Shown",
+    "arm_lines",
+    "filter_moves",
+    "hand_lines",
+    "header",
+    "log_screen",
+    "numbered_moves",
+    "partner_of",
+    "play_screen",
+    "results_table",
+    "seat_lines",
+    "slot_lines",
+    "table_screen",
+    "turn_text",
+    "wrap",
+]
 
 WIDTH = 80
-KEYS = "123456789abcdefgijklmnoprstuvwxyz"  # no h (hint) and no q (quit)
+MIN_PICTURE_ROWS = 5  # below this, the table is the list of open slots only
 
 
 def _fit(line: str, width: int = WIDTH) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-def arm_lines(table: Table, limit: int = 8) -> list[str]:
+def wrap(text: str, width: int = WIDTH, indent: str = "  ") -> list[str]:
+    """``text`` in lines of at most ``width``, broken at spaces, nothing left out."""
+    out: list[str] = []
+    while len(text) > width:
+        cut = text.rfind(" ", len(indent) + 1, width + 1)
+        if cut <= len(indent):
+            cut = width
+        out.append(text[:cut].rstrip())
+        text = indent + text[cut:].lstrip()
+    out.append(text)
+    return out
+
+
+# ----------------------------------------------------------------------- parts
+
+
+def header(view: SeatView, names: Sequence[str] = (), width: int = WIDTH) -> str:
+    rules = view.rules
+    score = (
+        f"divisor {rules.divisor} · " if rules.scoring is Scoring.DIVISOR or rules.is_fido else ""
+    )
+    if view.outcome is not None:
+        turn = " · the hand is over"
+    elif view.seat is not None and view.to_move == view.seat:
+        turn = " · your turn"
+    elif names:
+        turn = f" · {names[view.to_move]} to play"
+    else:
+        turn = ""
+    return _fit(
+        f"{rules.text()} · {score}sum of the ends {view.table.ends_sum} · "
+        f"stock {view.stock_count}{turn}",
+        width,
+    )
+
+
+def partner_of(view: SeatView, seat: int) -> int | None:
+    """Her partner's seat in a team game, else None."""
+    for team in view.rules.teams(view.players) or ():
+        if seat in team:
+            return next(s for s in team if s != seat)
+    return None
+
+
+def turn_text(turn: Turn, *, drawn: bool = True) -> str:
+    """A turn as the log writes it: the move, the tile drawn (hers only), the points."""
+    text = turn.move.text()
+    if isinstance(turn.move, Draw) and drawn and turn.drawn is not None:
+        text += f" ({turn.drawn.text()})"
+    return text + (f" +{turn.points}" if turn.points else "")
+
+
+def _since(view: SeatView) -> dict[int, list[Turn]]:
+    """What each seat did since her last turn (or its last turn, if none since)."""
+    history = view.history
+    mine = [i for i, t in enumerate(history) if t.seat == view.seat]
+    start = mine[-1] + 1 if mine else 0
+    if view.seat is None:  # a spectator: each seat's last turn
+        start = len(history)
+    out: dict[int, list[Turn]] = {s: [] for s in range(view.players)}
+    for t in history[start:]:
+        out[t.seat].append(t)
+    for s, turns in out.items():
+        if not turns:
+            last = [t for t in history if t.seat == s]
+            out[s] = last[-1:]
+    return out
+
+
+def seat_lines(
+    view: SeatView, names: Sequence[str], width: int = WIDTH, columns: int = 1
+) -> list[str]:
+    """Every seat: whose turn (▶), tiles, score, her partner, and its moves since her turn."""
+    since = _since(view)
+    partner = partner_of(view, view.seat) if view.seat is not None else None
+    cells = []
+    for s, name in enumerate(names):
+        turn = "▶" if view.outcome is None and view.to_move == s else " "
+        who = f"{name} (you)" if s == view.seat and name.lower() != "you" else name
+        if s == partner:
+            who += " (partner)"
+        moves = ", ".join(turn_text(t, drawn=s == view.seat) for t in since[s]) or "—"
+        if columns == 1:
+            n = view.hand_counts[s]
+            cells.append(f"{turn}{who}: {n} tile{'s' * (n != 1)}, {view.scores[s]} pts · {moves}")
+        else:
+            cells.append(f"{turn}{who} {view.hand_counts[s]}t {view.scores[s]}p {moves}")
+    if columns == 1:
+        return [_fit(c, width) for c in cells]
+    cw = width // columns
+    if any(len(c) >= cw for c in cells):  # cut, a seat's move would be hidden: one a line
+        return seat_lines(view, names, width)
+    rows = []
+    for i in range(0, len(cells), columns):
+        rows.append("".join(f"{_fit(c, cw - 1):<{cw}}" for c in cells[i : i + columns]).rstrip())
+    return rows
+
+
+def _tile_text(tile: Tile, d: int | None) -> str:
+    return f"{tile.text()}{'*' if d is not None and is_joker(tile, d) else ''}"
+
+
+def hand_lines(view: SeatView, width: int = WIDTH) -> list[str]:
+    """Her hand in full: by difference class in Ratzek order (FIDO), jokers marked ``*``."""
+    rules = view.rules
+    hand = list(view.hand)
+    if rules.scoring is Scoring.DIVISOR or rules.is_fido:
+        d = rules.divisor
+        parts = []
+        for row in ratzek_rows(hand, d):
+            tiles = " ".join(_tile_text(t, d) for t in row.tiles())
+            parts.append(f"[{'|'.join(map(str, row.classes))}] {tiles}")
+        text = "  ".join(parts)
+    else:
+        text = " ".join(t.text() for t in sorted(hand, key=lambda t: -t.pips))
+    return wrap(f"Hand ({len(hand)}, {sum(t.pips for t in hand)} pips): {text}", width)
+
+
+def slot_lines(table: Table, width: int = WIDTH) -> list[str]:
+    """The open slots as the notation names them, with the number to match."""
+    if not table.placements:
+        return ["Table: empty, the first tile opens it"]
+    playable = {code for code, _v in table.playable()}
+    cells = []
+    for code, (value, kind, _w) in table.open.items():
+        cell = f"{table.slot_name(code)}:{value}{SIDE_MARK if kind == SIDE else ''}"
+        cells.append(cell if code in playable else f"({cell})")
+    return wrap(f"Open ({len(cells)}): " + "  ".join(cells), width)
+
+
+def arm_lines(table: Table, limit: int = 8, width: int = WIDTH) -> list[str]:
     """One line per open slot: name, end or side, value, and the tiles leading to it."""
     placements = table.placements
     if not placements:
@@ -56,92 +215,185 @@ def arm_lines(table: Table, limit: int = 8) -> list[str]:
         where = "side" if kind == SIDE else "end "
         mark = " " if code in playable else "·"  # not open to play this turn
         lines.append(
-            _fit(f" {mark}{table.slot_name(code):>4} {where} {value:>2} ◄ {' ─ '.join(chain)}")
+            _fit(
+                f" {mark}{table.slot_name(code):>4} {where} {value:>2} ◄ {' ─ '.join(chain)}",
+                width,
+            )
         )
     if len(items) > limit:
         rest = " ".join(f"{table.slot_name(c)}:{v}" for c, (v, _k, _w) in items[limit:])
-        lines.append(_fit(f"   also {rest}"))
+        lines.append(_fit(f"   also {rest}", width))
     return lines
 
 
-def hand_lines(view: SeatView) -> list[str]:
-    """Her hand: by difference class in Ratzek order (FIDO), jokers marked ``*``."""
-    rules = view.rules
-    hand = list(view.hand)
-    if rules.scoring is Scoring.DIVISOR or rules.is_fido:
-        d = rules.divisor
-        rows = ratzek_rows(hand, d)
-        parts = []
-        for row in rows:
-            tiles = " ".join(f"{t.text()}{'*' if is_joker(t, d) else ''}" for t in row.tiles())
-            parts.append(f"[{'|'.join(map(str, row.classes))}] {tiles}")
-        text = "  ".join(parts)
-    else:
-        text = " ".join(t.text() for t in sorted(hand, key=lambda t: -t.pips))
-    return _wrap(f"Hand ({len(hand)}, {sum(t.pips for t in hand)} pips): {text}", 5)
+# ----------------------------------------------------------------------- moves
 
 
-def seat_lines(view: SeatView, names: Sequence[str]) -> list[str]:
-    """Everyone's tile count and score, the stock: the public part of the table."""
-    cells = []
-    for s, name in enumerate(names):
-        turn = "▶" if view.outcome is None and view.to_move == s else " "
-        cells.append(f"{turn}{name} {view.hand_counts[s]}t {view.scores[s]}p")
-    return _wrap(" | ".join(cells), 2)
+def numbered_moves(view: SeatView) -> list[tuple[int, Move]]:
+    """The legal moves numbered from 1, the best-scoring first (then in the engine's order)."""
+    ranked = sorted(view.legal_moves, key=lambda m: -view.points_for(m))
+    return list(enumerate(ranked, start=1))
 
 
-def move_keys(view: SeatView) -> list[tuple[str, Move]]:
-    """The legal moves, each with its short key (``1``..``9``, then letters)."""
-    return list(zip(KEYS, view.legal_moves, strict=False))
+def filter_moves(
+    numbered: Sequence[tuple[int, Move]], query: str, table: Table
+) -> list[tuple[int, Move]]:
+    """The moves ``query`` keeps: ``@3e`` a slot, ``12-5`` a tile, ``12`` a number, else text."""
+    q = query.strip().lower()
+    if not q:
+        return list(numbered)
+
+    def keep(move: Move) -> bool:
+        if not isinstance(move, Placement):
+            return q in move.text()
+        if q.startswith("@"):
+            return move.anchor >= 0 and table.slot_name(move.anchor * 4 + move.port) == q[1:]
+        if q.isdigit():
+            return int(q) in (move.tile.high, move.tile.low)
+        if "-" in q and "@" not in q:
+            return move.tile.text() == q or move.tile.text() == "-".join(reversed(q.split("-")))
+        return q in move.text()
+
+    return [(n, m) for n, m in numbered if keep(m)]
 
 
-def move_lines(view: SeatView) -> list[str]:
-    cells = []
-    for key, move in move_keys(view):
-        pts = view.points_for(move)
-        cells.append(f"{key}:{move.text()}{f' +{pts}' if pts else ''}")
-    return _wrap("Moves " + "  ".join(cells), 3)
+def _cell(view: SeatView, n: int, move: Move, digits: int) -> str:
+    pts = view.points_for(move)
+    return f"{n:>{digits}} {move.text()}{f' +{pts}' if pts else ''}"
 
 
-def header(view: SeatView) -> str:
-    rules = view.rules
-    score = (
-        f"divisor {rules.divisor} · " if rules.scoring is Scoring.DIVISOR or rules.is_fido else ""
+@dataclass(frozen=True)
+class Frame:
+    """What the screen shows besides the view: the size, the page of moves, a filter, a note."""
+
+    width: int = WIDTH
+    height: int = 24
+    page: int = 0
+    query: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A drawn screen: its lines, and the moves' pages (so the keys know where they are)."""
+
+    lines: list[str]
+    pages: int = 1
+    page: int = 0
+    moves: list[tuple[int, Move]] = field(default_factory=list)  # those on this page
+
+
+def _move_block(
+    view: SeatView, frame: Frame, rows: int
+) -> tuple[list[str], int, int, list[tuple[int, Move]]]:
+    """The moves' header and ``rows`` lines of cells at most: (lines, pages, page, shown)."""
+    width = frame.width
+    numbered = numbered_moves(view)
+    kept = filter_moves(numbered, frame.query, view.table)
+    digits = len(str(len(numbered)))
+    cells = [_cell(view, n, m, digits) for n, m in kept]
+    cw = max((len(c) for c in cells), default=1) + 2
+    per_line = max(1, width // cw)
+    per_page = per_line * max(1, rows)
+    pages = max(1, math.ceil(len(cells) / per_page))
+    page = min(max(frame.page, 0), pages - 1)
+    start = page * per_page
+    shown = kept[start : start + per_page]
+    lines = []
+    for i in range(start, min(start + per_page, len(cells)), per_line):
+        lines.append("".join(f"{_fit(c, cw):<{cw}}" for c in cells[i : i + per_line]).rstrip())
+    what = f"Moves, best first ({len(numbered)})"
+    if frame.query:
+        what = f"Moves with {frame.query.strip()} ({len(kept)} of {len(numbered)}; / clears)"
+    if pages > 1:
+        what += f" · page {page + 1}/{pages}: n next, p back"
+    elif not frame.query and len(numbered) > 1:
+        what += " · /12 or /@3e filters"
+    if not kept:
+        lines = ["  (no legal move matches the filter)"]
+    return [_fit(what, width), *lines], pages, page, shown
+
+
+# ---------------------------------------------------------------------- screens
+
+
+def _picture_lines(lay: Layouter, width: int, rows: int) -> list[str]:
+    """The table in ``rows`` lines: fitted whole if it can be, else around the last tile."""
+    pic = fitting(lay, width, rows)
+    if pic.zoom and pic.width <= width and pic.height <= rows:
+        return list(pic.lines)
+    pic = draw(lay, 1)  # the overview is for the table view (t), not to read a tile
+    last = lay.placed[-1]
+    return pic.window(width, rows, pic.at(last.x, last.y))
+
+
+def play_screen(
+    view: SeatView,
+    names: Sequence[str],
+    frame: Frame = Frame(),
+    lay: Layouter | None = None,
+    *,
+    with_moves: bool = True,
+) -> Shown:
+    """The whole screen for her (``frame.height - 1`` lines: the prompt is the last)."""
+    width, room = max(frame.width, 20), max(frame.height - 1, 8)
+    top = [header(view, names, width)]
+    seats = seat_lines(view, names, width)
+    hand = hand_lines(view, width) if view.seat is not None else []
+    note = wrap(frame.message, width) if frame.message else []
+    playing = with_moves and view.outcome is None and view.is_my_turn
+    fixed = len(top) + len(seats) + len(hand) + len(note) + (1 if playing else 0)
+    if fixed + 2 > room and len(seats) > 2:  # a crowded table: two seats a line
+        seats = seat_lines(view, names, width, columns=2)
+        fixed = len(top) + len(seats) + len(hand) + len(note) + (1 if playing else 0)
+    left = max(room - fixed, 2)
+    moves: list[str] = []
+    pages, page = 1, 0
+    shown: list[tuple[int, Move]] = []
+    if playing:
+        need = _move_block(view, frame, 999)[0][1:]
+        rows = max(1, min(len(need), left - 1))
+        moves, pages, page, shown = _move_block(view, frame, rows)
+        left -= len(moves) - 1
+    slots = slot_lines(view.table, width)
+    table: list[str] = []
+    if left >= len(slots) + MIN_PICTURE_ROWS and view.table.placements:
+        lay = lay if lay is not None else Layouter.from_table(view.table, view.rules.max_pips)
+        table = _picture_lines(lay, width, left - len(slots))
+    keep = max(left - len(table), 1)
+    if len(slots) > keep:
+        tail = " … t: the whole table"
+        slots = slots[:keep]
+        slots[-1] = slots[-1][: width - len(tail)] + tail
+    lines = [*top, *seats, *table, *slots, *hand, *moves, *note]
+    return Shown(lines[:room], pages, page, shown)
+
+
+def table_screen(
+    lay: Layouter, width: int, height: int, zoom: int, centre: tuple[float, float] | None
+) -> tuple[list[str], tuple[float, float]]:
+    """The table alone, at ``zoom``, around ``centre`` (layout units; None: the middle)."""
+    pic = draw(lay, zoom)
+    room = max(height - 3, 3)
+    if centre is None:
+        box = lay.box(with_markers=True)
+        centre = ((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
+    lines = pic.window(width, room, pic.at(*centre))
+    legend = (
+        f"zoom {zoom} of 0-2 · picture {pic.width}x{pic.height} · dashed boxes: open slots, "
+        f"their number to match ({SIDE_MARK}: a double's free side) and name"
     )
-    return _fit(
-        f"{rules.text()} · {score}sum of the ends {view.table.ends_sum} · stock {view.stock_count}"
-    )
+    return [*lines, *wrap(legend, width)[:2]], centre
 
 
-def _wrap(text: str, lines: int) -> list[str]:
-    out: list[str] = []
-    while text and len(out) < lines:
-        if len(text) <= WIDTH:
-            out.append(text)
-            break
-        cut = text.rfind(" ", 0, WIDTH)
-        cut = cut if cut > 0 else WIDTH
-        out.append(text[:cut])
-        text = "  " + text[cut:].lstrip()
-    else:
-        if text and out:
-            out[-1] = _fit(out[-1][: WIDTH - 1] + "…")
-    return out
-
-
-def screen(
-    view: SeatView, names: Sequence[str], log: Sequence[str], message: str = ""
-) -> list[str]:
-    """The whole screen for her turn, at most 23 lines (the prompt is the 24th)."""
-    top = [header(view), *seat_lines(view, names), "Table:", *arm_lines(view.table)]
-    bottom = hand_lines(view)
-    if view.outcome is None and view.is_my_turn:
-        bottom += move_lines(view)
-    if message:
-        bottom.append(_fit(message))
-    room = max(0, min(3, 23 - len(top) - len(bottom)))  # the log gives way to a big hand
-    recent = [f"  {entry}" for entry in log[len(log) - room :]] if room else []
-    return [*top, *recent, *bottom][:23]
+def log_screen(log: Sequence[str], width: int, height: int, page: int) -> tuple[list[str], int]:
+    """The whole log, a page at a time (the last page first shown): (lines, pages)."""
+    room = max(height - 2, 1)
+    pages = max(1, math.ceil(len(log) / room))
+    page = min(max(page, 0), pages - 1)
+    part = log[page * room : (page + 1) * room]
+    head = f"The log: moves {page * room + 1}-{page * room + len(part)} of {len(log)}"
+    return [_fit(head, width), *(_fit(f"{line}", width) for line in part)], pages
 
 
 def results_table(outcome: Outcome, players: Sequence[str]) -> RichTable:

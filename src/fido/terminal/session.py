@@ -1,12 +1,20 @@
 """A game at the terminal: one person, bots in the other seats, a prompt per turn.
 
-The person types a move's short key (shown next to it) or its notation
-(``12-5@0e``, or just ``12-5`` when it fits one place, ``draw``, ``pass``);
-``h`` shows the moves that score now and what the hint bot would play, ``q``
-or Ctrl-C asks whether to save and leave. A forced draw or pass is made for
-her, and said. Bots' moves come one at a time, ``delay`` seconds apart, so a
-person can follow them (each is :func:`fido.bots.runner.bot_move`, the step
-every bot loop shares). At the end: the record on disk, then the result.
+The person types a move's number (the moves are numbered best first) or its
+notation (``12-5@0e``, or just ``12-5`` when it fits one place, ``draw``,
+``pass``). Other keys: ``n`` / ``p`` turn the pages of moves, ``/12`` or
+``/@3e`` filter them (``/`` alone clears), ``t`` shows the table as a
+picture (scroll with w a s d or the arrows, zoom with + and -), ``l`` the
+whole log, ``h`` the moves that score now and what the hint bot would play,
+``?`` the keys, ``q`` or Ctrl-C asks whether to save and leave. An illegal
+move is answered with the engine's reason (:func:`fido.validation.explain`).
+A forced draw or pass is made for her, and said (with the tile she drew).
+Bots' moves come one at a time, ``delay`` seconds apart, so a person can
+follow them (each is :func:`fido.bots.runner.bot_move`, the step every bot
+loop shares). At the end: the record on disk, then the result.
+
+The screen takes the whole terminal, whatever its size (80x24 and up), and
+is redrawn at every prompt, so a resized terminal is used at once.
 
 No game is lost to an error: whatever she types is answered with a message,
 and should anything else go wrong the game is saved first, with a line
@@ -17,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import shutil
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,22 +34,48 @@ from rich.console import Console
 
 from fido.bots import Bot, make_bot
 from fido.bots.runner import bot_move, bot_rng, new_secret
+from fido.errors import FidoError
 from fido.game import Game, Turn
-from fido.moves import Draw, Pass, Placement
-from fido.notation import parse_move
+from fido.layout import Layouter
+from fido.moves import Draw, Move, Pass, Placement
 from fido.record import GameRecord
 from fido.rich_text import safe
 from fido.safe_text import printable
-from fido.terminal.screen import move_keys, results_table, screen
+from fido.terminal.picture import UNIT_COLS, UNIT_ROWS, ZOOMS
+from fido.terminal.screen import (
+    Frame,
+    log_screen,
+    numbered_moves,
+    play_screen,
+    results_table,
+    table_screen,
+    turn_text,
+)
+from fido.validation import explain
 from fido.views import SeatView
 
-__all__ = ["Session", "default_record_path"]
+__all__ = ["KEYS_HELP", "Session", "default_record_path"]
 
-NAME_ON_SCREEN = 16  # a name is cut to this on the 80-column screen
+NAME_ON_SCREEN = 16  # a name is cut to this on screen
+PROMPT = "Your move (key or notation, ? keys, q quit): "
+KEYS_HELP = (
+    "keys: a number plays that move (best first); or type the notation: 12-5@3e (tile@slot), "
+    "12-5 alone when it fits one place, draw, pass. n / p: next / previous page of moves. "
+    "/12: only the moves with a 12; /12-5: that tile; /@3e: the moves on slot 3e; / alone: all. "
+    "t: the table as a picture (w a s d or arrows scroll, + - zoom, f fit). l: the whole log. "
+    "h: a hint. q or Ctrl-C: leave (save first if you like)."
+)
+_ARROWS = {"\x1b[a": "w", "\x1b[b": "s", "\x1b[c": "d", "\x1b[d": "a"}
 
 
 def default_record_path() -> Path:
     return Path(f"fido-game-{dt.datetime.now():%Y%m%d-%H%M%S}.json")
+
+
+def terminal_size() -> tuple[int, int]:
+    """(columns, lines) of the terminal now, at least 20 x 8 (80 x 24 when not a terminal)."""
+    size = shutil.get_terminal_size((80, 24))
+    return max(size.columns, 20), max(size.lines, 8)
 
 
 class Session:
@@ -48,7 +83,7 @@ class Session:
 
     ``game`` is a fresh deal or a saved game rebuilt from its record; the
     options are checked before (:mod:`fido.terminal.options`), so nothing
-    here should fail on them.
+    here should fail on them. ``size`` gives the terminal's (columns, lines).
     """
 
     def __init__(
@@ -65,6 +100,7 @@ class Session:
         event: str | None = None,
         console: Console | None = None,
         ask: Callable[[str], str] = input,
+        size: Callable[[], tuple[int, int]] = terminal_size,
     ) -> None:
         if not 0 <= seat < game.players or len(levels) != game.players:
             raise ValueError(f"{game.players} seats need {game.players} levels and a seat")
@@ -84,12 +120,16 @@ class Session:
         self.hint = make_bot(hint_bot)
         self.date = date or dt.date.today()
         self.event = event
-        self.console = console or Console(width=80, highlight=False)
+        self.console = console or Console(highlight=False)
         self.ask = ask
+        self.size = size
+        self.lay = Layouter(game.rules.layout, game.rules.max_pips)
         self.log: list[str] = []
-        for turn in game.history():  # a resumed game: the last moves as she left them
+        for turn in game.history():  # a resumed game: the moves so far
             self._note_turn(turn)
         self.message = ""
+        self.page = 0
+        self.query = ""
         self.saved = False
 
     # ----------------------------------------------------------------- the loop
@@ -136,34 +176,137 @@ class Session:
         legal = view.legal_moves
         if len(legal) == 1 and isinstance(legal[0], Draw | Pass):
             game.push(legal[0])
-            self._note(self.seat)
-            self.message = (
-                f"you could not place: you {'drew' if isinstance(legal[0], Draw) else 'passed'}"
-            )
+            turn = self._note(self.seat)
+            if isinstance(legal[0], Draw):
+                drawn = f" {turn.drawn.text()}" if turn.drawn is not None else ""
+                self.message = f"you could not place: you drew{drawn}"
+            else:
+                self.message = "you could not place: you passed"
             return True
         self._show(view)
         self.message = ""
         try:
-            text = self.ask("Your move (key or notation, h hint, q quit): ").strip()
+            text = self.ask(PROMPT).strip()
         except EOFError:
             self.console.print("input ended")
             self._save_and_say()
             return False
-        if text.lower() in ("h", "?", "hint"):
+        return self._answer(view, text)
+
+    def _answer(self, view: SeatView, text: str) -> bool:
+        """One line she typed: a key or a move. False when she chose to leave."""
+        key = text.lower()
+        if key in ("h", "hint"):
             self.message = self._hint(view)
-            return True
-        if text.lower() in ("q", "quit"):
+        elif key in ("?", "help"):
+            self.message = KEYS_HELP
+        elif key in ("q", "quit"):
             return self._leave()
-        move = dict(move_keys(view)).get(text)
-        if move is None:
-            try:
-                move = parse_move(list(legal), text)
-            except ValueError as e:  # FidoError, or text the parser refuses otherwise
-                self.message = f"'{printable(text, 24)}': {printable(e)}"
-                return True
-        game.push(move)
-        self._note(self.seat)
+        elif key in ("n", ">"):
+            self.page += 1
+        elif key in ("p", "<"):
+            self.page = max(self.page - 1, 0)
+        elif key.startswith("/"):
+            self.query, self.page = key[1:].strip()[:12], 0
+        elif key == "t":
+            self._table_view()
+        elif key == "l":
+            self._log_view()
+        elif key == "":
+            pass
+        else:
+            move = self._move(view, text)
+            if move is not None:
+                self.game.push(move)
+                self._note(self.seat)
+                self.page, self.query = 0, ""
         return True
+
+    def _move(self, view: SeatView, text: str) -> Move | None:
+        """The move ``text`` names, or None with the reason in the message."""
+        numbered = dict(numbered_moves(view))
+        if text.isascii() and text.isdigit():
+            move = numbered.get(int(text[:6]))
+            if move is None:
+                self.message = (
+                    f"'{printable(text, 24)}': the moves are numbered 1 to {len(numbered)}"
+                )
+            return move
+        try:
+            move = Move.from_text(text)
+        except FidoError as e:
+            self.message = f"'{printable(text, 24)}': {printable(e)} (? shows the keys)"
+            return None
+        legal = list(view.legal_moves)
+        if move in legal:
+            return move
+        if isinstance(move, Placement) and move.is_opening and view.table.placements:
+            fits = [m for m in legal if isinstance(m, Placement) and m.tile is move.tile]
+            if len(fits) == 1:
+                return fits[0]
+            if fits:
+                where = ", ".join(m.text() for m in fits)
+                self.message = f"'{printable(text, 24)}': {move.tile} fits several places: {where}"
+            elif move.tile not in view.hand:
+                self.message = f"'{printable(text, 24)}': you do not hold {move.tile}"
+            else:
+                self.message = (
+                    f"'{printable(text, 24)}': {move.tile} matches no open slot you may play now"
+                )
+            return None
+        self.message = f"'{printable(text, 24)}': {explain(self.game, move)}"
+        return None
+
+    # ------------------------------------------------------------ other screens
+
+    def _table_view(self) -> None:
+        """The table as a picture: scroll with w a s d (or the arrows), zoom with + and -."""
+        zoom, centre = 1, None
+        while True:
+            width, height = self.size()
+            lines, centre = table_screen(self._layout(), width, height, zoom, centre)
+            self._print(lines)
+            try:
+                answer = self.ask("Table: w a s d scroll, + - zoom, f fit, Enter back: ")
+            except EOFError:
+                return
+            answer = answer.strip().lower()
+            answer = _ARROWS.get(answer, answer)
+            if answer in ("", "b", "q", "x"):
+                return
+            dx = width / 2 / UNIT_COLS[zoom]
+            dy = max(height - 3, 2) / 2 / UNIT_ROWS[zoom]
+            for ch in answer[:20]:
+                x, y = centre
+                if ch in "wasd":
+                    centre = (x + dx * {"a": -1, "d": 1}.get(ch, 0),
+                              y + dy * {"w": -1, "s": 1}.get(ch, 0))  # fmt: skip
+                elif ch == "+":
+                    zoom = min(zoom + 1, ZOOMS[-1])
+                elif ch == "-":
+                    zoom = max(zoom - 1, ZOOMS[0])
+                elif ch == "f":
+                    zoom, centre = 0, None
+                    break
+
+    def _log_view(self) -> None:
+        """The whole log, the latest page first; n / p turn the pages."""
+        width, height = self.size()
+        page = 10**9
+        while True:
+            lines, pages = log_screen(self.log, width, height, page)
+            page = min(page, pages - 1)
+            self._print(lines)
+            try:
+                answer = self.ask("Log: n next, p back, Enter back: ").strip().lower()
+            except EOFError:
+                return
+            if answer in ("n", ">"):
+                page = min(page + 1, pages - 1)
+            elif answer in ("p", "<"):
+                page = max(page - 1, 0)
+            else:
+                return
 
     def _leave(self) -> bool:
         """Ctrl-C or q: save and quit, quit, or go on. True means go on."""
@@ -207,33 +350,47 @@ class Session:
             self.game, self.names, date=self.date, event=self.event, bots=self.levels
         )
 
-    def _note(self, seat: int) -> None:
+    def _note(self, seat: int) -> Turn:
         turn = self.game.last_turn()
         assert turn is not None and turn.seat == seat
         self._note_turn(turn)
+        return turn
 
     def _note_turn(self, turn: Turn) -> None:
-        text = turn.move.text()
-        if isinstance(turn.move, Draw) and turn.seat == self.seat and turn.drawn is not None:
-            text += f" ({turn.drawn.text()})"  # only she sees what she drew
-        scored = f"  +{turn.points}" if turn.points else ""
-        self.log.append(f"{self.shown[turn.seat]}: {text}{scored}  (sum {turn.ends_sum})")
+        text = turn_text(turn, drawn=turn.seat == self.seat)  # only she sees what she drew
+        number = len(self.log) + 1
+        self.log.append(f"{number:>3}. {self.shown[turn.seat]}: {text}  (sum {turn.ends_sum})")
+
+    def _layout(self) -> Layouter:
+        """The table's layout, extended move by move (fido.layout: the web's geometry)."""
+        placements = self.game.table.placements
+        if len(self.lay) < len(placements):
+            self.lay.extend(placements[len(self.lay) :])
+        return self.lay
 
     def _hint(self, view: SeatView) -> str:
+        numbered = {m: n for n, m in numbered_moves(view)}
         scoring = [
-            f"{m.text()} +{view.points_for(m)}"
+            f"{numbered[m]}: {m.text()} +{view.points_for(m)}"
             for m in view.legal_moves
             if isinstance(m, Placement) and view.points_for(m)
         ]
         best = self.hint.choose(view, random.Random())
-        now = ", ".join(scoring) if scoring else "nothing scores now"
-        return f"hint: scoring now: {now}; {self.hint_name} plays {best.text()}"
+        now = f"scoring now: {', '.join(scoring)}" if scoring else "nothing scores now"
+        return f"hint: {now}; {self.hint_name} plays {numbered[best]}: {best.text()}"
 
     def _show(self, view: SeatView) -> None:
+        width, height = self.size()
+        frame = Frame(width, height, self.page, self.query, self.message)
+        shown = play_screen(view, self.shown, frame, self._layout())
+        self.page = shown.page  # past the last page: stays on it
+        self._print(shown.lines)
+
+    def _print(self, lines: Sequence[str]) -> None:
         if self.console.is_terminal:
-            self.console.clear()  # a fresh 80x24 screen each time, not a scrolling log
-        for line in screen(view, self.shown, self.log, self.message):
-            self.console.print(safe(line))
+            self.console.clear()  # a fresh screen each time, not a scrolling log
+        for line in lines:
+            self.console.print(safe(line), soft_wrap=True)
 
     def _save(self) -> Path:
         self.record().save(self.save)

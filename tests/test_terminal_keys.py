@@ -1,0 +1,164 @@
+"""The terminal's keys, matches, the rule book and the replay's seat, end to end in a pty."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pexpect
+
+from fido.record import GameRecord
+from test_cli import run
+from test_terminal import PROMPT, spawn
+
+
+def big(*args: str, rows: int, cols: int, log: io.StringIO | None = None) -> pexpect.spawn:
+    child = spawn(*args, log=log)
+    child.setwinsize(rows, cols)
+    return child
+
+
+def test_a_wide_terminal_is_used_whole(tmp_path: Path) -> None:
+    log = io.StringIO()
+    args = ["play", "--rules", "fido set=18", "--players", "6", "--seed", "1", "--delay", "0",
+            "--hint", "expert", "--bots", "greedy", "--save", str(tmp_path / "g.json")]  # fmt: skip
+    child = big(*args, rows=50, cols=200, log=log)
+    child.expect(PROMPT)
+    lines = log.getvalue().split("\r\n")
+    hand = next(line for line in lines if "Hand (27," in line)
+    assert len(hand) > 80  # 27 tiles on one line, not cut at 80 columns
+    child.sendline("q")
+    child.expect("Leave the game")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_pages_filters_table_log_and_keys(tmp_path: Path) -> None:
+    args = ["play", "--rules", "fido set=12", "--players", "4", "--seed", "3", "--delay", "0",
+            "--hint", "expert", "--bots", "greedy", "--save", str(tmp_path / "g.json")]  # fmt: skip
+    child = big(*args, rows=12, cols=60)
+    child.expect(PROMPT)
+    child.sendline("1")  # a few turns on, so the table has a few slots
+    child.expect(PROMPT)
+    child.sendline("?")
+    child.expect("keys: a number plays that move")
+    child.expect(PROMPT)
+    child.sendline("/12")
+    child.expect(r"Moves with 12 \(\d+ of \d+; / clears\)")
+    child.expect(PROMPT)
+    child.sendline("/")
+    child.expect(PROMPT)
+    child.sendline("t")
+    child.expect("zoom 1 of 0-2")
+    child.expect("Table: w a s d scroll")
+    child.sendline("+dd")
+    child.expect("zoom 2 of 0-2")
+    child.sendline("")
+    child.expect(PROMPT)
+    child.sendline("l")
+    child.expect(r"The log: moves \d+-\d+ of \d+")
+    child.sendline("")
+    child.expect(PROMPT)
+    child.sendline("0-0@99e")  # the engine's reason
+    child.expect(r"'0-0@99e': (you do not hold 0-0|no tile #99)")
+    child.expect(PROMPT)
+    child.sendline("999")
+    child.expect(r"'999': the moves are numbered 1 to \d+")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect("Leave the game")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_the_pages_turn_in_a_small_terminal(tmp_path: Path) -> None:
+    for seed in range(1, 30):  # a deal whose first turn has more moves than a page holds
+        args = ["play", "--rules", "fido set=18", "--players", "6", "--seed", str(seed),
+                "--delay", "0", "--hint", "expert", "--bots", "greedy", "--seat", "3",
+                "--save", str(tmp_path / "g.json")]  # fmt: skip
+        child = big(*args, rows=16, cols=60)
+        child.expect(PROMPT)
+        text = child.before
+        if "page 1/" in text:
+            pages = int(re.search(r"page 1/(\d+)", text)[1])  # type: ignore[index]
+            child.sendline("n")
+            child.expect(rf"page 2/{pages}")
+            child.expect(PROMPT)
+            child.sendline("p")
+            child.expect(rf"page 1/{pages}")
+            child.expect(PROMPT)
+            child.sendline("q")
+            child.sendline("q")
+            child.expect(pexpect.EOF)
+            return
+        child.sendline("q")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    raise AssertionError("no deal needed a second page")
+
+
+def test_a_match_to_the_target_with_the_score_between_hands(tmp_path: Path) -> None:
+    save = tmp_path / "m.json"
+    args = ["play", "--rules", "fives_and_threes", "--players", "2", "--match", "--seed", "3",
+            "--delay", "0", "--hint", "expert", "--bots", "greedy",
+            "--save", str(save)]  # fmt: skip
+    log = io.StringIO()
+    child = spawn(*args, log=log)
+    hands = 0
+    while (i := child.expect([PROMPT, "Enter: the next hand", "won the match"])) != 2:
+        if i == 0:
+            child.sendline("1")
+        else:
+            hands += 1
+            child.sendline("")
+    child.expect(pexpect.EOF)
+    out = log.getvalue()
+    assert "Match to 31: after hand 1" in out
+    totals = [int(t) for t in re.findall(r"│\s+(\d+) │\s*\r\n", out)]
+    assert max(totals) >= 31
+    records = sorted(tmp_path.glob("m-hand*.json"))
+    assert len(records) == hands + 1
+    assert all(GameRecord.load(r).replay().is_over for r in records)
+
+
+def test_match_options_are_checked() -> None:
+    out = run("play", "--rules", "fido set=6", "--players", "3", "--match")
+    assert out.returncode == 1 and "fido has no match target" in out.stderr
+    out = run("play", "--target", "50")
+    assert out.returncode == 1 and "--target is the target of a --match" in out.stderr
+
+
+def test_rules_of_one_ruleset_with_the_notation_and_pictures() -> None:
+    out = run("rules", "fido set=6")
+    assert out.returncode == 0, out.stderr
+    assert "10. Notation" in out.stdout and "3. FIDO: a game" in out.stdout
+    assert "classic variants" not in out.stdout
+    assert "the opening double: cross 18-18, S = 36" in out.stdout and "│18 ·18 │" in out.stdout
+    assert "<!--" not in out.stdout
+    out = run("rules", "muggins")
+    assert "4. The classic variants" in out.stdout and "3. FIDO: a game" not in out.stdout
+    assert "match to" in out.stdout and "61" in out.stdout
+    out = run("rules", "nope")
+    assert out.returncode == 1 and "unknown ruleset" in out.stderr
+
+
+def test_replay_step_shows_her_hands_and_the_result_and_answers_nonsense(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    args = ["demo", "--rules", "fido set=6", "--players", "3", "--seed", "4"]
+    demo = run(*args, "--save", str(save))
+    assert demo.returncode == 0, demo.stderr
+    record = GameRecord.load(save)
+    n = len(record.moves)
+    child = spawn("replay", str(save), "--step", "--seat", "0")
+    child.expect(rf"\[0/{n}\] the deal")
+    child.expect(r"Hand \(7, \d+ pips\)")
+    child.sendline("zz")
+    child.expect(rf"'zz' is not a key here: n or Enter next, p back, a step number 0 to {n}")
+    child.sendline(str(n))
+    child.expect(rf"\[{n}/{n}\]")
+    child.expect(r"Result \(")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    out = run("replay", str(save), "--step", "--seat", "7")
+    assert out.returncode == 1 and "--seat is 0 .. 2" in out.stderr
