@@ -17,11 +17,15 @@ How a value is estimated:
   ``greedy=0.8``). The loss of a move against the best is the mean of the
   per-world differences, so the luck of the deal cancels and the confidence
   interval (95 %, normal, over worlds) is that of the difference itself.
-* **Two stages.** Every legal move gets the first quarter of the worlds;
+* **Two stages.** Every legal move gets the first eighth of the worlds;
   moves clearly worse than the best by then (a 95 % lower bound on their loss
   above :data:`DROP_LOSS` points) keep that estimate, and the rest (always
   including the move she played) get all the worlds. Clear blunders need few
   samples; close calls get them all.
+* **No winner's curse.** The best of many noisy estimates looks better than
+  it is; a loss measured against it on the same worlds would be too large.
+  Losses are cross-fitted: on odd worlds a move is compared with the best of
+  the even worlds and the other way round (see :func:`_summarise`).
 * **Exact endgames.** When the view leaves nothing hidden (two sides, the
   stock empty: the one other hand is the unseen tiles) every move is solved
   exactly by :func:`fido.bots.solver.solve`; the losses are exact (interval
@@ -182,13 +186,18 @@ def evaluate(
 
 
 def _contenders(margins: list[list[float]], keep: int | None) -> list[int]:
-    """The moves not surely worse than the leader by more than DROP_LOSS (and ``keep``)."""
+    """The moves not surely worse than the leader by more than DROP_LOSS (and ``keep``).
+
+    Decided on the even worlds only: a dropped move's loss is then measured on
+    the odd ones, which the decision never saw, so a move dropped on bad luck
+    is not reported with that luck.
+    """
     n = len(margins)
-    lead = max(range(n), key=lambda i: math.fsum(margins[i]))
+    even = [m[0::2] for m in margins]
+    lead = max(range(n), key=lambda i: math.fsum(even[i]))
     out = []
     for i in range(n):
-        diffs = [a - b for a, b in zip(margins[lead], margins[i], strict=True)]
-        mean, half = _mean_ci(diffs)
+        mean, half = _mean_ci([a - b for a, b in zip(even[lead], even[i], strict=True)])
         if i in (lead, keep) or mean - half <= DROP_LOSS:
             out.append(i)
     return out
@@ -201,26 +210,41 @@ def _summarise(
     finals: list[list[float]],
     worlds: int,
 ) -> PositionEval:
+    """Means, the best move, and every move's loss, cross-fitted.
+
+    The best of many noisy means is too good by luck (the winner's curse), and
+    a loss measured against it on the same worlds too large. So the worlds are
+    split by parity: on the odd worlds a move is compared with the best of
+    the even worlds, and on the even worlds with the best of the odd ones. The
+    reported best is the best on all worlds; its own loss is 0, and a move
+    the cross-check finds as good as the best gets 0 rather than a negative loss.
+    """
     n = len(moves)
     full = max(len(m) for m in margins)
-    # the best among the moves played in every world (a dropped move saw fewer)
-    best = max(
-        (i for i in range(n) if len(margins[i]) == full), key=lambda i: math.fsum(margins[i])
-    )
+    complete = [i for i in range(n) if len(margins[i]) == full]
+
+    def best_on(parity: int) -> int:
+        return max(complete, key=lambda i: math.fsum(margins[i][parity::2]))
+
+    best = max(complete, key=lambda i: math.fsum(margins[i]))
+    rival = (best_on(1), best_on(0))  # per world parity: the best of the other half
     values = []
     for i in range(n):
         k = len(margins[i])
         mean, half = _mean_ci(margins[i])
         if i == best:
             loss, loss_half = 0.0, 0.0
-        else:  # paired over the worlds both saw (the first k: the stages share their start)
-            loss, loss_half = _mean_ci(
-                [a - b for a, b in zip(margins[best][:k], margins[i], strict=True)]
-            )
+        else:
+            # a dropped move saw the first-stage worlds only, and only the odd ones count
+            # (the drop was decided on the even ones)
+            ws = range(k) if k == full else range(1, k, 2)
+            diffs = [margins[rival[w % 2]][w] - margins[i][w] for w in ws]
+            loss, loss_half = _mean_ci(diffs)
+            loss = max(0.0, loss)
         values.append(
             MoveValue(moves[i], mean, half, math.fsum(finals[i]) / k, loss, loss_half, k)
         )
-    values.sort(key=lambda v: (v.loss, -v.expected))
+    values.sort(key=lambda v: (v.move != moves[best], v.loss, -v.expected))
     return PositionEval(seat, tuple(values), exact=False, worlds=worlds)
 
 
