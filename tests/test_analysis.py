@@ -12,7 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from fido import Game
-from fido.analysis import analyse_game, analyse_record, evaluate
+from fido.analysis import analyse_game, analyse_record, decision_jobs, evaluate
+from fido.analysis.parallel import run_decisions
 from fido.bots.registry import make_bot
 from fido.bots.runner import play_out
 from fido.bots.solver import margin, solve
@@ -277,3 +278,17 @@ def test_replay_refuses_the_analysis_of_another_game(tmp_path: Path, record_file
     junk.write_text("[1, 2]")
     r = runner.invoke(app, ["replay", str(record_file), "--analysis", str(junk)])
     assert r.exit_code == 1 and "not an analysis" in r.output
+
+
+def test_a_local_ray_instance_gives_the_same_analysis() -> None:
+    import ray  # noqa: PLC0415 (the dev extra installs it; slow to import)
+
+    record = GameRecord.from_game(bot_game("fido set=6", 3, seed=3))
+    local = analyse_game(record, [0, 1], samples=16, seed=2)
+    jobs = decision_jobs(record, [0, 1], 16, 2)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = run_decisions(jobs, ray_address="local")
+    finally:
+        ray.shutdown()
+    assert sorted(remote, key=lambda d: d.number) == list(local.decisions)
