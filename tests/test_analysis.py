@@ -292,3 +292,13 @@ def test_a_local_ray_instance_gives_the_same_analysis() -> None:
     finally:
         ray.shutdown()
     assert sorted(remote, key=lambda d: d.number) == list(local.decisions)
+
+
+def test_replay_analyses_on_the_spot(tmp_path: Path) -> None:
+    path = tmp_path / "small.json"
+    GameRecord.from_game(bot_game("fido set=6", 2, seed=4)).save(path)
+    r = runner.invoke(app, ["replay", str(path), "--analyse"])
+    assert r.exit_code == 0, r.output
+    assert "analysis" in r.output and "best" in r.output
+    r = runner.invoke(app, ["replay", str(path), "--analyse", "--analysis", str(path)])
+    assert r.exit_code == 1 and "not both" in r.output

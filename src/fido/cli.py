@@ -66,6 +66,9 @@ def replay(
     analysis: Annotated[
         Path | None, typer.Option(help="an analysis of it (fido analyze --json), beside each move")
     ] = None,
+    analyse: Annotated[
+        bool, typer.Option("--analyse", help="analyse every seat now and show it beside each move")
+    ] = False,
 ) -> None:
     """Replay a game record, print its sums and scores, and verify it."""
     from fido.rich_text import safe  # noqa: PLC0415
@@ -75,10 +78,12 @@ def replay(
         record = GameRecord.load(file)
         rows, game = replay_rows(record)
         record.check_results(game)
-        if analysis is not None:
-            from fido.analysis.replay import replay_notes  # noqa: PLC0415
+        if analysis is not None and analyse:
+            raise _fail("give --analysis FILE or --analyse, not both")
+        if analysis is not None or analyse:
+            from fido.analysis.replay import live_notes, replay_notes  # noqa: PLC0415
 
-            notes = replay_notes(analysis, record)
+            notes = live_notes(record, err) if analysis is None else replay_notes(analysis, record)
             rows = [(*row, notes.get(int(row[0]), "")) for row in rows]
     except FidoError as e:
         raise _fail(f"record refused: {printable(e)}") from None
@@ -91,7 +96,7 @@ def replay(
         event = f" ({safe(record.event, 60)})" if record.event else ""
         t = RichTable(title=f"{safe(file.name, 60)}: {safe(record.ruleset.text())}{event}")
         cols = ("#", "player", "move", "sum", "points", "scores")
-        for col in cols + (("analysis",) if analysis is not None else ()):
+        for col in cols + (("analysis",) if analysis is not None or analyse else ()):
             t.add_column(col, justify="right" if col in ("#", "sum", "points") else "left")
         for row in rows:
             t.add_row(*row)

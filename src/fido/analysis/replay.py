@@ -1,8 +1,10 @@
 """An analysis shown beside a replay: one short note per analysed move.
 
 ``fido replay FILE --analysis ANALYSIS.json`` reads the file written by
-``fido analyze --json`` and calls :func:`replay_notes`; the replay itself
-(owned by :mod:`fido.terminal.replay`) only adds a column. The file is
+``fido analyze --json`` and calls :func:`replay_notes`; ``fido replay FILE
+--analyse`` computes the analysis of every seat on the spot
+(:func:`live_notes`, all cores, a progress bar). The replay itself (owned by
+:mod:`fido.terminal.replay`) only adds a column. The file is
 checked against the record: the same ruleset and players, and every
 analysed move is the record's move at that number, so the notes of one game
 are never shown beside another.
@@ -14,14 +16,15 @@ import json
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
+from rich.console import Console
 
-from fido.analysis.report import FORMAT, VERSION
+from fido.analysis.report import FORMAT, VERSION, Decision, DecisionJob, analyse_game
 from fido.errors import FidoError
 from fido.moves import Move
 from fido.record import GameRecord
 from fido.safe_text import printable
 
-__all__ = ["MAX_ANALYSIS_BYTES", "AnalysisFileError", "note", "replay_notes"]
+__all__ = ["MAX_ANALYSIS_BYTES", "AnalysisFileError", "live_notes", "note", "replay_notes"]
 
 MAX_ANALYSIS_BYTES = 32 * 1024 * 1024
 
@@ -88,3 +91,24 @@ def replay_notes(path: Path, record: GameRecord) -> dict[int, str]:
             )
         notes[d.number] = printable(note(d.played, d.best, d.loss, d.loss_ci, d.exact), 60)
     return notes
+
+
+def live_notes(record: GameRecord, console: Console, samples: int = 400) -> dict[int, str]:
+    """The notes of every seat's decisions, analysed now on every core (seed 0)."""
+    from rich.progress import Progress  # noqa: PLC0415
+
+    from fido.analysis.parallel import run_decisions  # noqa: PLC0415
+
+    seats = list(range(len(record.players)))
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("analysis", total=None)
+
+        def run(jobs: list[DecisionJob]) -> list[Decision]:
+            bar.update(task, total=len(jobs))
+            return run_decisions(jobs, progress=lambda n: bar.update(task, completed=n))
+
+        a = analyse_game(record, seats, samples=samples, seed=0, run=run)
+    return {
+        d.number: note(d.played.text(), d.eval.best.move.text(), d.loss, d.loss_ci, d.eval.exact)
+        for d in a.decisions
+    }
