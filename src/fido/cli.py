@@ -321,7 +321,10 @@ def analyze(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     json_out: Annotated[
         Path | None, typer.Option("--json", help="write the analysis as JSON (docs/analysis.md)")
     ] = None,
-    samples: Annotated[int, typer.Option(help="sampled worlds per decision")] = 400,
+    samples: Annotated[
+        int | None,
+        typer.Option(help="sampled worlds per decision (default: 800, 400 past double-12)"),
+    ] = None,
     seed: Annotated[int, typer.Option(help="seed of the sampled worlds")] = 0,
     jobs: Annotated[
         int | None, typer.Option(help="local processes (default: all cores)")

@@ -23,6 +23,7 @@ from fido.analysis.report import (
     assemble,
     check_settings,
     decision_jobs,
+    default_samples,
 )
 from fido.errors import ConfigurationError, FidoError
 from fido.record import GameRecord
@@ -114,7 +115,7 @@ def analyze(  # noqa: PLR0917 (the command's options, passed through)
     seat: int | None,
     all_seats: bool,
     json_out: Path | None,
-    samples: int,
+    samples: int | None,
     seed: int,
     jobs: int | None,
     ray: str | None,
@@ -136,12 +137,14 @@ def analyze(  # noqa: PLR0917 (the command's options, passed through)
             check_output_file(json_out, "--json")
         check_parallel(jobs, ray)
         games = collect_records(records)
+        worlds = [default_samples(r.ruleset) if samples is None else samples for _f, r in games]
         chosen = [
-            check_settings(r, None if seat is None else [seat], samples) for _f, r in games
+            check_settings(r, None if seat is None else [seat], k)
+            for (_f, r), k in zip(games, worlds, strict=True)
         ]
         work: list[DecisionJob] = []
-        for i, ((_f, r), seats) in enumerate(zip(games, chosen, strict=True)):
-            work += decision_jobs(r, seats, samples, seed, game=i)
+        for i, ((_f, r), seats, k) in enumerate(zip(games, chosen, worlds, strict=True)):
+            work += decision_jobs(r, seats, k, seed, game=i)
     except FidoError as e:
         raise _fail(err, str(e)) from None
     try:
@@ -156,8 +159,8 @@ def analyze(  # noqa: PLR0917 (the command's options, passed through)
     except FidoError as e:
         raise _fail(err, str(e)) from None
     analyses = [
-        assemble(r, seats, samples, seed, (d for d in done if d.game == i))
-        for i, ((_f, r), seats) in enumerate(zip(games, chosen, strict=True))
+        assemble(r, seats, k, seed, (d for d in done if d.game == i))
+        for i, ((_f, r), seats, k) in enumerate(zip(games, chosen, worlds, strict=True))
     ]
     for (f, r), a in zip(games, analyses, strict=True):
         title = f"{safe(f.name, 60)}: {safe(r.ruleset.text())}"
@@ -168,7 +171,7 @@ def analyze(  # noqa: PLR0917 (the command's options, passed through)
         console.print(mistakes_table(a, top))
     console.print(
         f"points are the seat's margin (her final minus the others' mean); ± : 95% interval; "
-        f"{samples} sampled worlds per decision, seed {seed}"
+        f"{', '.join(map(str, sorted(set(worlds))))} sampled worlds per decision, seed {seed}"
     )
     if json_out is not None:
         data: Any

@@ -30,6 +30,7 @@ from fido.analysis.report import (
     assemble,
     check_settings,
     decision_jobs,
+    default_samples,
 )
 
 __all__ = [
@@ -46,5 +47,6 @@ __all__ = [
     "check_settings",
     "decision_jobs",
     "decision_rng",
+    "default_samples",
     "evaluate",
 ]

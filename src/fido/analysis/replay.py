@@ -18,7 +18,14 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
 from rich.console import Console
 
-from fido.analysis.report import FORMAT, VERSION, Decision, DecisionJob, analyse_game
+from fido.analysis.report import (
+    FORMAT,
+    VERSION,
+    Decision,
+    DecisionJob,
+    analyse_game,
+    default_samples,
+)
 from fido.errors import FidoError
 from fido.moves import Move
 from fido.record import GameRecord
@@ -93,8 +100,10 @@ def replay_notes(path: Path, record: GameRecord) -> dict[int, str]:
     return notes
 
 
-def live_notes(record: GameRecord, console: Console, samples: int = 400) -> dict[int, str]:
+def live_notes(record: GameRecord, console: Console, samples: int | None = None) -> dict[int, str]:
     """The notes of every seat's decisions, analysed now on every core (seed 0)."""
+    if samples is None:
+        samples = default_samples(record.ruleset)
     from rich.progress import Progress  # noqa: PLC0415
 
     from fido.analysis.parallel import run_decisions  # noqa: PLC0415

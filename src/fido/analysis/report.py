@@ -24,6 +24,7 @@ from fido.errors import ArgumentError, ConfigurationError
 from fido.game import Game
 from fido.moves import Move
 from fido.record import GameRecord
+from fido.rules import Ruleset
 from fido.views import SeatView
 
 __all__ = [
@@ -40,12 +41,20 @@ __all__ = [
     "assemble",
     "check_settings",
     "decision_jobs",
+    "default_samples",
 ]
 
 FORMAT = "fido-analysis"
 VERSION = 1
 MAX_SAMPLES = 100_000  # worlds per decision; far past any use, refused beyond
 NEAR = 1.0  # a decision within this many points of the best counts as a good one
+
+
+def default_samples(rules: Ruleset) -> int:
+    """Worlds per decision when none are asked for: a whole game for one seat in about
+    15 s on two cores up to double-12, about a minute for double-18 with 6 players
+    (docs/performance.md)."""
+    return 800 if rules.max_pips <= 12 else 400
 
 
 @dataclass(frozen=True, slots=True)
