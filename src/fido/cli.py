@@ -323,7 +323,7 @@ def analyze(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     ] = None,
     samples: Annotated[
         int | None,
-        typer.Option(help="sampled worlds per decision (default: 800, 400 past double-12)"),
+        typer.Option(help="sampled worlds per decision (default: 1000, 600 past double-12)"),
     ] = None,
     seed: Annotated[int, typer.Option(help="seed of the sampled worlds")] = 0,
     jobs: Annotated[

@@ -17,11 +17,12 @@ How a value is estimated:
   ``greedy=0.8``). The loss of a move against the best is the mean of the
   per-world differences, so the luck of the deal cancels and the confidence
   interval (95 %, normal, over worlds) is that of the difference itself.
-* **Two stages.** Every legal move gets the first eighth of the worlds;
-  moves clearly worse than the best by then (a 95 % lower bound on their loss
-  above :data:`DROP_LOSS` points) keep that estimate, and the rest (always
-  including the move she played) get all the worlds. Clear blunders need few
-  samples; close calls get them all.
+* **Successive halving.** Every legal move gets the first eighth of the
+  worlds; the better half of the moves the next eighth, the better half of
+  those the next quarter, and the best two the last half. The move she
+  played stays to the end whatever its rank, so her loss is measured on all
+  the worlds; a dropped move keeps the estimate (and the wider interval) of
+  the worlds it saw. The budget goes to the close calls that matter.
 * **No winner's curse.** The best of many noisy estimates looks better than
   it is; a loss measured against it on the same worlds would be too large.
   Losses are cross-fitted: on odd worlds a move is compared with the best of
@@ -48,7 +49,7 @@ from fido.results import Outcome
 from fido.views import SeatView
 
 __all__ = [
-    "DROP_LOSS",
+    "FINALISTS",
     "GREEDY",
     "SOLVER_NODES",
     "Z95",
@@ -61,9 +62,8 @@ __all__ = [
 
 Z95 = 1.959963984540054
 GREEDY = 0.8  # the search bot's playout policy
-DROP_LOSS = 3.0  # points: a move surely worse than the best by more stops being sampled
-FIRST_STAGE = 0.125  # share of the worlds every legal move gets
-MIN_FIRST = 24  # worlds at least in the first stage
+MIN_STAGED = 96  # fewer worlds than this: every move sees all of them
+FINALISTS = 2  # moves in the last stage, besides the one she played
 SOLVER_NODES = 200_000  # exact endgames: positions searched at most per move
 
 
@@ -146,7 +146,7 @@ def evaluate(
 
     ``samples`` worlds for the moves in contention, ``continuations`` rollouts
     per world and move (the same dice for every move); ``keep`` (the move
-    she played) is sampled to the end whatever its first-stage loss.
+    she played) is sampled to the end whatever its rank.
     """
     seat = view.seat
     moves = list(view.legal_moves)
@@ -162,10 +162,11 @@ def evaluate(
     n = len(moves)
     margins: list[list[float]] = [[] for _ in range(n)]  # per move, per world it saw
     finals: list[list[float]] = [[] for _ in range(n)]
-    first = min(samples, max(MIN_FIRST, math.ceil(samples * FIRST_STAGE)))
     alive = list(range(n))
+    kept = moves.index(keep) if keep in moves else None
     world_no = 0
-    for stage_worlds in (first, samples - first):
+    stages = _stages(samples)
+    for stage, stage_worlds in enumerate(stages):
         for _ in range(stage_worlds):
             world = deal.sample(rng)
             dice = [rng.getrandbits(64) for _ in range(continuations)]
@@ -180,26 +181,34 @@ def evaluate(
                     fn += side_final(out, seat)
                 margins[i].append(mg / continuations)
                 finals[i].append(fn / continuations)
-        if stage_worlds == first and len(alive) > 1:
-            alive = _contenders(margins, keep=moves.index(keep) if keep in moves else None)
+        if stage + 1 < len(stages):
+            size = FINALISTS if stage + 2 == len(stages) else math.ceil(len(alive) / 2)
+            alive = _survivors(margins, alive, size, kept)
     return _summarise(seat, moves, margins, finals, world_no)
 
 
-def _contenders(margins: list[list[float]], keep: int | None) -> list[int]:
-    """The moves not surely worse than the leader by more than DROP_LOSS (and ``keep``).
+def _stages(samples: int) -> list[int]:
+    """Worlds per stage: an eighth, an eighth, a quarter, a half (one stage when few)."""
+    if samples < MIN_STAGED:
+        return [samples]
+    first = second = samples // 8
+    third = samples // 4
+    return [first, second, third, samples - first - second - third]
 
-    Decided on the even worlds only: a dropped move's loss is then measured on
-    the odd ones, which the decision never saw, so a move dropped on bad luck
+
+def _survivors(
+    margins: list[list[float]], alive: list[int], size: int, keep: int | None
+) -> list[int]:
+    """The ``size`` best of ``alive`` so far, and ``keep`` (the move she played).
+
+    Ranked on the even worlds only: a dropped move's loss is then measured on
+    the odd ones, which the ranking never saw, so a move dropped on bad luck
     is not reported with that luck.
     """
-    n = len(margins)
-    even = [m[0::2] for m in margins]
-    lead = max(range(n), key=lambda i: math.fsum(even[i]))
-    out = []
-    for i in range(n):
-        mean, half = _mean_ci([a - b for a, b in zip(even[lead], even[i], strict=True)])
-        if i in (lead, keep) or mean - half <= DROP_LOSS:
-            out.append(i)
+    ranked = sorted(alive, key=lambda i: math.fsum(margins[i][0::2]), reverse=True)
+    out = ranked[: max(2, size)]
+    if keep is not None and keep not in out:
+        out.append(keep)
     return out
 
 
@@ -235,8 +244,8 @@ def _summarise(
         if i == best:
             loss, loss_half = 0.0, 0.0
         else:
-            # a dropped move saw the first-stage worlds only, and only the odd ones count
-            # (the drop was decided on the even ones)
+            # a dropped move saw the first worlds only, and only the odd ones count
+            # (the drops were decided on the even ones)
             ws = range(k) if k == full else range(1, k, 2)
             diffs = [margins[rival[w % 2]][w] - margins[i][w] for w in ws]
             loss, loss_half = _mean_ci(diffs)

@@ -51,10 +51,10 @@ NEAR = 1.0  # a decision within this many points of the best counts as a good on
 
 
 def default_samples(rules: Ruleset) -> int:
-    """Worlds per decision when none are asked for: a whole game for one seat in about
-    15 s on two cores up to double-12, about a minute for double-18 with 6 players
-    (docs/performance.md)."""
-    return 800 if rules.max_pips <= 12 else 400
+    """Worlds per decision when none are asked for: a whole double-12 game for one seat
+    in under 10 s on two idle cores, double-18 with 6 players in about 35 s
+    (docs/performance.md: three times that on a loaded machine, still in bounds)."""
+    return 1000 if rules.max_pips <= 12 else 600
 
 
 @dataclass(frozen=True, slots=True)
