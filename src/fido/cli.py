@@ -68,6 +68,12 @@ def replay(
         int | None,
         typer.Option(help="with --step: show this seat's hand at every step (0 = the first)"),
     ] = None,
+    analysis: Annotated[
+        Path | None, typer.Option(help="an analysis of it (fido analyze --json), beside each move")
+    ] = None,
+    analyse: Annotated[
+        bool, typer.Option("--analyse", help="analyse every seat now and show it beside each move")
+    ] = False,
 ) -> None:
     """Replay a game record, print its sums and scores, and verify it."""
     from fido.rich_text import safe  # noqa: PLC0415
@@ -77,6 +83,13 @@ def replay(
         record = GameRecord.load(file)
         rows, game = replay_rows(record)
         record.check_results(game)
+        if analysis is not None and analyse:
+            raise _fail("give --analysis FILE or --analyse, not both")
+        if analysis is not None or analyse:
+            from fido.analysis.replay import live_notes, replay_notes  # noqa: PLC0415
+
+            notes = live_notes(record, err) if analysis is None else replay_notes(analysis, record)
+            rows = [(*row, notes.get(int(row[0]), "")) for row in rows]
     except FidoError as e:
         raise _fail(f"record refused: {printable(e)}") from None
     if seat is not None and not 0 <= seat < len(record.players):
@@ -89,7 +102,8 @@ def replay(
     if not quiet:
         event = f" ({safe(record.event, 60)})" if record.event else ""
         t = RichTable(title=f"{safe(file.name, 60)}: {safe(record.ruleset.text())}{event}")
-        for col in ("#", "player", "move", "sum", "points", "scores"):
+        cols = ("#", "player", "move", "sum", "points", "scores")
+        for col in cols + (("analysis",) if analysis is not None or analyse else ()):
             t.add_column(col, justify="right" if col in ("#", "sum", "points") else "left")
         for row in rows:
             t.add_row(*row)
@@ -312,6 +326,37 @@ def simulate(  # noqa: PLR0917 (a Typer command: every option is a parameter)
             console.print(f"{n} records saved in {escape(printable(records))}")
     except OSError as e:  # checked before the run; the disk may still fill up
         raise _fail(f"cannot write the results: {printable(e)}") from None
+
+
+@app.command()
+def analyze(  # noqa: PLR0917 (a Typer command: every option is a parameter)
+    records: Annotated[
+        list[Path], typer.Argument(help="game records (JSON), or directories of them")
+    ],
+    seat: Annotated[int | None, typer.Option(help="analyse this seat only")] = None,
+    all_seats: Annotated[
+        bool, typer.Option("--all", help="analyse every seat (the default)")
+    ] = False,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="write the analysis as JSON (docs/analysis.md)")
+    ] = None,
+    samples: Annotated[
+        int | None,
+        typer.Option(help="sampled worlds per decision (default: 1000, 600 past double-12)"),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="seed of the sampled worlds")] = 0,
+    jobs: Annotated[
+        int | None, typer.Option(help="local processes (default: all cores)")
+    ] = None,
+    ray: Annotated[
+        str | None, typer.Option(help="Ray cluster address ('local' starts one here)")
+    ] = None,
+    top: Annotated[int, typer.Option(help="rows of the mistakes table (0: every decision)")] = 15,
+) -> None:
+    """Judge every move from what its player could see: the points each one lost."""
+    from fido.cli_analysis import analyze as run  # noqa: PLC0415 (keeps other commands fast)
+
+    run(records, seat, all_seats, json_out, samples, seed, jobs, ray, top, console, err)
 
 
 @app.command(name="rules")
