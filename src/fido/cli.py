@@ -58,7 +58,7 @@ def _fail(message: str) -> typer.Exit:
 
 
 @app.command()
-def replay(
+def replay(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     file: Annotated[Path, typer.Argument(help="a game record (JSON, at most 4 MiB)")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only verify")] = False,
     step: Annotated[

@@ -27,7 +27,9 @@ from multiprocessing import get_context
 from typing import Any
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.orm import Session
 
+from fido.rules import Ruleset
 from fido.server.botpool import _end_with_parent
 from fido.store import AnalysisRow, Store, TableRow
 
@@ -66,7 +68,7 @@ def analysis_json(row: AnalysisRow) -> dict[str, Any]:
 class AnalysisJobs:
     """The worker and the queue of one server process (``processes`` 0: a thread, tests)."""
 
-    def __init__(self, store: Store, samples: int, processes: int = 1) -> None:
+    def __init__(self, store: Store, samples: int | None = None, processes: int = 1) -> None:
         self.store, self.samples = store, samples
         self.executor: Executor
         if processes > 0:
@@ -91,11 +93,21 @@ class AnalysisJobs:
                 s.add(row)
             row.status, row.requested_by = "queued", account_id
             row.requested_at = dt.datetime.now(dt.UTC)
-            row.samples, row.seed = self.samples, secrets.randbits(62)
+            row.samples, row.seed = self._samples(s, table_id), secrets.randbits(62)
             row.started_at = row.finished_at = row.result = row.error = None
             s.flush()
             s.expunge(row)
             return row
+
+    def _samples(self, s: Session, table_id: str) -> int:
+        """Worlds per decision: the server's setting, else the analysis's own default
+        for the table's set (docs/analysis.md: its speed)."""
+        if self.samples is not None:
+            return self.samples
+        from fido.analysis.report import default_samples  # noqa: PLC0415
+
+        table = s.get(TableRow, table_id)
+        return default_samples(Ruleset.from_text(table.ruleset)) if table else 600
 
     def start(self, analysis_id: int) -> None:
         """Run the analysis in the background (its task kept until done)."""

@@ -46,7 +46,7 @@ class PlaySettings:
     restart_grace: float = 60.0  # every clock gets this much after a server restart
     default_grace: int = 60  # seconds a seat may be away before the stand-in plays
     bot_processes: int | None = None  # None: one per core; 0: threads (tests)
-    analysis_samples: int = 48  # sampled worlds per decision of a game's analysis
+    analysis_samples: int | None = None  # worlds per decision of an analysis (None: its own)
     analysis_processes: int = 1  # the analyses' own worker; 0: a thread (tests)
 
 

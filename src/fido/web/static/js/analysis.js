@@ -130,8 +130,8 @@ export class Analysis {
     box.replaceChildren(
       el("span", { class: "label" }, "Analysis"), " ",
       `${this.seatName(d.seat)} played ${d.played}: `,
-      d.loss < NEAR ? el("b", { class: "best" }, "the best move")
-        : [`best was ${d.best}, `, el("b", { class: "lost" }, `${fmt(d.loss)} points lost`), exact]);
+      ...(d.loss < NEAR ? [el("b", { class: "best" }, "the best move")]
+        : [`best was ${d.best}, `, el("b", { class: "lost" }, `${fmt(d.loss)} points lost`), exact]));
   }
 
   /** Every analysed move of the move list gets what it cost. */
