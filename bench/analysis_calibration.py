@@ -265,14 +265,21 @@ def agreement(games: int, samples: int, jobs: int, console: Console) -> list[flo
             bot_move(g, bots[g.turn], rngs[g.turn])
         record = GameRecord.from_game(g)
         tops = []
+        losses = []
         for seed in (0, 1):
             a = analyse_game(record, [0, 1], samples=samples, seed=seed,
                              run=lambda js: run_decisions(js, workers=jobs))
             ranked = sorted(a.decisions, key=lambda d: (-d.loss, d.number))[:5]
-            tops.append({d.number for d in ranked})
-        overlaps.append(len(tops[0] & tops[1]) / 5)
-        console.print(f"agreement game {game}: top five {sorted(tops[0])} vs {sorted(tops[1])}",
-                      highlight=False)
+            tops.append([d.number for d in ranked])
+            losses.append({d.number: (d.loss, d.loss_ci) for d in a.decisions})
+        overlaps.append(len(set(tops[0]) & set(tops[1])) / 5)
+        shown = "; ".join(
+            f"move {n}: {losses[0][n][0]:.1f} ± {losses[0][n][1]:.1f} / "
+            f"{losses[1][n][0]:.1f} ± {losses[1][n][1]:.1f}"
+            for n in sorted(set(tops[0]) | set(tops[1]))
+        )
+        console.print(f"agreement game {game}: top five {sorted(tops[0])} vs {sorted(tops[1])}"
+                      f" (loss with seed 0 / seed 1: {shown})", highlight=False)
     return overlaps
 
 
