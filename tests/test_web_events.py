@@ -23,9 +23,8 @@ from fido.events import Round, Table, repeat_lower_bound, repeat_meetings
 from fido.ranking import register_player
 from fido.record import GameRecord
 from fido.store import GameRow, TableRow, open_store
-from server_live import browser as http_client
 from server_live import live_server
-from test_events_api import organiser
+from test_events_api import _person, organiser
 from web_browser import Person, browser_session
 
 NAME = "<i>Rostock</i> Cup"
@@ -34,14 +33,6 @@ NAME = "<i>Rostock</i> Cup"
 @pytest.fixture(scope="module")
 def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
     yield from browser_session(request)
-
-
-def _account(base: str, name: str, number: int) -> httpx.Client:
-    client = http_client(base)
-    assert client.post("/api/accounts", json={"name": name, "password": "a long secret 1"}
-                       ).status_code == 201
-    assert client.put("/api/account/player", json={"number": number}).status_code == 200
-    return client
 
 
 def _as(browser: Browser, base: str, client: httpx.Client, **size: int) -> Person:
@@ -59,7 +50,7 @@ def test_an_event_from_creation_to_standings(browser: Browser, store_url: str) -
         numbers = [register_player(s, f"Player {i}").number for i in range(16)]
     store.close()
     with live_server(url) as base:
-        clients = [_account(base, f"player{i}", numbers[i]) for i in range(16)]
+        clients = [_person(base, f"player{i}", numbers[i]) for i in range(16)]
         organiser(url, "player0")
         org = _as(browser, base, clients[0])
         org.goto("/events")
@@ -177,7 +168,7 @@ def test_an_event_at_real_tables_takes_its_results_from_score_sheets(
         numbers = [register_player(s, f"Player {i}").number for i in range(7)]
     store.close()
     with live_server(url) as base:
-        clients = [_account(base, f"player{i}", numbers[i]) for i in range(7)]
+        clients = [_person(base, f"player{i}", numbers[i]) for i in range(7)]
         organiser(url, "player0")
         r = clients[0].post("/api/events", json={
             "name": "Club night", "starts_on": "2026-11-24", "ends_on": "2026-11-24",

@@ -23,28 +23,17 @@ from fido.ranking.reviews import status_at
 from fido.record import GameRecord
 from fido.store import Account, Championship, ChampionshipTable, GameRow, TableRow
 
-__all__ = ["SeatResult", "TableResult", "draw_round", "results", "round_over", "standings_of"]
-
-
-@dataclass(frozen=True, slots=True)
-class SeatResult:
-    account_id: int
-    points: int
-    pips: int
-
-    @property
-    def final(self) -> int:
-        return self.points - self.pips
+__all__ = ["TableResult", "draw_round", "results", "round_over", "standings_of"]
 
 
 @dataclass(frozen=True, slots=True)
 class TableResult:
     round: int
     number: int
-    seats: tuple[SeatResult, ...] | None  # None: no result yet
+    seats: tuple[Line, ...] | None  # a line a seat (player: the account id); None: none yet
 
 
-def _table_result(s: Session, table: ChampionshipTable) -> tuple[SeatResult, ...] | None:
+def _table_result(s: Session, table: ChampionshipTable) -> tuple[Line, ...] | None:
     accounts = seats_of(table)
     if table.table_id is not None:
         row = s.get(TableRow, table.table_id)
@@ -52,7 +41,7 @@ def _table_result(s: Session, table: ChampionshipTable) -> tuple[SeatResult, ...
             return None
         outcome = GameRecord.from_json(row.record).replay().outcome
         assert outcome is not None
-        return tuple(SeatResult(a, r.points, r.pips)
+        return tuple(Line(a, r.points, r.pips)
                      for a, r in zip(accounts, outcome.seats, strict=True))
     if table.game_id is not None:
         game = s.get(GameRow, table.game_id)
@@ -60,7 +49,7 @@ def _table_result(s: Session, table: ChampionshipTable) -> tuple[SeatResult, ...
             return None  # a disputed sheet counts again once the dispute is settled for it
         by_player = {a.player_id: a.id for a in
                      (s.get(Account, i) for i in accounts) if a is not None}
-        return tuple(SeatResult(by_player[ln.player_id], ln.points, ln.pips)
+        return tuple(Line(by_player[ln.player_id], ln.points, ln.pips)
                      for ln in sorted(game.lines, key=lambda ln: ln.seat))
     return None
 
@@ -118,8 +107,7 @@ def standings_of(s: Session, event: Championship) -> tuple[Standing, ...]:
     """The standings after the tables finished so far (fido.events.standings: normalised
     finals, then the tie-breaks); the players are account ids in draw-number order."""
     games = [
-        GameResult(r.round, r.number, 1,
-                   tuple(Line(x.account_id, x.points, x.pips) for x in r.seats))
+        GameResult(r.round, r.number, 1, r.seats)
         for r in results(s, event) if r.seats is not None
     ]
     return standings([e.account_id for e in event.entries], games,
