@@ -12,10 +12,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fido.ranking.errors import ResultError
-from fido.ranking.fladub import pair_performance
+from fido.ranking.fladub import Fladub, pair_performance
 from fido.ranking.players import find_player, month_merges
 from fido.ranking.snapshot import (
     Entry,
+    MonthData,
+    Ranking,
     compute_month,
     month_key,
     published,
@@ -24,7 +26,11 @@ from fido.ranking.snapshot import (
 from fido.safe_text import printable
 from fido.store import EntryRow, GameRow, LineRow, Player, SnapshotRow
 
-__all__ = ["GameLine", "Opponent", "Report", "player_report", "plot_report"]
+__all__ = ["GameLine", "MonthComputation", "Opponent", "Report", "month_computation",
+           "player_report", "plot_report"]
+
+# whether the month is published, its ranking, its data and the formula's result
+MonthComputation = tuple[bool, Ranking, MonthData, Fladub]
 
 
 @dataclass(frozen=True)
@@ -75,14 +81,25 @@ class Report:
         return math.fsum(g.contribution for g in self.games)
 
 
-def player_report(s: Session, month: str, number: int) -> Report:
-    """Player ``number``'s ranking in ``month`` with every counted game explained."""
+def month_computation(s: Session, month: str) -> MonthComputation:
+    """The month computed as its published ranking was (whether it is published, the
+    ranking, its data, the formula's result): what every player's report of the
+    month reads. A published month never changes, so a caller may keep this."""
     month = month_key(month)
-    player = find_player(s, number)
     stored = published(s, month)
     ranking, data, result = compute_month(s, month, stored.params if stored else None)
     if stored is not None and not same_ranking(stored, ranking):
         raise ResultError(f"recomputing {month} does not give the published ranking back")
+    return stored is not None, ranking, data, result
+
+
+def player_report(s: Session, month: str, number: int,
+                  computed: MonthComputation | None = None) -> Report:
+    """Player ``number``'s ranking in ``month`` with every counted game explained
+    (``computed``: the month's :func:`month_computation`, if the caller kept it)."""
+    month = month_key(month)
+    player = find_player(s, number)
+    is_published, ranking, data, result = computed or month_computation(s, month)
     entry = ranking.entry(number)
     lines: list[GameLine] = []
     index = np.searchsorted(data.player_ids, player.id)
@@ -149,7 +166,7 @@ def player_report(s: Session, month: str, number: int) -> Report:
         number,
         player.name,
         entry,
-        stored is not None,
+        is_published,
         tuple(lines),
         history,
         ranking.params.formula,

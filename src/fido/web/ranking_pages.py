@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 from fido.ranking import export
 from fido.ranking.errors import ResultError
 from fido.ranking.players import survivor
-from fido.ranking.report import player_report
+from fido.ranking.report import MonthComputation, month_computation, player_report
 from fido.ranking.snapshot import Entry, Ranking, month_key, published
 from fido.server.sessions import COOKIE
 from fido.store import INT_MAX, EntryRow, Player, SnapshotRow
@@ -122,6 +122,40 @@ class Snapshots:
         return ranking, {pid: country for pid, (_, country) in people.items()}
 
 
+class Computations:
+    """Published months computed once for the players' pages, and kept (a few months).
+
+    A player's page explains every counted game, which needs the month's whole
+    computation (seconds on a federation's year of results); a published month
+    never changes, so each process computes it once per snapshot (its id and
+    digest key it: a snapshot replaced under the same month is computed again).
+    """
+
+    def __init__(self, size: int = 2) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[int, str], MonthComputation] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, s: Session, month: str) -> MonthComputation:
+        row = s.execute(
+            select(SnapshotRow.id, SnapshotRow.digest).where(SnapshotRow.month == month)
+        ).first()
+        if row is None:
+            return month_computation(s, month)  # not published: nothing to keep
+        key = (int(row[0]), str(row[1]))
+        with self._lock:
+            done = self._kept.get(key)
+            if done is not None:
+                self._kept.move_to_end(key)
+                return done
+        done = month_computation(s, month)
+        with self._lock:
+            self._kept[key] = done
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return done
+
+
 def _month(text: str | None) -> str | None:
     """The canonical month, or None for anything that is not one."""
     if text is None or len(text) > 20:
@@ -175,6 +209,7 @@ def _download(body: str, media: str, filename: str) -> Response:
 def ranking_routes() -> APIRouter:
     pages = APIRouter(include_in_schema=False)
     kept = Snapshots()  # one per app: each app has its own store
+    computed = Computations()  # the players' pages: published months computed once
 
     def month_page(request: Request, month_text: str | None, query: str | None,
                    page_text: str | None) -> HTMLResponse:
@@ -295,7 +330,7 @@ def ranking_routes() -> APIRouter:
             assert key is not None
             try:
                 got = kept.get(s, key)
-                report = player_report(s, key, who.number)
+                report = player_report(s, key, who.number, computed.get(s, key))
             except ResultError as e:
                 return _broken(request, me, str(e))
             assert got is not None
