@@ -84,8 +84,9 @@ def _account(request: Request, s: Session) -> Account | None:
     return account
 
 
-def _signed_in(request: Request, s: Session) -> Account:
-    account = _account(request, s)
+def _signed_in(request: Request, s: Session, account: Account | None = None) -> Account:
+    """The signed-in account (``account``: the one this request's session already gave)."""
+    account = account or _account(request, s)
     if account is None or account.guest:
         raise Refused(401, "Sign in first", "Score sheets and reviews are made by signed-in "
                       "accounts: sign in (or sign up) first.")
@@ -177,7 +178,7 @@ def sheet_routes() -> APIRouter:
             account = _account(request, s)
             me = _me(s, account)
             try:
-                account = _signed_in(request, s)
+                account = _signed_in(request, s, account)
             except Refused as e:
                 return _refused(request, e, me)
             sheet = blank_form(utcnow().date())
@@ -203,7 +204,7 @@ def sheet_routes() -> APIRouter:
             account = _account(request, s)
             me = _me(s, account)
             try:
-                account = _signed_in(request, s)
+                account = _signed_in(request, s, account)
             except Refused as e:
                 return _refused(request, e, me)
             if form.get("action") == "more":
@@ -339,7 +340,7 @@ def sheet_routes() -> APIRouter:
             account = _account(request, s)
             me = _me(s, account)
             try:
-                account = _signed_in(request, s)
+                account = _signed_in(request, s, account)
             except Refused as e:
                 return _refused(request, e, me)
             rows: list[dict[str, Any]] = []
@@ -361,7 +362,7 @@ def sheet_routes() -> APIRouter:
             account = _account(request, s)
             me = _me(s, account)
             try:
-                account = _signed_in(request, s)
+                account = _signed_in(request, s, account)
                 roles = roles_of(s, account.id)
                 if not roles:
                     raise Refused(403, "Organisers only", "Disputes are settled by an "
@@ -392,7 +393,7 @@ def sheet_routes() -> APIRouter:
             account = _account(request, s)
             me = _me(s, account)
             try:
-                account = _signed_in(request, s)
+                account = _signed_in(request, s, account)
             except Refused as e:
                 return _refused(request, e, me)
             items = [{"kind": n.kind, "text": notes.KINDS[n.kind], "game": n.game_id,
