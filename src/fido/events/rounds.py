@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
@@ -59,10 +60,13 @@ def results(s: Session, event: Championship) -> list[TableResult]:
     return [TableResult(t.round, t.number, _table_result(s, t)) for t in event.tables]
 
 
-def round_over(s: Session, event: Championship) -> bool:
-    """No round drawn yet, or every table of the last one has its result."""
+def round_over(s: Session, event: Championship,
+               known: Sequence[TableResult] | None = None) -> bool:
+    """No round drawn yet, or every table of the last one has its result. `known`: the
+    results already read, so that one answer never mixes two moments of the database."""
     last = max((t.round for t in event.tables), default=0)
-    return all(r.seats is not None for r in results(s, event) if r.round == last)
+    return all(r.seats is not None for r in (known if known is not None else results(s, event))
+               if r.round == last)
 
 
 def draw_round(s: Session, event: Championship,
@@ -103,12 +107,14 @@ def draw_round(s: Session, event: Championship,
 
 
 
-def standings_of(s: Session, event: Championship) -> tuple[Standing, ...]:
+def standings_of(s: Session, event: Championship,
+                 known: Sequence[TableResult] | None = None) -> tuple[Standing, ...]:
     """The standings after the tables finished so far (fido.events.standings: normalised
-    finals, then the tie-breaks); the players are account ids in draw-number order."""
+    finals, then the tie-breaks); the players are account ids in draw-number order.
+    `known`: as for round_over."""
     games = [
         GameResult(r.round, r.number, 1, r.seats)
-        for r in results(s, event) if r.seats is not None
+        for r in (known if known is not None else results(s, event)) if r.seats is not None
     ]
     return standings([e.account_id for e in event.entries], games,
                      rules=table_ruleset(event), table_size=event.table_size)

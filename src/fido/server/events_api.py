@@ -60,10 +60,11 @@ def _organises(s: Session, event: Championship, account: Account | None) -> bool
                                     or roles.is_federation(s, account.id))
 
 
-def _status(s: Session, event: Championship) -> str:
+def _status(s: Session, event: Championship,
+            known: list[rounds.TableResult] | None = None) -> str:
     """registration, running, or finished once the last round's tables all have results."""
     drawn = max((t.round for t in event.tables), default=0)
-    if drawn == event.rounds and rounds.round_over(s, event):
+    if drawn == event.rounds and rounds.round_over(s, event, known):
         return "finished"
     return event.status
 
@@ -76,7 +77,8 @@ def _number(x: Fraction) -> int | float:
 def event_json(s: Session, event: Championship, me: Account | None) -> dict[str, Any]:
     """An event as anyone may see it (never its secret), with its tables and standings."""
     names = {e.account_id: _name(e.account) for e in event.entries}
-    results = {(r.round, r.number): r for r in rounds.results(s, event)}
+    known = rounds.results(s, event)  # read once: a table may end while this runs
+    results = {(r.round, r.number): r for r in known}
     tables = []
     for t in event.tables:
         seats = champs.seats_of(t)
@@ -95,19 +97,19 @@ def event_json(s: Session, event: Championship, me: Account | None) -> dict[str,
         "ends_on": event.ends_on.isoformat(), "set": event.set, "divisor": event.divisor,
         "table_size": event.table_size, "rounds": event.rounds, "mode": event.mode,
         "invitation": event.invitation, "duplicate": event.duplicate, "seeded": event.seeded,
-        "clock": event.clock, "grace": event.grace, "status": _status(s, event),
+        "clock": event.clock, "grace": event.grace, "status": _status(s, event, known),
         "organiser": _name(s.get(Account, event.organiser_id)) if event.organiser_id else None,
         "mine": _organises(s, event, me),
         "registered": me is not None and any(e.account_id == me.id for e in event.entries),
         "players": [{"account": e.account_id, "number": e.number, "name": names[e.account_id]}
                     for e in event.entries],
-        "drawn": drawn, "round_over": rounds.round_over(s, event),
+        "drawn": drawn, "round_over": rounds.round_over(s, event, known),
         "tables": tables,
         "standings": [
             {"place": x.position, "account": x.player, "name": names.get(x.player, "?"),
              "total": _number(x.total), "games": x.games, "wins": x.wins,
              "decided_by": x.decided_by}
-            for x in rounds.standings_of(s, event)
+            for x in rounds.standings_of(s, event, known)
         ],
     }
 
