@@ -19,7 +19,7 @@ from fido.ranking import register_player
 from fido.server.roles import find_account, grant
 from fido.store import open_store
 from server_live import browser as http_client
-from server_live import live_server
+from server_live import link, live_server
 from web_browser import chromium
 from web_screenshots import SIZES
 
@@ -40,7 +40,7 @@ def main(out: Path) -> None:
             for name, number in zip(NAMES, numbers, strict=True):
                 c = http_client(base)
                 c.post("/api/accounts", json={"name": name, "password": "a long secret 1"})
-                c.put("/api/account/player", json={"number": number})
+                link(url, name, number)
                 people.append(c)
             store = open_store(url)
             with store.session() as s:

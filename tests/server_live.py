@@ -16,7 +16,10 @@ import httpx
 import uvicorn
 
 from fido.server.app import Limits, create_app
+from fido.server.claims import link_player
 from fido.server.hub import PlaySettings
+from fido.server.roles import find_account
+from fido.store import open_store
 
 # tests: bots move at once, in threads; analyses in a thread, with few samples
 FAST = PlaySettings(bot_delay=0.0, bot_processes=0, analysis_samples=8, analysis_processes=0)
@@ -61,3 +64,14 @@ def browser(base: str) -> httpx.Client:
     token = client.get("/api/session").json()["csrf_token"]
     client.headers["X-CSRF-Token"] = token
     return client
+
+
+def link(db: str, name: str, number: int) -> None:
+    """Link the account ``name`` to the ranking player ``number``, as the federation does
+    (an account only asks: fido.server.claims)."""
+    store = open_store(db)
+    try:
+        with store.session() as s:
+            link_player(s, find_account(s, name), number)
+    finally:
+        store.close()

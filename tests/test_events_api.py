@@ -19,18 +19,18 @@ from fido.ranking import register_player
 from fido.record import GameRecord
 from fido.server.roles import find_account, grant
 from fido.store import GameRow, TableRow, open_store
-from server_live import browser, live_server
+from server_live import browser, link, live_server
 
 EVENT = {"name": "Cup <b>of</b> Rostock", "starts_on": "2026-11-24", "ends_on": "2026-11-30",
          "set": 6, "table_size": 5, "rounds": 3, "mode": "online", "grace": 0}
 
 
-def _person(base: str, name: str, number: int | None) -> httpx.Client:
+def _person(base: str, db: str, name: str, number: int | None) -> httpx.Client:
     client = browser(base)
     assert client.post("/api/accounts", json={"name": name, "password": "a long secret 1"}
                        ).status_code == 201
     if number is not None:
-        assert client.put("/api/account/player", json={"number": number}).status_code == 200
+        link(db, name, number)
     return client
 
 
@@ -59,7 +59,7 @@ def test_an_online_event_of_fifteen_in_three_rounds(store_url: str) -> None:
         numbers = [register_player(s, f"Player {i}").number for i in range(16)]
     store.close()
     with live_server(url) as base:
-        people = [_person(base, f"p{i}", numbers[i]) for i in range(16)]
+        people = [_person(base, url, f"p{i}", numbers[i]) for i in range(16)]
         # organising an event takes an organiser's role
         r = people[0].post("/api/events", json=EVENT)
         assert r.status_code == 403 and "organiser" in r.json()["error"]["message"]
@@ -81,7 +81,7 @@ def test_an_online_event_of_fifteen_in_three_rounds(store_url: str) -> None:
         # a player cannot draw a round
         assert people[1].post(f"/api/events/{eid}/rounds").status_code == 403
         # an account without a ranking player cannot register
-        stranger = _person(base, "stranger", None)
+        stranger = _person(base, url, "stranger", None)
         r = stranger.post(f"/api/events/{eid}/entries", json={})
         assert r.status_code == 409 and "ranking player" in r.json()["error"]["message"]
         assert people[5].delete(f"/api/events/{eid}/entries/mine").status_code == 200
@@ -144,7 +144,7 @@ def test_a_duplicate_round_deals_every_table_the_same_hands(store_url: str) -> N
         numbers = [register_player(s, f"Player {i}").number for i in range(7)]
     store.close()
     with live_server(url) as base:
-        people = [_person(base, f"p{i}", numbers[i]) for i in range(7)]
+        people = [_person(base, url, f"p{i}", numbers[i]) for i in range(7)]
         organiser(url, "p0")
         hands = {}
         for duplicate in (True, False):

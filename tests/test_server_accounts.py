@@ -21,6 +21,8 @@ from sqlalchemy import func, select
 import fido
 from fido.ranking import register_player
 from fido.server.app import Limits
+from fido.server.claims import link_player
+from fido.server.roles import FEDERATION, find_account, grant
 from fido.store import Account, WebSession, open_store
 from server_live import browser, free_port, live_server
 
@@ -89,7 +91,7 @@ def test_sign_up_who_am_i_sign_out_sign_in(base: str, db: str) -> None:
     me = client.get("/api/session").json()
     assert me["kind"] == "account"
     assert me["account"] == {"id": 1, "name": "Anna", "guest": False,
-                             "email": "anna@example.org", "player": None}
+                             "email": "anna@example.org", "player": None, "claim": None}
     r = client.delete("/api/session")
     assert r.status_code == 200 and r.json()["kind"] == "anonymous"
     assert client.get("/api/session").json()["kind"] == "anonymous"
@@ -209,7 +211,7 @@ def test_a_guest_who_signs_up_keeps_her_id(base: str, db: str) -> None:
     r = sign_up(client, "Gina")
     assert r.status_code == 201
     assert r.json()["account"] == {"id": guest["id"], "name": "Gina", "guest": False,
-                                   "email": None, "player": None}
+                                   "email": None, "player": None, "claim": None}
     assert client.cookies["fido_session"] != old_cookie  # a new session id on sign-up
     stale = httpx.Client(base_url=base, cookies={"fido_session": old_cookie})
     assert stale.get("/api/session").json()["kind"] == "anonymous"
@@ -218,10 +220,19 @@ def test_a_guest_who_signs_up_keeps_her_id(base: str, db: str) -> None:
     assert r.status_code == 409 and error_code(r) == "signed_in"
 
 
-def test_link_to_a_ranking_player(base: str, db: str) -> None:
+def _federation(db: str, name: str) -> None:
+    """Give the account ``name`` the federation's role (as `fido accounts grant` does)."""
+    store = open_store(db)
+    with store.session() as s:
+        grant(s, find_account(s, name), FEDERATION)
+    store.close()
+
+
+def test_an_account_asks_to_be_a_player_and_the_federation_decides(base: str, db: str) -> None:
     store = open_store(db)
     with store.session() as s:
         number = register_player(s, "Anna Ranked").number
+        other_number = register_player(s, "Bert Ranked").number
     store.close()
     client = browser(base)
     assert client.put("/api/account/player", json={"number": number}).status_code == 401
@@ -233,14 +244,77 @@ def test_link_to_a_ranking_player(base: str, db: str) -> None:
     for bad in (0, -1, 2**31, "x", 1.5):
         r = client.put("/api/account/player", json={"number": bad})
         assert r.status_code == 422, bad
-    assert client.get("/api/session").json()["account"]["player"] is None
+    assert client.get("/api/session").json()["account"]["claim"] is None  # nothing asked
+    # she asks to be Bert first, then changes her mind: one request, the newest number
+    assert client.put("/api/account/player", json={"number": other_number}).status_code == 202
     r = client.put("/api/account/player", json={"number": number})
-    assert r.status_code == 200 and r.json()["player"] == number
-    assert client.get("/api/session").json()["account"]["player"] == number
+    assert r.status_code == 202, r.text
+    mine = r.json()
+    assert mine["player"] is None  # asking links nothing
+    assert mine["claim"]["status"] == "pending" and mine["claim"]["number"] == number
+    assert mine["claim"]["name"] == "Anna Ranked"
+    # a player cannot answer requests, not even her own
+    assert client.get("/api/claims").status_code == 403
+    r = client.post(f"/api/claims/{mine['claim']['id']}", json={"approve": True})
+    assert r.status_code == 403 and error_code(r) == "federation_only"
+    assert client.get("/api/session").json()["account"]["player"] is None
+
+    fed = browser(base)
+    sign_up(fed, "Fiona Fed")
+    _federation(db, "Fiona Fed")
+    waiting = fed.get("/api/claims").json()
+    assert [(c["account_name"], c["number"], c["status"]) for c in waiting] == [
+        ("Anna", number, "pending")]
+    claim = waiting[0]["id"]
+    for bad in ("/api/claims/0", "/api/claims/x", f"/api/claims/{2**31}"):
+        assert fed.post(bad, json={"approve": True}).status_code == 422, bad
+    assert fed.post(f"/api/claims/{claim}", json={"approve": "maybe"}).status_code == 422
+    r = fed.post(f"/api/claims/{claim + 100}", json={"approve": True})
+    assert r.status_code == 404 and error_code(r) == "unknown_claim"
+    r = fed.post(f"/api/claims/{claim}", json={"approve": True})
+    assert r.status_code == 200 and r.json()["status"] == "approved", r.text
+    r = fed.post(f"/api/claims/{claim}", json={"approve": False})  # answered once only
+    assert r.status_code == 409 and error_code(r) == "decided"
+    me = client.get("/api/session").json()["account"]
+    assert me["player"] == number and me["claim"]["status"] == "approved"
+    assert fed.get("/api/claims").json() == []
+    # linked, she cannot ask to be somebody else; only the federation changes that
+    r = client.put("/api/account/player", json={"number": other_number})
+    assert r.status_code == 409 and error_code(r) == "already_linked"
+
+    # Bert asks to be Anna's player: taken; then his own, and the federation refuses
     other = browser(base)
     sign_up(other, "Bert")
     r = other.put("/api/account/player", json={"number": number})
     assert r.status_code == 409 and error_code(r) == "player_taken"
+    r = other.put("/api/account/player", json={"number": other_number})
+    assert r.status_code == 202
+    r = fed.post(f"/api/claims/{r.json()['claim']['id']}", json={"approve": False})
+    assert r.status_code == 200 and r.json()["status"] == "refused"
+    me = other.get("/api/session").json()["account"]
+    assert me["player"] is None and me["claim"]["status"] == "refused"
+    # the federation links itself at once
+    r = fed.put("/api/account/player", json={"number": other_number})
+    assert r.status_code == 200 and r.json()["player"] == other_number
+
+
+def test_a_request_is_answered_when_the_federation_links_directly(base: str, db: str) -> None:
+    store = open_store(db)
+    with store.session() as s:
+        number = register_player(s, "Cleo Ranked").number
+    store.close()
+    client = browser(base)
+    sign_up(client, "Cleo")
+    claim = client.put("/api/account/player", json={"number": number}).json()["claim"]
+    # the federation links her by hand, and two requests for one player cannot both win
+    store = open_store(db)
+    with store.session() as s:
+        link_player(s, find_account(s, "Cleo"), number)
+    store.close()
+    me = client.get("/api/session").json()["account"]
+    assert me["player"] == number and me["claim"] == claim | {
+        "status": "approved", "decided_at": me["claim"]["decided_at"]}
+    assert me["claim"]["decided_at"] is not None
 
 
 def test_sign_in_is_rate_limited_per_account_and_per_address(db: str) -> None:

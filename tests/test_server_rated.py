@@ -20,16 +20,16 @@ from fido.ranking import register_player
 from fido.record import GameRecord
 from fido.store import GameRow, TableRow, open_store
 from server_client import LEGACY
-from server_live import browser, live_server
+from server_live import browser, link, live_server
 
 PASSWORD = "correct horse"
 
 
-def _person(base: str, name: str, number: int) -> httpx.Client:
+def _person(base: str, db: str, name: str, number: int) -> httpx.Client:
     client = browser(base)
     r = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201
-    assert client.put("/api/account/player", json={"number": number}).status_code == 200
+    link(db, name, number)
     return client
 
 
@@ -72,7 +72,7 @@ def test_a_rated_game_is_stored_in_the_ranking(tmp_path: Path) -> None:
     with store.session() as s:
         numbers = [register_player(s, f"Player {i}").number for i in range(3)]
     with live_server(db) as base:
-        people = [_person(base, f"P{i}", n) for i, n in enumerate(numbers)]
+        people = [_person(base, db, f"P{i}", n) for i, n in enumerate(numbers)]
         guest = browser(base)
         guest.post("/api/guest")
         r = people[0].post("/api/tables", json={"ruleset": "fido set=6", "players": 3,

@@ -29,7 +29,7 @@ from fido.moves import Placement
 from fido.ranking import games_of, register_player
 from fido.store import open_store
 from server_live import browser as live_browser
-from server_live import live_server
+from server_live import link, live_server
 from web_browser import Person, browser_session
 
 RULES, PLAYERS, SEED = "fido set=6", 4, 4
@@ -125,11 +125,7 @@ def test_a_physical_game_entered_on_a_phone(base: str, browser: Browser, db_url:
     page = person.page
     person.sign_up("anna_assist")
     # she enters her own game: her account is linked to her ranking player (Ann)
-    token = next(c["value"] for c in person.context.cookies() if c["name"] == "fido_csrf")
-    linked = person.context.request.put(f"{base}/api/account/player",
-                                        data={"number": NUMBERS[0]},
-                                        headers={"X-CSRF-Token": token})
-    assert linked.ok, linked.text()
+    link(db_url, "anna_assist", NUMBERS[0])
     replay = Game.new(RULES, PLAYERS, seed=SEED)  # the truth again, move by move, to compare
 
     # the setup: double-6, four players with their ranking numbers
@@ -313,7 +309,7 @@ def test_a_number_nobody_has_is_named(base: str) -> None:
     assert r.json()["ranking_names"] == NAMES
 
 
-def test_the_sheet_needs_csrf_a_sign_in_ranked_players_and_an_end(base: str) -> None:
+def test_the_sheet_needs_csrf_a_sign_in_ranked_players_and_an_end(base: str, db_url: str) -> None:
     g = truth()
     moves = [t.move.text() for t in g.history()]
     pips = [g.pips(s) for s in range(PLAYERS)]
@@ -340,10 +336,10 @@ def test_the_sheet_needs_csrf_a_sign_in_ranked_players_and_an_end(base: str) -> 
     # a player of the game (Bob) enters it; Cy, with an account, is asked to confirm
     client = live_browser(base)
     client.post("/api/accounts", json={"name": "bob_sheet", "password": "a long password"})
-    assert client.put("/api/account/player", json={"number": NUMBERS[1]}).status_code == 200
+    link(db_url, "bob_sheet", NUMBERS[1])
     cy = live_browser(base)
     cy.post("/api/accounts", json={"name": "cy_sheet", "password": "a long password"})
-    assert cy.put("/api/account/player", json={"number": NUMBERS[2]}).status_code == 200
+    link(db_url, "cy_sheet", NUMBERS[2])
     r = client.post("/api/assistant/sheet", json=sheet | {"date": "2999-01-01"})
     assert r.status_code == 422 and "future" in r.json()["error"]["message"]
     r = client.post("/api/assistant/sheet", json=sheet)

@@ -50,7 +50,7 @@ def test_an_event_from_creation_to_standings(browser: Browser, store_url: str) -
         numbers = [register_player(s, f"Player {i}").number for i in range(16)]
     store.close()
     with live_server(url) as base:
-        clients = [_person(base, f"player{i}", numbers[i]) for i in range(16)]
+        clients = [_person(base, url, f"player{i}", numbers[i]) for i in range(16)]
         organiser(url, "player0")
         org = _as(browser, base, clients[0])
         org.goto("/events")
@@ -168,7 +168,7 @@ def test_an_event_at_real_tables_takes_its_results_from_score_sheets(
         numbers = [register_player(s, f"Player {i}").number for i in range(7)]
     store.close()
     with live_server(url) as base:
-        clients = [_person(base, f"player{i}", numbers[i]) for i in range(7)]
+        clients = [_person(base, url, f"player{i}", numbers[i]) for i in range(7)]
         organiser(url, "player0")
         r = clients[0].post("/api/events", json={
             "name": "Club night", "starts_on": "2026-11-24", "ends_on": "2026-11-24",

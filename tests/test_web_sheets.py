@@ -217,7 +217,7 @@ def test_a_rated_online_game_is_in_its_players_results(tmp_path: Path) -> None:
         numbers = [register_player(s, f"Player {i}").number for i in range(3)]
     store.close()
     with live_server(db) as base:
-        people = [_person(base, f"p{i}", n) for i, n in enumerate(numbers)]
+        people = [_person(base, db, f"p{i}", n) for i, n in enumerate(numbers)]
         r = people[0].post("/api/tables", json={"ruleset": "fido set=6", "players": 3,
                                                 "rated": True})
         table = r.json()["id"]
@@ -286,7 +286,7 @@ def sheet_server(
             register_player(s, name)
     store.close()
     with live_server(db) as base:
-        yield _person(base, "ina", 1), db
+        yield _person(base, db, "ina", 1), db
 
 
 def test_hostile_addresses_get_a_page_never_a_500(

@@ -21,6 +21,7 @@ from fido.cli_ranking import Db, refusing
 from fido.ranking.errors import ResultError
 from fido.ranking.players import find_player
 from fido.rich_text import shown
+from fido.server.claims import link_player
 from fido.server.roles import find_account, grant, revoke, roles_of
 from fido.store import Account, RoleRow, open_store
 
@@ -72,12 +73,12 @@ def accounts_link(
     """Link an account to its ranking player (one account per player)."""
     with refusing(), open_store(db).session() as s:
         account = find_account(s, name)
-        player = find_player(s, number, live=True)
+        player = find_player(s, number, live=True)  # its own message when unknown
         other = s.scalar(select(Account).where(Account.player_id == player.id,
                                                Account.id != account.id))
         if other is not None:
             raise ResultError(f"player {number} is linked to the account {other.name!r}")
-        account.player_id = player.id
+        link_player(s, account, number)  # and answers her pending request, if any
         console.print(Text.assemble(shown(account.name or ""), f" is player {number} (",
                                     shown(player.name), ")"))
 

@@ -1,4 +1,4 @@
-"""Accounts on the store: sign up, verify a password, guests, claim, link a player.
+"""Accounts on the store: sign up, verify a password, guests, claim a guest's games.
 
 Passwords are hashed with argon2id (:class:`argon2.PasswordHasher`, its
 defaults); an unknown name still costs one verification, so the time taken
@@ -18,9 +18,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from fido.errors import FidoError
-from fido.ranking.players import find_player
 from fido.safe_text import control_chars
+from fido.server.claims import claim_out, latest
 from fido.server.errors import ApiError
 from fido.server.schemas import AccountOut
 from fido.store import Account, Player
@@ -28,7 +27,6 @@ from fido.store import Account, Player
 __all__ = [
     "account_out",
     "authenticate",
-    "link_player",
     "name_key",
     "new_guest",
     "sign_up",
@@ -59,6 +57,7 @@ def account_out(s: Session, account: Account) -> AccountOut:
         guest=account.guest,
         email=account.email,
         player=number,
+        claim=claim_out(latest(s, account.id)) if not account.guest else None,
     )
 
 
@@ -114,19 +113,3 @@ def authenticate(s: Session, name: str, password: str) -> Account | None:
     if _HASHER.check_needs_rehash(stored):  # the hasher's parameters were raised since
         account.password_hash = _HASHER.hash(password)
     return account
-
-
-def link_player(s: Session, account: Account, number: int) -> Player:
-    """Link ``account`` to the ranking's player ``number`` (404 unknown, 409 taken)."""
-    try:
-        player = find_player(s, number, live=True)
-    except FidoError as e:
-        raise ApiError(404, "unknown_player", str(e)) from None
-    other = s.scalar(
-        select(Account.id).where(Account.player_id == player.id, Account.id != account.id)
-    )
-    if other is not None:
-        raise ApiError(409, "player_taken", f"player {number} is linked to another account")
-    account.player_id = player.id
-    s.flush()
-    return player

@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Header, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Header, Path, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import fido
 from fido.safe_text import printable
-from fido.server import accounts, csrf
+from fido.server import accounts, claims, csrf, roles
 from fido.server.analysis_api import analysis_routes
 from fido.server.assistant_api import assistant_routes
 from fido.server.errors import ApiError
@@ -35,6 +35,8 @@ from fido.server.play import SocketCount, play_routes
 from fido.server.ratelimit import RateLimiter
 from fido.server.schemas import (
     AccountOut,
+    ClaimDecision,
+    ClaimFor,
     ErrorBody,
     Health,
     PlayerLink,
@@ -43,7 +45,7 @@ from fido.server.schemas import (
     SignUp,
 )
 from fido.server.sessions import COOKIE, SESSION_SECONDS, Sessions, server_secret
-from fido.store import Account, Store, open_store
+from fido.store import INT_MAX, Account, PlayerClaim, Store, open_store
 
 __all__ = ["Limits", "Server", "create_app"]
 
@@ -240,9 +242,11 @@ def _routes() -> APIRouter:
     @api.put(
         "/account/player", response_model=AccountOut, tags=["accounts"],
         dependencies=CsrfChecked, responses=_errors(401, 403, 404, 409),
+        status_code=202,
     )
-    def link_player(body: PlayerLink, request: Request) -> AccountOut:
-        """Link the signed-in account to a player number of the world ranking."""
+    def link_player(body: PlayerLink, request: Request, response: Response) -> AccountOut:
+        """Ask to be a player number of the world ranking: 202, the request waits for the
+        federation (``claim``); a federation account is linked at once (200)."""
         srv = _server(request)
         with srv.store.session() as s:
             account = srv.sessions.account(s, request.cookies.get(COOKIE))
@@ -250,10 +254,50 @@ def _routes() -> APIRouter:
                 raise ApiError(401, "signed_out", "sign in first")
             if account.guest:
                 raise ApiError(403, "guest", "a guest cannot be linked to a player: sign up first")
-            accounts.link_player(s, account, body.number)
+            if roles.is_federation(s, account.id):
+                claims.link_player(s, account, body.number)
+                response.status_code = 200
+            else:
+                claims.ask(s, account, body.number)
             return accounts.account_out(s, account)
 
+    @api.get("/claims", response_model=list[ClaimFor], tags=["accounts"],
+             responses=_errors(401, 403))
+    def pending_claims(request: Request) -> list[ClaimFor]:
+        """The requests to be a ranking player waiting for the federation, oldest first."""
+        srv = _server(request)
+        with srv.store.session(write=False) as s:
+            _federation_account(s, request)
+            return [_claim_for(c) for c in claims.pending(s)]
+
+    @api.post("/claims/{claim_id}", response_model=ClaimFor, tags=["accounts"],
+              dependencies=CsrfChecked, responses=_errors(401, 403, 404, 409))
+    def decide_claim(claim_id: Annotated[int, Path(ge=1, le=INT_MAX)], body: ClaimDecision,
+                     request: Request) -> ClaimFor:
+        """The federation approves (the account is linked) or refuses a request."""
+        srv = _server(request)
+        with srv.store.session() as s:
+            me = _federation_account(s, request)
+            return _claim_for(claims.decide(s, claim_id, me, body.approve))
+
     return api
+
+
+def _federation_account(s: Session, request: Request) -> Account:
+    """The signed-in account, which must hold the federation's role (401, 403)."""
+    account = _server(request).sessions.account(s, request.cookies.get(COOKIE))
+    if account is None or account.guest:
+        raise ApiError(401, "signed_out", "sign in first")
+    if not roles.is_federation(s, account.id):
+        raise ApiError(403, "federation_only", "only the federation answers these requests")
+    return account
+
+
+def _claim_for(claim: PlayerClaim) -> ClaimFor:
+    out = claims.claim_out(claim)
+    assert out is not None
+    return ClaimFor(account=claim.account_id, account_name=claim.account.name or "?",
+                    **out.model_dump())
 
 
 def create_app(

@@ -734,7 +734,8 @@ class Room:
                 raise ApiError(409, "taken", f"seat {seat} is not free for you")
             if self.rated and (account.guest or account.player_id is None):
                 raise ApiError(403, "unrated", "a rated table needs an account linked to a "
-                               "ranking player (PUT /api/account/player)")
+                               "ranking player: ask the federation for yours "
+                               "(PUT /api/account/player)")
             name = display_name(account)
             events = [self._new("join", seat, {"name": name})]
             filled = all(s.kind in ("person", "bot") or i == seat

@@ -96,7 +96,8 @@ def _check_table(body: TableIn, s: Session, me: Account) -> tuple[str, list[Seat
         raise ApiError(403, "guest", "a guest cannot open a rated table: sign up first")
     if body.rated and me.player_id is None and any(x["kind"] == "me" for x in seats):
         raise ApiError(403, "unrated", "a rated table needs an account linked to a "
-                       "ranking player (PUT /api/account/player)")
+                       "ranking player: ask the federation for yours "
+                               "(PUT /api/account/player)")
     rows = []
     for i, x in enumerate(seats):
         kind = x["kind"]

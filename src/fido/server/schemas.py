@@ -7,6 +7,7 @@ escaped by whoever shows it, never stripped.
 
 from __future__ import annotations
 
+import datetime as dt
 import unicodedata
 from typing import Annotated, Literal
 
@@ -17,6 +18,9 @@ from fido.store.models import INT_MAX
 
 __all__ = [
     "AccountOut",
+    "ClaimDecision",
+    "ClaimFor",
+    "ClaimOut",
     "ErrorBody",
     "ErrorDetail",
     "Health",
@@ -100,12 +104,37 @@ class Health(BaseModel):
     version: str
 
 
+class ClaimOut(BaseModel):
+    """An account's request to be a ranking player, and the federation's answer."""
+
+    id: int
+    number: int  # the player asked for
+    name: str  # her name in the ranking
+    status: Literal["pending", "approved", "refused"]
+    asked_at: dt.datetime
+    decided_at: dt.datetime | None
+
+
+class ClaimFor(ClaimOut):
+    """A request as the federation sees it: whose it is."""
+
+    account: int
+    account_name: str
+
+
+class ClaimDecision(_In):
+    """The federation approves or refuses a request."""
+
+    approve: bool
+
+
 class AccountOut(BaseModel):
     id: int
     name: str  # a guest's is "guest N"
     guest: bool
     email: str | None
     player: int | None  # the linked ranking player's number
+    claim: ClaimOut | None = None  # her newest request to be a player (the federation links)
 
 
 class SessionInfo(BaseModel):

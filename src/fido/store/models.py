@@ -22,6 +22,8 @@
   rounds (migration 0007, :mod:`fido.events`).
 * :class:`AnalysisRow`: a finished game's analysis of one seat's moves
   (migration 0008, :mod:`fido.server.analysis_jobs`).
+* :class:`PlayerClaim`: an account asking to be linked to a ranking player,
+  and the federation's answer (migration 0009, :mod:`fido.server.claims`).
 
 The schema is created and upgraded by the Alembic migrations in
 ``fido/store/migrations`` (run by :func:`fido.store.open_store`), never by
@@ -506,3 +508,29 @@ class AnalysisRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     result: Mapped[str | None] = mapped_column(Text, nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class PlayerClaim(Base):
+    """An account asks to be linked to a ranking player; the federation approves
+    or refuses (``approved``), so nobody plays rated games or enters sheets as
+    somebody else. Pending while ``decided_at`` is None; at most one pending an
+    account (:mod:`fido.server.claims` keeps that)."""
+
+    __tablename__ = "player_claims"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    asked_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    decided_at: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    decided_by: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    approved: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+
+    account: Mapped[Account] = relationship(foreign_keys=[account_id])
+    player: Mapped[Player] = relationship()

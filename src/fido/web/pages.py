@@ -27,6 +27,7 @@ from sqlalchemy.orm import object_session
 import fido
 from fido.rules import FIDO_DIVISORS
 from fido.server import csrf
+from fido.server.claims import pending_count
 from fido.server.errors import ApiError
 from fido.server.notifications import unread_of
 from fido.server.roles import is_federation
@@ -86,11 +87,12 @@ me = _me  # the rules page asks too (fido.web.rulebook)
 def _person(account: Account) -> dict[str, Any]:
     name = account.name if account.name is not None else f"guest {account.id}"
     session = object_session(account)
+    federation = session is not None and not account.guest and is_federation(session, account.id)
     return {"id": account.id, "name": name, "guest": account.guest,
             "unread": unread_of(account),  # the nav's count of notifications
-            # the nav links the federation's page for the federation
-            "federation": session is not None and not account.guest
-            and is_federation(session, account.id)}
+            # the nav links the federation's page for the federation, with the requests waiting
+            "federation": federation,
+            "claims": pending_count(session) if federation and session is not None else 0}
 
 
 def render(

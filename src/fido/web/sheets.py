@@ -34,8 +34,8 @@ from fido.events.scoresheets import sheet_players, sheet_table
 from fido.ranking import ResultError, Status, confirm, dispute, register_player, settle, status_at
 from fido.ranking.clock import utcnow
 from fido.ranking.submission import find_game, games_of
+from fido.server import claims
 from fido.server import notifications as notes
-from fido.server.accounts import link_player
 from fido.server.errors import ApiError
 from fido.server.roles import (
     FEDERATION,
@@ -49,7 +49,7 @@ from fido.server.roles import (
 )
 from fido.server.sessions import COOKIE
 from fido.server.sheet_entry import enter_sheet
-from fido.store import Account, GameRow, Player, ReviewRow, RoleRow
+from fido.store import INT_MAX, Account, GameRow, Player, ReviewRow, RoleRow
 from fido.web.pages import _form, _person, _see, render
 from fido.web.sheet_form import (
     GENERAL,
@@ -334,8 +334,8 @@ def sheet_routes() -> APIRouter:
 
     # ------------------------------------------------------------ lists
 
-    @router.get("/sheets", response_class=HTMLResponse)
-    def my_results(request: Request) -> Response:
+    def _results_page(request: Request, error: str = "", status: int = 200,
+                      number: str = "") -> Response:
         with _store(request).session(write=False) as s:
             account = _account(request, s)
             me = _me(s, account)
@@ -353,8 +353,37 @@ def sheet_routes() -> APIRouter:
                                  "final": mine.final if mine else None,
                                  "players": len(game.lines)})
             player = _name(s, account.player_id)
+            # not linked yet: her request to the federation, if she made one
+            claim = claims.claim_out(claims.latest(s, account.id)) if player is None else None
             settles = bool(roles_of(s, account.id))
-        return render(request, "sheets.html", me=me, rows=rows, player=player, settles=settles)
+        return render(request, "sheets.html", status, me=me, rows=rows, player=player,
+                      settles=settles, claim=claim, error=error, number=number)
+
+    @router.get("/sheets", response_class=HTMLResponse)
+    def my_results(request: Request) -> Response:
+        return _results_page(request)
+
+    def _ask(request: Request, form: dict[str, str]) -> Response:
+        number = form.get("number", "").strip()[:20]
+        try:
+            with _store(request).session() as s:
+                account = _signed_in(request, s)
+                if not number.isdigit() or not 1 <= int(number) <= INT_MAX:
+                    raise ApiError(422, "invalid", "a player number is a whole number from 1")
+                claims.ask(s, account, int(number))
+        except Refused as e:
+            return _refused(request, e)
+        except ApiError as e:
+            return _results_page(request, e.message, e.status, number)
+        return _see("/sheets")
+
+    @router.post("/sheets/player")
+    async def ask_player(request: Request) -> Response:
+        """She asks the federation to link her account to her ranking player."""
+        form = await _form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        return await asyncio.to_thread(_ask, request, form)
 
     @router.get("/reviews", response_class=HTMLResponse)
     def disputes(request: Request) -> Response:
@@ -434,7 +463,9 @@ def sheet_routes() -> APIRouter:
                              .order_by(RoleRow.role, Account.name_key, RoleRow.scope)).all()
             held = [{"name": a.name, "role": r.role, "scope": r.scope, "at": r.granted_at}
                     for r, a in rows]
-        return render(request, "sheet_roles.html", status, me=me, roles=held,
+            asking = [{"id": c.id, "name": c.account.name, "number": c.player.number,
+                       "player": c.player.name, "at": c.asked_at} for c in claims.pending(s)]
+        return render(request, "sheet_roles.html", status, me=me, roles=held, asking=asking,
                                error=error, form=form or {},
                                done=request.query_params.get("done", "")[:200])
 
@@ -445,7 +476,8 @@ def sheet_routes() -> APIRouter:
     def _change_role(request: Request, form: dict[str, str]) -> Response:
         try:
             with _store(request).session() as s:
-                _federation(s, _signed_in(request, s))
+                me = _signed_in(request, s)
+                _federation(s, me)
                 action = form.get("action")
                 done = ""
                 if action == "register":  # a new ranking player
@@ -454,13 +486,24 @@ def sheet_routes() -> APIRouter:
                                              int(number) if number.isdigit() else None,
                                              form.get("country", "").strip() or None)
                     done = f"registered {player.name} as player {player.number}"
+                elif action in ("approve", "refuse"):  # an account's request to be a player
+                    claim = form.get("claim", "")
+                    if not claim.isdigit() or int(claim) > INT_MAX:
+                        raise RoleError("which request?")
+                    try:
+                        c = claims.decide(s, int(claim), me, action == "approve")
+                    except ApiError as e:
+                        raise RoleError(e.message) from None
+                    done = (f"{c.account.name} is player {c.player.number} ({c.player.name})"
+                            if c.approved else
+                            f"refused {c.account.name}'s request to be player {c.player.number}")
                 elif action == "link":  # an account to her ranking player
                     who = find_account(s, form.get("name", "").strip())
                     number = form.get("number", "").strip()
                     if not number.isdigit():
                         raise RoleError("a player number is a whole number")
                     try:
-                        player = link_player(s, who, int(number))
+                        player = claims.link_player(s, who, int(number))
                     except ApiError as e:
                         raise RoleError(e.message) from None
                     done = f"linked {who.name} to player {player.number} ({player.name})"
@@ -488,5 +531,5 @@ def sheet_routes() -> APIRouter:
 
 def _federation(s: Session, account: Account) -> None:
     if not any(r.role == FEDERATION for r in roles_of(s, account.id)):
-        raise Refused(403, "The federation only", "Only a federation account grants and "
-                      "revokes organiser roles (fido accounts grant NAME organiser --scope ...).")
+        raise Refused(403, "The federation only", "Only a federation account links accounts to "
+                      "players and grants roles (fido accounts grant NAME federation).")

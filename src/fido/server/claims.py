@@ -1,0 +1,120 @@
+"""An account asks to be a ranking player; the federation says yes or no.
+
+A linked account plays rated games and enters score sheets in her player's
+name, so an account cannot link itself: she asks (:func:`ask`), every
+federation account sees the request on its page, and one of them approves
+or refuses it (:func:`decide`). The federation links directly too
+(:func:`link_player`, the federation's page and
+``fido accounts link``); an account linked that way has its pending request
+answered by it. These functions take a session and raise
+:class:`~fido.server.errors.ApiError`, like :mod:`fido.server.accounts`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from fido.errors import FidoError
+from fido.ranking.players import find_player
+from fido.server.errors import ApiError
+from fido.server.schemas import ClaimOut
+from fido.store import Account, Player, PlayerClaim
+
+__all__ = ["ask", "claim_out", "decide", "latest", "link_player", "pending", "pending_count"]
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def link_player(s: Session, account: Account, number: int) -> Player:
+    """Link ``account`` to the ranking's player ``number`` (404 unknown, 409 taken)."""
+    try:
+        player = find_player(s, number, live=True)
+    except FidoError as e:
+        raise ApiError(404, "unknown_player", str(e)) from None
+    other = s.scalar(
+        select(Account.id).where(Account.player_id == player.id, Account.id != account.id)
+    )
+    if other is not None:
+        raise ApiError(409, "player_taken", f"player {number} is linked to another account")
+    account.player_id = player.id
+    for claim in s.scalars(select(PlayerClaim).where(PlayerClaim.account_id == account.id,
+                                                    PlayerClaim.decided_at.is_(None))):
+        # her request is answered by the link
+        claim.decided_at, claim.approved = _now(), claim.player_id == player.id
+    s.flush()
+    return player
+
+
+def ask(s: Session, account: Account, number: int,
+        now: dt.datetime | None = None) -> PlayerClaim:
+    """Ask to be player ``number``; a request still pending is replaced by this one."""
+    if account.guest:
+        raise ApiError(403, "guest", "a guest cannot be linked to a player: sign up first")
+    if account.player_id is not None:
+        mine = s.get(Player, account.player_id)
+        raise ApiError(409, "already_linked",
+                       f"your account is player {mine.number if mine else '?'}; "
+                       "only the federation changes that")
+    try:
+        player = find_player(s, number, live=True)
+    except FidoError as e:
+        raise ApiError(404, "unknown_player", str(e)) from None
+    if s.scalar(select(Account.id).where(Account.player_id == player.id)) is not None:
+        raise ApiError(409, "player_taken", f"player {number} is linked to another account")
+    claim = s.scalar(select(PlayerClaim).where(PlayerClaim.account_id == account.id,
+                                               PlayerClaim.decided_at.is_(None)))
+    if claim is None:
+        claim = PlayerClaim(account_id=account.id, player_id=player.id,
+                            asked_at=now or _now())
+        s.add(claim)
+    else:
+        claim.player_id, claim.asked_at = player.id, now or _now()
+    s.flush()
+    return claim
+
+
+def pending(s: Session, limit: int = 200) -> list[PlayerClaim]:
+    """The requests waiting for the federation, oldest first."""
+    return list(s.scalars(select(PlayerClaim).where(PlayerClaim.decided_at.is_(None))
+                          .order_by(PlayerClaim.asked_at, PlayerClaim.id).limit(limit)))
+
+
+def pending_count(s: Session) -> int:
+    return s.scalar(select(func.count()).select_from(PlayerClaim)
+                    .where(PlayerClaim.decided_at.is_(None))) or 0
+
+
+def latest(s: Session, account_id: int) -> PlayerClaim | None:
+    """Her newest request, pending or answered (what her results page tells her)."""
+    return s.scalar(select(PlayerClaim).where(PlayerClaim.account_id == account_id)
+                    .order_by(PlayerClaim.asked_at.desc(), PlayerClaim.id.desc()).limit(1))
+
+
+def decide(s: Session, claim_id: int, by: Account, approve: bool,
+           now: dt.datetime | None = None) -> PlayerClaim:
+    """The federation's answer (the caller checked that ``by`` is the federation);
+    approving links the account, or fails as :func:`link_player` does."""
+    claim = s.get(PlayerClaim, claim_id)
+    if claim is None:
+        raise ApiError(404, "unknown_claim", f"there is no request {claim_id}")
+    if claim.decided_at is not None:
+        raise ApiError(409, "decided", "this request was answered already")
+    if approve:
+        link_player(s, claim.account, claim.player.number)  # answers the claim too
+    claim.decided_at, claim.decided_by, claim.approved = now or _now(), by.id, approve
+    s.flush()
+    return claim
+
+
+def claim_out(claim: PlayerClaim | None) -> ClaimOut | None:
+    if claim is None:
+        return None
+    return ClaimOut(id=claim.id, number=claim.player.number, name=claim.player.name,
+                    status=("pending" if claim.decided_at is None
+                            else "approved" if claim.approved else "refused"),
+                    asked_at=claim.asked_at, decided_at=claim.decided_at)
