@@ -221,6 +221,30 @@ def test_unknown_pages_and_tables(base: str) -> None:
     assert client.get("/games").status_code == 200
 
 
+@pytest.mark.parametrize(("path", "status", "title"), [
+    ("/no/such/page", 404, "There is no such page"),
+    ("/sheets/new?table=abc", 422, "That address is not right"),
+    ("/sheets/abc", 422, "That address is not right"),
+    ("/sheets/<b>x", 422, "That address is not right"),
+    ("/players/abc", 422, "That address is not right"),
+])
+def test_a_browser_gets_a_mistyped_address_as_a_page(
+        base: str, path: str, status: int, title: str) -> None:
+    """A person who mistypes an address gets a page with the nav, never a JSON body; the
+    API keeps its JSON errors for the same mistakes."""
+    client, _token = _sign_up(base, f"typo{abs(hash(path)) % 10**6}")
+    html = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    r = client.get(path, headers=html)
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].startswith("text/html")
+    assert f"<h1>{title}</h1>" in r.text and "Sign out" in r.text  # her nav, signed in
+    assert "<b>x" not in r.text  # what she typed is text
+    r = client.get(path)  # not asking for HTML: the API's JSON error
+    assert r.status_code == status and r.json()["error"]["code"] in ("not_found", "invalid")
+    r = client.get("/api/nothing", headers=html)  # the API's addresses stay JSON
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+
+
 def test_game_labels() -> None:
     assert game_label("fido set=12") == "FIDO double-12"
     assert game_label("fido set=12 divisor=5 mother_theresa") == \

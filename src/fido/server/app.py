@@ -382,23 +382,38 @@ def create_app(
             )
         return response
 
+    from fido.web.pages import error_page, wants_page  # noqa: PLC0415
+
     @app.exception_handler(ApiError)
-    async def api_error(_request: Request, exc: ApiError) -> Response:
+    async def api_error(request: Request, exc: ApiError) -> Response:
+        if wants_page(request):
+            return await error_page(request, exc.status, exc.message)
         return _error(exc.status, exc.code, exc.message, exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         code = _STATUS_CODES.get(exc.status_code, "error")
         message = exc.detail if isinstance(exc.detail, str) else code
+        if wants_page(request):
+            return await error_page(request, exc.status_code, {
+                404: "Nothing is at this address: it may be mistyped, or the page is gone.",
+                405: "This address does not take that request.",
+            }.get(exc.status_code, printable(message, 500)))
         return _error(exc.status_code, code, printable(message, 500), dict(exc.headers or {}))
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> Response:
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        if wants_page(request):
+            return await error_page(request, 422, "Part of this address is not right ("
+                                    + _validation_message(exc) + ").")
         return _error(422, "invalid", _validation_message(exc))
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> Response:
         log.error("unexpected %s on %s %s", type(exc).__name__, request.method, request.url.path)
+        if wants_page(request):
+            return await error_page(request, 500, "The server met an error it did not expect; "
+                                    "it is logged. Please try again.")
         return _error(500, "internal", "internal server error")
 
     return app

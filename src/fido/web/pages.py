@@ -45,7 +45,7 @@ from fido.web.forms import (
 )
 from fido.web.rulebook import rules_routes
 
-__all__ = ["install_web"]
+__all__ = ["error_page", "install_web", "wants_page"]
 
 STATIC = Path(__file__).parent / "static"
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{6,16}")
@@ -108,6 +108,32 @@ def render(
         "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "same-origin", "Cache-Control": "no-store",
     })
+
+
+_ERROR_TITLES = {
+    400: "That request is not right", 403: "Not yours to see", 404: "There is no such page",
+    405: "That cannot be done here", 413: "That is too long",
+    422: "That address is not right", 500: "Something went wrong",
+}
+
+
+def wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, a socket or a file) gets an error as a page."""
+    path = request.url.path
+    return (not path.startswith(("/api/", "/ws/", "/static/"))
+            and "text/html" in request.headers.get("accept", ""))
+
+
+async def error_page(request: Request, status: int, message: str) -> HTMLResponse:
+    """An error as a page with the nav (the JSON body is for the API)."""
+    try:
+        who = await asyncio.to_thread(_me, request)
+    except Exception:  # the database may be the trouble: the page shows all the same
+        who = None
+    if not hasattr(request.state, "csrf_token"):  # an error before the middleware ran
+        request.state.csrf_token = ""
+    return render(request, "message.html", status, me=who,
+                  title=_ERROR_TITLES.get(status, "That did not work"), message=message)
 
 
 def _local(path: str | None) -> str:
