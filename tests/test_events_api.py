@@ -168,3 +168,61 @@ def test_a_duplicate_round_deals_every_table_the_same_hands(store_url: str) -> N
             hands[duplicate] = [g.initial_hands for g in games]
         assert hands[True][0] == hands[True][1]  # the same deal at both tables
         assert hands[False][0] != hands[False][1]  # the server's random deals
+
+
+def test_a_player_leaves_mid_event_and_is_brought_back(store_url: str) -> None:
+    url = store_url
+    store = open_store(url)
+    with store.session() as s:
+        numbers = [register_player(s, f"Player {i}").number for i in range(7)]
+    store.close()
+    with live_server(url) as base:
+        people = [_person(base, url, f"p{i}", numbers[i]) for i in range(7)]
+        organiser(url, "p0")
+        boss = people[0]
+        eid = boss.post("/api/events", json=EVENT | {"table_size": 4, "rounds": 3}).json()["id"]
+        for p in people:  # the organiser plays too
+            assert p.post(f"/api/events/{eid}/entries", json={}).status_code == 201
+        ids = {p["name"]: p["account"] for p in boss.get(f"/api/events/{eid}").json()["players"]}
+        assert boss.post(f"/api/events/{eid}/rounds").status_code == 201  # 7: tables of 4, 3
+        # a player cannot take another off; nobody takes off an account not in the event
+        r = people[1].delete(f"/api/events/{eid}/entries/{ids['p2']}")
+        assert r.status_code == 403
+        r = boss.delete(f"/api/events/{eid}/entries/{2**31 - 1}")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_entry"
+        # p6 leaves by herself during round 1, the organiser takes p5 off
+        r = people[6].delete(f"/api/events/{eid}/entries/mine")
+        assert r.status_code == 200, r.text
+        r = boss.delete(f"/api/events/{eid}/entries/{ids['p5']}")
+        assert r.status_code == 200, r.text
+        left = {p["name"]: p["retired_after"] for p in r.json()["players"]}
+        assert left == {"p0": None, "p1": None, "p2": None, "p3": None, "p4": None,
+                        "p5": 1, "p6": 1}
+        r = people[6].delete(f"/api/events/{eid}/entries/mine")  # twice: refused
+        assert r.status_code == 409 and "after round 1" in r.json()["error"]["message"]
+        event = _wait_round_over(boss, eid)
+        # the five still playing would sit 3 and 2 at tables of 4, and FIDO needs 3 at a
+        # table: the draw says so and draws nothing
+        r = boss.post(f"/api/events/{eid}/rounds")
+        assert r.status_code == 409, r.text
+        assert "5 players" in r.json()["error"]["message"]
+        assert boss.get(f"/api/events/{eid}").json()["drawn"] == 1
+        # the organiser brings p5 back: six play round 2 at two tables of 3
+        r = boss.post(f"/api/events/{eid}/entries", json={"name": "p5"})
+        assert r.status_code == 201, r.text
+        r = boss.post(f"/api/events/{eid}/rounds")
+        assert r.status_code == 201, r.text
+        round2 = [t for t in r.json()["tables"] if t["round"] == 2]
+        seated = {s["account"] for t in round2 for s in t["seats"]}
+        assert len(round2) == 2 and ids["p6"] not in seated and ids["p5"] in seated
+        assert len(seated) == 6
+        # she cannot come back by herself; her round-1 result still counts
+        r = people[6].post(f"/api/events/{eid}/entries", json={})
+        assert r.status_code == 409 and "closed" in r.json()["error"]["message"]
+        event = _wait_round_over(boss, eid)
+        p6 = next(x for x in event["standings"] if x["account"] == ids["p6"])
+        assert p6["games"] == 1
+        assert boss.post(f"/api/events/{eid}/rounds").status_code == 201  # round 3
+        # nothing is left to leave once every round is drawn
+        r = people[1].delete(f"/api/events/{eid}/entries/mine")
+        assert r.status_code == 409 and "every round" in r.json()["error"]["message"]

@@ -238,3 +238,48 @@ def test_an_event_at_real_tables_takes_its_results_from_score_sheets(
         expect(org.page.locator(".standings tbody tr").first).to_contain_text(
             f"player{seated[0]}")
         org.close()
+
+
+def test_players_leave_an_event_and_the_organiser_brings_one_back(
+        browser: Browser, store_url: str) -> None:
+    url = store_url
+    store = open_store(url)
+    with store.session() as s:
+        numbers = [register_player(s, f"Player {i}").number for i in range(7)]
+    store.close()
+    with live_server(url) as base:
+        clients = [_person(base, url, f"player{i}", numbers[i]) for i in range(7)]
+        organiser(url, "player0")
+        r = clients[0].post("/api/events", json={
+            "name": "Two nights", "starts_on": "2026-11-24", "ends_on": "2026-11-25",
+            "set": 6, "table_size": 3, "rounds": 2, "mode": "tables"})
+        event_id = r.json()["id"]
+        for c in clients[1:]:
+            assert c.post(f"/api/events/{event_id}/entries", json={}).status_code == 201
+        assert clients[0].post(f"/api/events/{event_id}/rounds").status_code == 201
+
+        # a player leaves by herself: her button, then her name marked
+        her = _as(browser, base, clients[1])
+        her.goto(f"/events/{event_id}")
+        her.page.get_by_role("button", name="Leave the event").click()
+        entry = her.page.locator(".entries li", has_text="player1")
+        expect(entry.locator(".retired")).to_have_text("left after round 1")
+        expect(her.page.get_by_role("button", name="Leave the event")).to_have_count(0)
+        expect(her.page.get_by_role("button", name="Take off player2")).to_have_count(0)
+        her.close()
+
+        # the organiser takes player6 off, then brings player1 back
+        org = _as(browser, base, clients[0])
+        org.goto(f"/events/{event_id}")
+        org.page.get_by_role("button", name="take player6 off the next rounds").click()
+        expect(org.page.locator(".entries li", has_text="player6").locator(".retired")
+               ).to_have_text("left after round 1")
+        org.page.get_by_role("button", name="bring player1 back").click()
+        expect(org.page.locator(".entries li", has_text="player1").locator(".retired")
+               ).to_have_count(0)
+        if shots := os.environ.get("FIDO_EVENT_SHOTS"):
+            org.page.screenshot(path=f"{shots}/event-left.png", full_page=True)
+        players = clients[0].get(f"/api/events/{event_id}").json()["players"]
+        assert {p["name"]: p["retired_after"] for p in players} == {
+            f"player{i}": (1 if i == 6 else None) for i in range(1, 7)}
+        org.close()

@@ -113,10 +113,22 @@ def find_event(s: Session, event_id: int) -> Championship:
     return event
 
 
+def _drawn(event: Championship) -> int:
+    return max((t.round for t in event.tables), default=0)
+
+
 def register(s: Session, event: Championship, account: Account, *,
              organiser: bool = False, now: dt.datetime | None = None) -> ChampionshipEntry:
-    """Register ``account`` (herself, or by the ``organiser`` for an event by invitation)."""
+    """Register ``account`` (herself, or by the ``organiser`` for an event by invitation);
+    once the event has started, the organiser only brings back a player who left."""
+    entry = next((e for e in event.entries if e.account_id == account.id), None)
     if event.status != "registration":
+        if entry is not None and entry.retired_after is not None and organiser:
+            if _drawn(event) >= event.rounds:
+                raise EventError("every round has been drawn: there is none left to play")
+            entry.retired_after = None  # back for the next round drawn
+            s.flush()
+            return entry
         raise EventError("registration is closed: the first round has been drawn")
     if event.invitation and not organiser:
         raise EventError("this event is by invitation: its organiser registers the players")
@@ -125,7 +137,7 @@ def register(s: Session, event: Championship, account: Account, *,
     if account.player_id is None:
         raise EventError(f"{account.name} has no ranking player: an event's results go into "
                          "the world ranking, so link the account to a player number first")
-    if any(e.account_id == account.id for e in event.entries):
+    if entry is not None:
         raise EventError(f"{account.name} is registered already")
     number = (s.scalar(select(func.max(ChampionshipEntry.number))
                        .where(ChampionshipEntry.championship_id == event.id)) or 0) + 1
@@ -137,13 +149,20 @@ def register(s: Session, event: Championship, account: Account, *,
 
 
 def withdraw(s: Session, event: Championship, account: Account) -> None:
-    """Take ``account`` off the list (before the first round only)."""
-    if event.status != "registration":
-        raise EventError("the event has started: ask the organiser")
+    """``account`` leaves: before the first round she is off the list; after it her
+    results stand and the rounds still to draw leave her out (the table she sits at
+    now plays on: online, a bot takes her seat when she is away)."""
     entry = next((e for e in event.entries if e.account_id == account.id), None)
     if entry is None:
         raise EventError(f"{account.name} is not registered")
-    event.entries.remove(entry)
+    if event.status == "registration":
+        event.entries.remove(entry)
+    elif entry.retired_after is not None:
+        raise EventError(f"{account.name} left the event after round {entry.retired_after}")
+    elif _drawn(event) >= event.rounds:
+        raise EventError("every round has been drawn: there is none left to leave")
+    else:
+        entry.retired_after = _drawn(event)
     s.flush()
 
 

@@ -77,9 +77,10 @@ def draw_round(s: Session, event: Championship,
         raise EventError(f"all {event.rounds} rounds have been drawn")
     if not round_over(s, event):
         raise EventError(f"round {drawn} is not over: every table needs its result first")
-    players = [e.account_id for e in event.entries]
+    players = [e.account_id for e in event.entries if e.retired_after is None]
     if len(players) < 3:
-        raise EventError("an event needs at least 3 registered players")
+        raise EventError("an event needs at least 3 registered players"
+                         + (" still playing" if drawn else ""))
     earlier = [
         seating.Round(r, tuple(seating.Table(t.number, tuple(seats_of(t)))
                                for t in event.tables if t.round == r))

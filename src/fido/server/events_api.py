@@ -101,8 +101,8 @@ def event_json(s: Session, event: Championship, me: Account | None) -> dict[str,
         "organiser": _name(s.get(Account, event.organiser_id)) if event.organiser_id else None,
         "mine": _organises(s, event, me),
         "registered": me is not None and any(e.account_id == me.id for e in event.entries),
-        "players": [{"account": e.account_id, "number": e.number, "name": names[e.account_id]}
-                    for e in event.entries],
+        "players": [{"account": e.account_id, "number": e.number, "name": names[e.account_id],
+                     "retired_after": e.retired_after} for e in event.entries],
         "drawn": drawn, "round_over": rounds.round_over(s, event, known),
         "tables": tables,
         "standings": [
@@ -188,12 +188,34 @@ def events_routes() -> APIRouter:
     @api.delete("/events/{event_id}/entries/mine", dependencies=CsrfChecked,
                 responses=_errors(401, 404, 409))
     def withdraw(event_id: EventId, request: Request) -> dict[str, Any]:
+        """Leave: before the first round, off the list; after, no further round."""
         def work(s: Session) -> dict[str, Any]:
             me = _signed_in(request, s)
             event = s.get(Championship, event_id)
             if event is None:
                 raise ApiError(404, "no_event", "there is no such event")
             champs.withdraw(s, event, me)
+            return event_json(s, event, me)
+        result: dict[str, Any] = in_store(request, work)
+        return result
+
+    @api.delete("/events/{event_id}/entries/{account_id}", dependencies=CsrfChecked,
+                responses=_errors(401, 403, 404, 409))
+    def retire(event_id: EventId, account_id: Annotated[int, Path(ge=1, le=INT_MAX)],
+               request: Request) -> dict[str, Any]:
+        """The organiser takes a player off: as she would withdraw herself (a player who
+        does not come back; registering her again brings her back)."""
+        def work(s: Session) -> dict[str, Any]:
+            me = _signed_in(request, s)
+            event = s.get(Championship, event_id)
+            if event is None:
+                raise ApiError(404, "no_event", "there is no such event")
+            if not _organises(s, event, me):
+                raise ApiError(403, "organiser", "only the organiser takes players off")
+            who = s.get(Account, account_id)
+            if who is None or all(e.account_id != who.id for e in event.entries):
+                raise ApiError(404, "no_entry", "that account is not a player of this event")
+            champs.withdraw(s, event, who)
             return event_json(s, event, me)
         result: dict[str, Any] = in_store(request, work)
         return result

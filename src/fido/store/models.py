@@ -435,7 +435,9 @@ class Championship(Base):
 
 
 class ChampionshipEntry(Base):
-    """A registered player of an event; ``number`` is her draw number (from 1)."""
+    """A registered player of an event; ``number`` is her draw number (from 1).
+    ``retired_after``: she left after that round (0: before the first she played);
+    her results stand, later rounds are drawn without her."""
 
     __tablename__ = "championship_entries"
     __table_args__ = (UniqueConstraint("championship_id", "number", name="uq_entry_number"),)
@@ -448,6 +450,7 @@ class ChampionshipEntry(Base):
     )
     number: Mapped[int] = mapped_column(Integer)
     registered_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    retired_after: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     championship: Mapped[Championship] = relationship(back_populates="entries")
     account: Mapped[Account] = relationship()

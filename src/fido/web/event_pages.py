@@ -78,8 +78,9 @@ def event_routes() -> APIRouter:
         event = answer.body
         rounds = [[t for t in event["tables"] if t["round"] == r]
                   for r in range(1, event["drawn"] + 1)]
+        retired = {p["account"] for p in event["players"] if p["retired_after"] is not None}
         return render(request, "event.html", status, me=me, event=event, rounds=rounds,
-                      error=error)
+                      error=error, retired=retired)
 
     @pages.get("/events/{event_id}", response_class=HTMLResponse)
     async def event(request: Request, event_id: str) -> HTMLResponse:
@@ -112,6 +113,12 @@ def event_routes() -> APIRouter:
     @pages.post("/events/{event_id}/withdraw")
     async def withdraw(request: Request, event_id: str) -> Response:
         return await act(request, event_id, "DELETE", "/entries/mine")
+
+    @pages.post("/events/{event_id}/players/{account_id}/retire")
+    async def retire(request: Request, event_id: str, account_id: str) -> Response:
+        """The organiser takes a player off the rounds still to draw."""
+        aid = _valid_id(account_id)
+        return await act(request, event_id, "DELETE", f"/entries/{aid or 0}")
 
     @pages.post("/events/{event_id}/rounds")
     async def draw(request: Request, event_id: str) -> Response:
