@@ -13,13 +13,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from sqlalchemy import delete
 
 from fido.record import GameRecord
+from fido.server import play
 from fido.server.live import CATCH_UP
 from fido.server.protocol import MAX_CHAT
-from fido.store import Store, open_store
+from fido.store import Store, WebSession, open_store
 from fido.tiles import Tile
 from server_client import (
+    PASSWORD,
     Person,
     TableSocket,
     check_acks_first,
@@ -30,7 +33,7 @@ from server_client import (
     play_to_end,
     read_truth,
 )
-from server_live import live_server
+from server_live import browser, live_server
 
 
 @pytest.fixture(scope="module")
@@ -418,3 +421,47 @@ def test_sync_sends_what_followed(base: str) -> None:
     assert fresh["events"] is None and len(fresh["view"]["history"]) == 5
     check_sequence(a.frames)
     check_sequence(b.frames)
+
+
+# ---------------------------------------------------------------- sessions ending
+
+
+def test_signing_out_closes_the_sessions_sockets(base: str) -> None:
+    """Signing out closes her sockets of that session (4401) and no other: not her other
+    browser's, not a spectator's; the closed one moves no more."""
+    anna = Person.sign_up(base, "Anna Out")
+    tid = anna.open_table("fido set=6", 3, seats=[
+        {"kind": "me"}, {"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "greedy"}])["id"]
+    stale = anna.cookie()
+    phone = Person(base, browser(base), anna.account)  # her second browser, its own session
+    assert phone.http.post("/api/session", json={"name": "Anna Out", "password": PASSWORD}
+                           ).status_code == 200
+    a, on_phone = anna.connect(tid), phone.connect(tid)
+    watcher = connect_anonymous(base, tid)
+    assert a.seat == 0 and on_phone.seat == 0
+    assert anna.http.delete("/api/session").status_code == 200
+    assert a.close_code() == 4401
+    # the rest stay open
+    assert on_phone.ping()["type"] == "pong" and watcher.ping()["type"] == "pong"
+    # her old cookie opens a spectator's socket now, never her seat's
+    again = TableSocket.open(base, tid, cookie=stale, label="stale")
+    assert again.seat is None
+
+
+def test_a_socket_whose_session_ended_elsewhere_stops_when_it_acts(
+        base: str, db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another server process signed her out (here: the session's row deleted): her socket
+    finds out at its next message, once RECHECK has passed, and is closed instead of
+    acting."""
+    monkeypatch.setattr(play, "RECHECK", 0.0)
+    bea = Person.sign_up(base, "Bea Elsewhere")
+    tid = bea.open_table("fido set=6", 3, seats=[
+        {"kind": "me"}, {"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "greedy"}])["id"]
+    sock = bea.connect(tid)
+    assert sock.ping()["type"] == "pong"  # alive: checked and answered
+    store = open_store(db)
+    with store.session() as s:
+        s.execute(delete(WebSession).where(WebSession.account_id == bea.id))
+    store.close()
+    sock.send({"type": "ping"})
+    assert sock.close_code() == 4401  # closed, not answered

@@ -246,3 +246,23 @@ def test_knock_and_wipe_play_on_their_moves_and_the_sound_switch_is_kept(
         assert not [e for e in solo.errors if "favicon" not in e], solo.errors
     finally:
         solo.close()
+
+
+def test_signing_out_in_another_tab_turns_the_table_page_to_a_spectators(
+        browser: Browser, server: str) -> None:
+    """Her table tab's socket is closed when she signs out in another tab (4401): the
+    page reloads as she is now, signed out, watching, with no hand to play."""
+    anna = Person(browser, server, seed=7)
+    anna.sign_up("tabs_anna")
+    tid = anna.create_table(seats=("me", "bot:greedy", "bot:greedy"))
+    anna.page.wait_for_function("() => window.fidoTable && window.fidoTable.seat === 0")
+    other = anna.context.new_page()
+    other.goto(server + "/")
+    other.locator("form[action='/signout'] button").click()
+    other.wait_for_load_state()
+    anna.page.wait_for_function(
+        "() => window.fidoTable && window.fidoTable.seat === null"
+        " && window.fidoTable.socket && window.fidoTable.socket.readyState === 1")
+    assert anna.page.url.endswith(f"/tables/{tid}")
+    assert anna.page.locator("form[action='/signout']").count() == 0  # the nav: signed out
+    anna.close()

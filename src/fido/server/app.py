@@ -8,6 +8,7 @@ unexpected failure is a 500 with the same shape and no traceback.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -31,7 +32,7 @@ from fido.server.events_api import events_routes
 from fido.server.hub import Hub, PlaySettings
 from fido.server.lobby import lobby_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
-from fido.server.play import SocketCount, play_routes
+from fido.server.play import SessionSockets, SocketCount, play_routes
 from fido.server.ratelimit import RateLimiter
 from fido.server.schemas import (
     AccountOut,
@@ -72,6 +73,7 @@ class Server:
     per_address: RateLimiter
     hub: Hub
     sockets: SocketCount  # open table connections per account and address
+    session_sockets: SessionSockets  # and of each session, closed when it ends
     origins: frozenset[str]  # pages of other sites allowed to open the table socket
 
 
@@ -212,12 +214,19 @@ def _routes() -> APIRouter:
         "/session", response_model=SessionInfo, tags=["sessions"], dependencies=CsrfChecked,
         responses=_errors(403),
     )
-    def sign_out(request: Request, response: Response) -> SessionInfo:
-        """Sign out: the session is deleted server-side, so its cookie opens nothing again."""
+    async def sign_out(request: Request, response: Response) -> SessionInfo:
+        """Sign out: the session is deleted server-side, so its cookie opens nothing again,
+        and its open table sockets are closed (4401)."""
         srv = _server(request)
-        with srv.store.session() as s:
-            srv.sessions.end(s, request.cookies.get(COOKIE))
-            info = _info(request, s, None)
+        cookie = request.cookies.get(COOKIE)
+
+        def end() -> SessionInfo:
+            with srv.store.session() as s:
+                srv.sessions.end(s, cookie)
+                return _info(request, s, None)
+
+        info = await asyncio.to_thread(end)  # committed, then the sockets are told
+        srv.session_sockets.end(srv.sessions.key(cookie))
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
                                secure=_https(request))
         return info
@@ -345,6 +354,7 @@ def create_app(
         per_address=RateLimiter(limits.per_address, limits.window),
         hub=hub,
         sockets=SocketCount(),
+        session_sockets=SessionSockets(),
         origins=frozenset(origins),
     )
     app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and records are long

@@ -150,6 +150,7 @@ class Conn:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX + 1)
         self.closed = False
         self.slow = False  # closed because its outbox overflowed
+        self.signed_out = False  # closed because its session ended
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))

@@ -41,12 +41,45 @@ if TYPE_CHECKING:
     from fido.server.app import Server
     from fido.server.live import Room
 
-__all__ = ["Credit", "SocketCount", "play_routes"]
+__all__ = ["Credit", "SessionSockets", "SocketCount", "play_routes"]
 
 CLOSE_ORIGIN = 4403  # close codes: the handshake refused
 CLOSE_NO_TABLE = 4404
 CLOSE_SLOW = 4408  # the client did not read its messages fast enough
 CLOSE_TOO_MANY = 4429  # too many open connections from one account or address
+CLOSE_SIGNED_OUT = 4401  # the session the socket was opened with has ended
+RECHECK = 30.0  # seconds: how stale a socket's knowledge of its session may be when it acts
+
+
+class SessionSockets:
+    """The table sockets of each session (by its stored id), so that signing out closes
+    them at once in this process; a socket of another process finds out when it next
+    acts (:data:`RECHECK`)."""
+
+    def __init__(self) -> None:
+        self.conns: dict[str, set[Conn]] = {}
+
+    def add(self, key: str, conn: Conn) -> None:
+        self.conns.setdefault(key, set()).add(conn)
+
+    def remove(self, key: str, conn: Conn) -> None:
+        group = self.conns.get(key)
+        if group is not None:
+            group.discard(conn)
+            if not group:
+                del self.conns[key]
+
+    def end(self, key: str | None) -> int:
+        """Close the sockets of session ``key`` (on the event loop); how many."""
+        group = self.conns.pop(key, set()) if key is not None else set()
+        for conn in group:
+            conn.signed_out = True
+            conn.close()
+        return len(group)
+
+
+def _close_code(conn: Conn) -> int:
+    return CLOSE_SLOW if conn.slow else CLOSE_SIGNED_OUT if conn.signed_out else 1000
 
 
 class SocketCount:
@@ -120,14 +153,15 @@ def play_routes() -> APIRouter:
             await ws.close(code=CLOSE_ORIGIN, reason="cross-site connection refused")
             return
 
-        def who() -> tuple[int | None, str, bool]:
+        def who() -> tuple[int | None, str, str | None]:
             with srv.store.session(write=False) as s:
-                account = srv.sessions.account(s, ws.cookies.get(COOKIE))
+                cookie = ws.cookies.get(COOKIE)
+                account = srv.sessions.account(s, cookie)
                 if account is None:
-                    return None, "", False
-                return account.id, display_name(account), True
+                    return None, "", None
+                return account.id, display_name(account), srv.sessions.key(cookie)
 
-        account_id, name, _signed = await asyncio.to_thread(who)
+        account_id, name, session_key = await asyncio.to_thread(who)
         try:
             # only a table id's shape reaches the database (PostgreSQL refuses a NUL)
             room = await srv.hub.room(table_id) if re.fullmatch(TABLE_ID, table_id) else None
@@ -146,7 +180,7 @@ def play_routes() -> APIRouter:
             await ws.close(code=CLOSE_TOO_MANY, reason="too many connections: close some tabs")
             return
         try:
-            await _serve(ws, room, account_id, name, seq)
+            await _serve(ws, room, account_id, name, seq, srv=srv, session_key=session_key)
         finally:
             srv.sockets.close(keys)
 
@@ -154,7 +188,8 @@ def play_routes() -> APIRouter:
 
 
 async def _serve(
-    ws: WebSocket, room: Room, account_id: int | None, name: str, seq: int | None
+    ws: WebSocket, room: Room, account_id: int | None, name: str, seq: int | None,
+    *, srv: Server, session_key: str | None,
 ) -> None:
     seats = [i for i, s in enumerate(room.seats)
              if account_id is not None and s.kind == "person" and s.account_id == account_id]
@@ -162,6 +197,9 @@ async def _serve(
     await ws.accept()
     writer = asyncio.create_task(_write(ws, conn))
     credit = Credit()
+    checked = time.monotonic()
+    if session_key is not None:
+        srv.session_sockets.add(session_key, conn)
     try:
         await room.attach(conn, seq)
         while not conn.closed:
@@ -171,17 +209,31 @@ async def _serve(
             frame = message.get("text")
             if frame is None:
                 frame = message.get("bytes") or b""
-            await _handle(room, conn, frame, credit)
+            if session_key is not None and time.monotonic() - checked > RECHECK:
+                # signed out in another process, or expired: nothing more in her name
+                if not await asyncio.to_thread(_alive, srv, session_key):
+                    conn.signed_out = True
+                    break
+                checked = time.monotonic()
+            if not conn.closed:
+                await _handle(room, conn, frame, credit)
     except WebSocketDisconnect:
         pass
     finally:
+        if session_key is not None:
+            srv.session_sockets.remove(session_key, conn)
         conn.close()
         await room.detach(conn)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
         with contextlib.suppress(Exception):
-            await ws.close(code=CLOSE_SLOW if conn.slow else 1000)
+            await ws.close(code=_close_code(conn))
+
+
+def _alive(srv: Server, key: str) -> bool:
+    with srv.store.session(write=False) as s:
+        return srv.sessions.alive(s, key)
 
 
 async def _write(ws: WebSocket, conn: Conn) -> None:
@@ -189,7 +241,7 @@ async def _write(ws: WebSocket, conn: Conn) -> None:
         frame = await conn.queue.get()
         if frame is None:
             with contextlib.suppress(Exception):
-                await ws.close(code=CLOSE_SLOW if conn.slow else 1000)
+                await ws.close(code=_close_code(conn))
             return
         await ws.send_text(frame)
 

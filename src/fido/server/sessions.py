@@ -109,6 +109,17 @@ class Sessions:
         )
         return row.account if row is not None else None
 
+    def key(self, cookie: str | None) -> str | None:
+        """The stored id of this cookie's session (a digest, not the secret id): what a
+        table socket remembers to be closed when the session ends."""
+        session_id = self._id(cookie)
+        return _digest(session_id) if session_id is not None else None
+
+    def alive(self, s: Session, key: str) -> bool:
+        """The session of stored id ``key`` has neither ended nor expired."""
+        return s.scalar(select(WebSession.id).where(
+            WebSession.id == key, WebSession.expires > int(time.time()))) is not None
+
     def end(self, s: Session, cookie: str | None) -> None:
         """Delete this cookie's session server-side: the id is worthless from now on."""
         session_id = self._id(cookie)

@@ -69,6 +69,12 @@ function connect() {
     if (state.socket !== socket) return;
     state.socket = null;
     state.pending = null;
+    if (e.code === 4401) {  // signed out (in this tab or another): the page as she is now
+      state.closedForGood = true;
+      setConnection("signed out");
+      location.reload();
+      return;
+    }
     if (e.code === 4404 || e.code === 4403) {
       state.closedForGood = true;
       setConnection(e.code === 4404 ? "no such table" : "refused");
