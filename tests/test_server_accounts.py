@@ -234,6 +234,9 @@ def test_an_account_asks_to_be_a_player_and_the_federation_decides(base: str, db
         number = register_player(s, "Anna Ranked").number
         other_number = register_player(s, "Bert Ranked").number
     store.close()
+    fed = browser(base)
+    sign_up(fed, "Fiona Fed")
+    _federation(db, "Fiona Fed")  # there is a federation to ask
     client = browser(base)
     assert client.put("/api/account/player", json={"number": number}).status_code == 401
     client.post("/api/guest")
@@ -259,9 +262,6 @@ def test_an_account_asks_to_be_a_player_and_the_federation_decides(base: str, db
     assert r.status_code == 403 and error_code(r) == "federation_only"
     assert client.get("/api/session").json()["account"]["player"] is None
 
-    fed = browser(base)
-    sign_up(fed, "Fiona Fed")
-    _federation(db, "Fiona Fed")
     waiting = fed.get("/api/claims").json()
     assert [(c["account_name"], c["number"], c["status"]) for c in waiting] == [
         ("Anna", number, "pending")]
@@ -298,14 +298,33 @@ def test_an_account_asks_to_be_a_player_and_the_federation_decides(base: str, db
     assert r.status_code == 200 and r.json()["player"] == other_number
 
 
+def test_with_no_federation_to_ask_the_link_is_made_at_once(base: str, db: str) -> None:
+    """A club's own server, or `make run` at home: nobody to ask, so no request waits."""
+    store = open_store(db)
+    with store.session() as s:
+        number = register_player(s, "Dora Home").number
+    store.close()
+    client = browser(base)
+    sign_up(client, "Dora")
+    r = client.put("/api/account/player", json={"number": number})
+    assert r.status_code == 200 and r.json()["player"] == number and r.json()["claim"] is None
+    other = browser(base)
+    sign_up(other, "Not Dora")
+    r = other.put("/api/account/player", json={"number": number})  # still one account a player
+    assert r.status_code == 409 and error_code(r) == "player_taken"
+
+
 def test_a_request_is_answered_when_the_federation_links_directly(base: str, db: str) -> None:
     store = open_store(db)
     with store.session() as s:
         number = register_player(s, "Cleo Ranked").number
     store.close()
+    sign_up(browser(base), "Fred Fed")
+    _federation(db, "Fred Fed")
     client = browser(base)
     sign_up(client, "Cleo")
     claim = client.put("/api/account/player", json={"number": number}).json()["claim"]
+    assert claim["status"] == "pending"
     # the federation links her by hand, and two requests for one player cannot both win
     store = open_store(db)
     with store.session() as s:

@@ -111,6 +111,11 @@ def test_only_the_federation_answers(browser: Browser, store_url: str) -> None:
     with live_server(store_url) as base:
         cleo = Person(browser, base, seed=3)
         cleo.sign_up("cleo")
+        Person(browser, base, seed=4).sign_up("fed")
+        store = open_store(store_url)
+        with store.session() as s:
+            grant(s, find_account(s, "fed"), FEDERATION)
+        store.close()
         cleo.goto("/sheets")
         cleo.page.locator("#claim-form [name=number]").fill(str(number))
         cleo.page.locator("#claim-form button").click()

@@ -255,7 +255,8 @@ def _routes() -> APIRouter:
     )
     def link_player(body: PlayerLink, request: Request, response: Response) -> AccountOut:
         """Ask to be a player number of the world ranking: 202, the request waits for the
-        federation (``claim``); a federation account is linked at once (200)."""
+        federation (``claim``); linked at once (200) for a federation account, or on a
+        server with no federation account (nobody to ask)."""
         srv = _server(request)
         with srv.store.session() as s:
             account = srv.sessions.account(s, request.cookies.get(COOKIE))
@@ -263,11 +264,8 @@ def _routes() -> APIRouter:
                 raise ApiError(401, "signed_out", "sign in first")
             if account.guest:
                 raise ApiError(403, "guest", "a guest cannot be linked to a player: sign up first")
-            if roles.is_federation(s, account.id):
-                claims.link_player(s, account, body.number)
+            if claims.ask_or_link(s, account, body.number):
                 response.status_code = 200
-            else:
-                claims.ask(s, account, body.number)
             return accounts.account_out(s, account)
 
     @api.get("/claims", response_model=list[ClaimFor], tags=["accounts"],

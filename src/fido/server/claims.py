@@ -3,7 +3,10 @@
 A linked account plays rated games and enters score sheets in her player's
 name, so an account cannot link itself: she asks (:func:`ask`), every
 federation account sees the request on its page, and one of them approves
-or refuses it (:func:`decide`). The federation links directly too
+or refuses it (:func:`decide`). A server with no federation account at all
+(a club's own, or ``make run`` at home) has nobody to ask: there the link
+is made at once (:func:`ask_or_link`); granting the first federation role
+turns the requests on. The federation links directly too
 (:func:`link_player`, the federation's page and
 ``fido accounts link``); an account linked that way has its pending request
 answered by it. These functions take a session and raise
@@ -20,10 +23,21 @@ from sqlalchemy.orm import Session
 from fido.errors import FidoError
 from fido.ranking.players import find_player
 from fido.server.errors import ApiError
+from fido.server.roles import FEDERATION
 from fido.server.schemas import ClaimOut
-from fido.store import Account, Player, PlayerClaim
+from fido.store import Account, Player, PlayerClaim, RoleRow
 
-__all__ = ["ask", "claim_out", "decide", "latest", "link_player", "pending", "pending_count"]
+__all__ = [
+    "ask",
+    "ask_or_link",
+    "claim_out",
+    "decide",
+    "latest",
+    "link_player",
+    "links_at_once",
+    "pending",
+    "pending_count",
+]
 
 
 def _now() -> dt.datetime:
@@ -76,6 +90,25 @@ def ask(s: Session, account: Account, number: int,
         claim.player_id, claim.asked_at = player.id, now or _now()
     s.flush()
     return claim
+
+
+def links_at_once(s: Session, account: Account) -> bool:
+    """Nobody is to be asked: she is the federation, or the server has no federation
+    account."""
+    federation = s.scalar(select(RoleRow.account_id).where(RoleRow.role == FEDERATION).limit(1))
+    return federation is None or s.scalar(select(RoleRow.id).where(
+        RoleRow.account_id == account.id, RoleRow.role == FEDERATION)) is not None
+
+
+def ask_or_link(s: Session, account: Account, number: int) -> bool:
+    """:func:`link_player` where :func:`links_at_once`, else :func:`ask`. True: linked."""
+    if account.guest:
+        raise ApiError(403, "guest", "a guest cannot be linked to a player: sign up first")
+    if links_at_once(s, account):
+        link_player(s, account, number)
+        return True
+    ask(s, account, number)
+    return False
 
 
 def pending(s: Session, limit: int = 200) -> list[PlayerClaim]:

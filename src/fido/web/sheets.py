@@ -355,9 +355,10 @@ def sheet_routes() -> APIRouter:
             player = _name(s, account.player_id)
             # not linked yet: her request to the federation, if she made one
             claim = claims.claim_out(claims.latest(s, account.id)) if player is None else None
+            direct = player is None and claims.links_at_once(s, account)
             settles = bool(roles_of(s, account.id))
         return render(request, "sheets.html", status, me=me, rows=rows, player=player,
-                      settles=settles, claim=claim, error=error, number=number)
+                      settles=settles, claim=claim, direct=direct, error=error, number=number)
 
     @router.get("/sheets", response_class=HTMLResponse)
     def my_results(request: Request) -> Response:
@@ -370,7 +371,7 @@ def sheet_routes() -> APIRouter:
                 account = _signed_in(request, s)
                 if not number.isdigit() or not 1 <= int(number) <= INT_MAX:
                     raise ApiError(422, "invalid", "a player number is a whole number from 1")
-                claims.ask(s, account, int(number))
+                claims.ask_or_link(s, account, int(number))
         except Refused as e:
             return _refused(request, e)
         except ApiError as e:
