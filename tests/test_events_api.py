@@ -15,8 +15,12 @@ import httpx
 from sqlalchemy import select
 
 from fido.events import Round, Table, repeat_lower_bound, repeat_meetings
+from fido.events.championships import create_event, register
+from fido.events.rounds import draw_round
 from fido.ranking import register_player
 from fido.record import GameRecord
+from fido.server.accounts import sign_up
+from fido.server.claims import link_player
 from fido.server.roles import find_account, grant
 from fido.store import GameRow, TableRow, open_store
 from server_live import browser, link, live_server
@@ -226,3 +230,29 @@ def test_a_player_leaves_mid_event_and_is_brought_back(store_url: str) -> None:
         # nothing is left to leave once every round is drawn
         r = people[1].delete(f"/api/events/{eid}/entries/mine")
         assert r.status_code == 409 and "every round" in r.json()["error"]["message"]
+
+
+def test_a_round_drawn_but_not_seated_before_a_stop_is_seated_at_the_start(
+        store_url: str) -> None:
+    """The process stopped between the draw's commit and the seating: the tables wait with
+    reserved seats. The next start seats them, and the round is played to its end."""
+    store = open_store(store_url)
+    with store.session() as s:
+        people = []
+        for i in range(6):
+            a = sign_up(s, f"late{i}", "a long secret 1", None)
+            link_player(s, a, register_player(s, f"Late {i}").number)
+            people.append(a)
+        event = create_event(s, people[0], EVENT | {"table_size": 3, "rounds": 1})
+        for a in people:
+            register(s, event, a)
+        tables = draw_round(s, event)
+        eid, ids = event.id, [t.table_id for t in tables]
+    with store.session(write=False) as s:
+        rows = [s.get(TableRow, i) for i in ids]
+        assert [r.status for r in rows if r is not None] == ["open", "open"]
+    store.close()
+    with live_server(store_url) as base:
+        event_json = _wait_round_over(browser(base), eid)
+        assert event_json["status"] == "finished"
+        assert all(t["done"] for t in event_json["tables"])

@@ -431,7 +431,8 @@ def test_signing_out_closes_the_sessions_sockets(base: str) -> None:
     browser's, not a spectator's; the closed one moves no more."""
     anna = Person.sign_up(base, "Anna Out")
     tid = anna.open_table("fido set=6", 3, seats=[
-        {"kind": "me"}, {"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "greedy"}])["id"]
+        {"kind": "me"}, {"kind": "bot", "level": "greedy"},
+        {"kind": "bot", "level": "greedy"}])["id"]
     stale = anna.cookie()
     phone = Person(base, browser(base), anna.account)  # her second browser, its own session
     assert phone.http.post("/api/session", json={"name": "Anna Out", "password": PASSWORD}
@@ -456,7 +457,8 @@ def test_a_socket_whose_session_ended_elsewhere_stops_when_it_acts(
     monkeypatch.setattr(play, "RECHECK", 0.0)
     bea = Person.sign_up(base, "Bea Elsewhere")
     tid = bea.open_table("fido set=6", 3, seats=[
-        {"kind": "me"}, {"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "greedy"}])["id"]
+        {"kind": "me"}, {"kind": "bot", "level": "greedy"},
+        {"kind": "bot", "level": "greedy"}])["id"]
     sock = bea.connect(tid)
     assert sock.ping()["type"] == "pong"  # alive: checked and answered
     store = open_store(db)

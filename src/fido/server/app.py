@@ -28,7 +28,7 @@ from fido.server import accounts, claims, csrf, roles
 from fido.server.analysis_api import analysis_routes
 from fido.server.assistant_api import assistant_routes
 from fido.server.errors import ApiError
-from fido.server.events_api import events_routes
+from fido.server.events_api import events_routes, seat_waiting_rounds
 from fido.server.hub import Hub, PlaySettings
 from fido.server.lobby import lobby_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
@@ -332,6 +332,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()  # every running table goes on: bots, clocks (with grace)
+        await seat_waiting_rounds(hub)  # an event round drawn but not seated before a stop
         await closer.start()  # ended months are published by themselves
         try:
             yield

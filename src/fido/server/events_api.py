@@ -4,13 +4,16 @@ The rules of events live in :mod:`fido.events`; this module maps them to
 HTTP. Drawing a round of an online event also seats its players at the
 server's tables and deals: a round starts whether everyone is there or not,
 so a player not connected is away from the start, and after the event's
-grace the stand-in bot plays for her until she comes.
+grace the stand-in bot plays for her until she comes. A process stopped
+between the draw's commit and the seating seats those tables when the
+server starts again (:func:`seat_waiting_rounds`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -26,12 +29,16 @@ from fido.server import roles
 from fido.server.accounts import name_key
 from fido.server.errors import ApiError
 from fido.server.lobby import _errors, _me, _room, _signed_in
-from fido.store import INT_MAX, Account, Championship
+from fido.store import INT_MAX, Account, Championship, ChampionshipTable, TableRow
 
 if TYPE_CHECKING:
     from fido.server.app import Server
+    from fido.server.hub import Hub
+    from fido.server.live import Room
 
-__all__ = ["events_routes"]
+__all__ = ["events_routes", "seat_waiting_rounds"]
+
+log = logging.getLogger(__name__)
 
 EventId = Annotated[int, Path(ge=1, le=INT_MAX)]
 
@@ -112,6 +119,44 @@ def event_json(s: Session, event: Championship, me: Account | None) -> dict[str,
             for x in rounds.standings_of(s, event, known)
         ],
     }
+
+
+async def _seat(room: Room, people: list[Account]) -> None:
+    """Seat a round's table: each player in her seat (one seated already is left so), then
+    everyone not connected is away, so the stand-in plays for her after the grace."""
+    for seat, person in enumerate(people):
+        try:
+            await room.join(person, seat, room.invite)
+        except ApiError as e:
+            if e.code not in ("seated", "taken", "started"):  # else: seated by another process
+                raise
+    await room.absent_away()
+
+
+async def seat_waiting_rounds(hub: Hub) -> int:
+    """At start: seat the online event tables a round drew but did not seat (the process
+    stopped between the draw's commit and the seating). How many tables."""
+    def waiting() -> list[tuple[str, list[Account]]]:
+        with hub.store.session(write=False) as s:
+            rows = s.execute(select(ChampionshipTable, TableRow)
+                             .join(TableRow, TableRow.id == ChampionshipTable.table_id)
+                             .where(TableRow.status == "open")).all()
+            out = []
+            for table, _row in rows:
+                people = [s.get(Account, a) for a in champs.seats_of(table)]
+                for p in people:
+                    if p is not None:
+                        s.expunge(p)
+                out.append((table.table_id or "", [p for p in people if p is not None]))
+            return out
+
+    tables = await asyncio.to_thread(waiting)
+    for table_id, people in tables:
+        try:
+            await _seat(await hub.room(table_id), people)
+        except (LookupError, ApiError) as e:
+            log.error("event table %s cannot be seated: %s", table_id, getattr(e, "message", e))
+    return len(tables)
 
 
 def events_routes() -> APIRouter:
@@ -246,10 +291,7 @@ def events_routes() -> APIRouter:
 
         seated, _me_id = await asyncio.to_thread(in_store, request, work)
         for table_id, people in seated:
-            room = await _room(request, table_id)
-            for seat, person in enumerate(people):
-                await room.join(person, seat, room.invite)
-            await room.absent_away()
+            await _seat(await _room(request, table_id), people)
 
         def read(s: Session) -> dict[str, Any]:
             event = s.get(Championship, event_id)
