@@ -13,17 +13,18 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from fido.record import GameRecord
 from fido.store import AnalysisRow, open_store
+from server_live import FAST, live_server
 from server_live import browser as http_client
-from server_live import live_server
 from test_web_replay import _finish, _table
 from web_browser import Person, browser_session
 
@@ -140,3 +141,38 @@ def test_the_replay_shows_what_each_move_cost(browser: Browser, tmp_path: Any) -
         assert not player.errors and not watcher.errors
         player.close()
         watcher.close()
+
+
+def test_one_player_cannot_fill_the_queue(store_url: str) -> None:
+    """Her analyses waiting or running are bounded (here 2): the next request is refused
+    with 429 and stores nothing, until one of hers is done."""
+    with live_server(store_url, play=replace(FAST, analyses_per_account=2)) as base:
+        me, table = _table(base)
+        _finish(base, me, table)
+        mine = me.get("/api/session").json()["account"]["id"]
+        other, other_table = _table(base)
+        _finish(base, other, other_table)
+        store = open_store(store_url)
+        with store.session() as s:  # two of hers running elsewhere (fresh: nobody takes them)
+            for seat in (1, 2):
+                s.add(AnalysisRow(table_id=other_table, seat=seat, status="running",
+                                  samples=8, seed=seat, requested_by=mine,
+                                  requested_at=dt.datetime.now(dt.UTC),
+                                  started_at=dt.datetime.now(dt.UTC)))
+        store.close()
+        r = me.post(f"/api/tables/{table}/analysis", json={})
+        assert r.status_code == 429, r.text
+        assert r.json()["error"]["code"] == "analyses_waiting"
+        assert me.get(f"/api/tables/{table}/analysis").json() == {"analyses": []}
+        # another player's request is not held up by hers
+        r = other.post(f"/api/tables/{other_table}/analysis", json={})
+        assert r.status_code in (200, 202), r.text
+        # one of hers ends: she may ask again
+        store = open_store(store_url)
+        with store.session() as s:
+            s.execute(update(AnalysisRow).where(AnalysisRow.seat == 1,
+                                                AnalysisRow.table_id == other_table)
+                      .values(status="failed", error="test"))
+        store.close()
+        r = me.post(f"/api/tables/{table}/analysis", json={})
+        assert r.status_code in (200, 202), r.text

@@ -42,7 +42,7 @@ def analysis_routes() -> APIRouter:
     from fido.server.app import CsrfChecked  # noqa: PLC0415
 
     @api.post("/tables/{table_id}/analysis", dependencies=CsrfChecked, status_code=202,
-              responses=_errors(401, 403, 404, 409))
+              responses=_errors(401, 403, 404, 409, 429))
     async def ask(table_id: Annotated[str, Depends(_table_id)], body: AnalysisIn,
                   request: Request, response: Response) -> dict[str, Any]:
         """Ask for the analysis of your moves in a finished game (202: queued or

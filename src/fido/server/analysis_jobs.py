@@ -26,11 +26,12 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing import get_context
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from fido.rules import Ruleset
 from fido.server.botpool import _end_with_parent
+from fido.server.errors import ApiError
 from fido.store import AnalysisRow, Store, TableRow
 
 __all__ = ["STALE", "AnalysisJobs", "analysis_json"]
@@ -68,8 +69,9 @@ def analysis_json(row: AnalysisRow) -> dict[str, Any]:
 class AnalysisJobs:
     """The worker and the queue of one server process (``processes`` 0: a thread, tests)."""
 
-    def __init__(self, store: Store, samples: int | None = None, processes: int = 1) -> None:
-        self.store, self.samples = store, samples
+    def __init__(self, store: Store, samples: int | None = None, processes: int = 1,
+                 per_account: int = 3) -> None:
+        self.store, self.samples, self.per_account = store, samples, per_account
         self.executor: Executor
         if processes > 0:
             self.executor = ProcessPoolExecutor(
@@ -88,6 +90,14 @@ class AnalysisJobs:
             if row is not None and row.status != "failed":
                 s.expunge(row)
                 return row
+            if account_id is not None:  # one player's archive must not hold up everyone's
+                waiting = s.scalar(select(func.count()).select_from(AnalysisRow).where(
+                    AnalysisRow.requested_by == account_id,
+                    AnalysisRow.status.in_(("queued", "running")))) or 0
+                if waiting >= self.per_account:
+                    raise ApiError(429, "analyses_waiting",
+                                   f"{waiting} analyses of yours are waiting or running: ask "
+                                   "for this one when one of them is done")
             if row is None:
                 row = AnalysisRow(table_id=table_id, seat=seat)
                 s.add(row)

@@ -48,6 +48,7 @@ class PlaySettings:
     bot_processes: int | None = None  # None: one per core; 0: threads (tests)
     analysis_samples: int | None = None  # worlds per decision of an analysis (None: its own)
     analysis_processes: int = 1  # the analyses' own worker; 0: a thread (tests)
+    analyses_per_account: int = 3  # waiting or running at once (a 4th request: 429)
 
 
 class Hub:
@@ -56,7 +57,8 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.bots = BotPool(settings.bot_processes)
         self.analyses = AnalysisJobs(store, settings.analysis_samples,
-                                     settings.analysis_processes)
+                                     settings.analysis_processes,
+                                     settings.analyses_per_account)
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._listener: threading.Thread | None = None
