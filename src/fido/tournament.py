@@ -24,11 +24,8 @@ give ``search`` ``time=0`` for exact reproducibility).
 from __future__ import annotations
 
 import csv
-import os
-import socket
 import statistics
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -36,6 +33,7 @@ from fido.bots.registry import make_bot
 from fido.bots.runner import bot_rng, new_secret, play_out
 from fido.errors import ConfigurationError
 from fido.game import Game
+from fido.parallel import check_ray_address, run_jobs
 from fido.record import GameRecord
 from fido.results import Outcome
 from fido.rules import Ruleset
@@ -259,78 +257,6 @@ def _play_job(job: Job) -> list[HandResult]:
     return play_deal(*job)
 
 
-RAY_CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's head before giving up
-# A Ray head (GCS, or the Ray Client server) is a gRPC server: to an HTTP/2
-# connection preface it answers with a SETTINGS frame (type 4) at once.
-_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
-_H2_SETTINGS = 4
-
-
-def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
-    """Refuse an address whose head does not answer within ``timeout`` seconds.
-
-    ``ray.init`` waits a long time for an unreachable head, so a mistyped
-    address looks like a hang; a TCP connection and the first bytes of HTTP/2
-    (what gRPC, so Ray, speaks) tell within ``timeout``.
-    ``local`` and ``auto`` are left to Ray.
-    """
-    if address in ("local", "auto"):
-        return
-    rest = address.removeprefix("ray://")
-    host, colon, port_text = rest.rpartition(":")
-    host = host.strip("[]")
-    if not colon or not host or not port_text.isascii() or not port_text.isdigit():
-        raise ConfigurationError(
-            f"--ray {address!r}: give host:port (e.g. 10.0.0.5:6379 or ray://10.0.0.5:10001), "
-            "'local' or 'auto'"
-        )
-    port = int(port_text)
-    if not 0 < port < 65536:
-        raise ConfigurationError(f"--ray {address!r}: port {port} is not 1 .. 65535")
-    try:
-        with socket.create_connection((host, port), timeout=timeout) as conn:
-            conn.settimeout(timeout)
-            conn.sendall(_H2_PREFACE)
-            answer = b""
-            while len(answer) < 9:  # a frame header
-                part = conn.recv(9 - len(answer))
-                if not part:
-                    break
-                answer += part
-    except OSError as e:
-        reason = e.strerror or type(e).__name__
-        if isinstance(e, TimeoutError):
-            reason = f"no answer in {timeout:g} s"
-        raise ConfigurationError(f"cannot reach the Ray cluster at {address}: {reason}") from None
-    if len(answer) < 4 or answer[3] != _H2_SETTINGS:  # a Ray head speaks gRPC, i.e. HTTP/2
-        raise ConfigurationError(
-            f"no Ray cluster at {address}: something answers there, but not Ray"
-        )
-
-
-def _run_ray(jobs: list[Job], address: str) -> Iterator[list[HandResult]]:
-    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")  # not a warning a second
-    try:
-        import ray  # noqa: PLC0415 (optional: the cluster extra)
-    except ImportError:
-        raise ConfigurationError(
-            "--ray needs Ray: pip install 'fido[cluster]' (or drop --ray to use local cores)"
-        ) from None
-    if not ray.is_initialized():
-        try:
-            if address == "local":
-                ray.init(include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        except Exception as e:  # Ray raises ConnectionError, RuntimeError, ...
-            message = str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
-            raise ConfigurationError(f"cannot start Ray at {address}: {message}") from None
-    remote = ray.remote(_play_job)
-    pending = [remote.remote(job) for job in jobs]
-    for ref in pending:  # in deal order, so results do not depend on the cluster
-        yield ray.get(ref)
-
-
 def check_tournament(
     rules: str | Ruleset,
     bots: Sequence[str],
@@ -382,22 +308,12 @@ def run_tournament(
     specs = tuple(bots)
     result = TournamentResult(rs.text(), len(specs), specs, seed, bot_secret=secret)
     jobs = [(rs.text(), specs, seed, d, keep_records, secret) for d in range(deals)]
-    results: Iterable[list[HandResult]]
-    if ray_address:
-        results = _run_ray(jobs, ray_address)
-    elif workers == 1:
-        results = map(_play_job, jobs)
-    else:
-        pool = ProcessPoolExecutor(workers)
-        results = pool.map(_play_job, jobs, chunksize=max(1, deals // 64))
-    try:
-        for done, hands in enumerate(results, 1):
-            result.hands.extend(hands)
-            if progress:
-                progress(done)
-    finally:
-        if not ray_address and workers != 1:
-            pool.shutdown()
+    results = run_jobs(_play_job, jobs, workers=workers, ray_address=ray_address,
+                       chunksize=max(1, deals // 64))  # in deal order: the same on a cluster
+    for done, hands in enumerate(results, 1):
+        result.hands.extend(hands)
+        if progress:
+            progress(done)
     return result
 
 

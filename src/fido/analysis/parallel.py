@@ -9,13 +9,11 @@ cluster and one process give the same numbers.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
 
 from fido.analysis.report import Decision, DecisionJob, analyse_decision
 from fido.errors import ConfigurationError
-from fido.tournament import check_ray_address
+from fido.parallel import check_ray_address, run_jobs
 
 __all__ = ["check_parallel", "run_decisions"]
 
@@ -46,54 +44,10 @@ def run_decisions(
     or a Ray cluster at ``ray_address`` ('local' starts one here)."""
     check_parallel(workers, ray_address)
     order = sorted(jobs, key=_cost, reverse=True)
-    if ray_address:
-        results = _ray(order, ray_address)
-    elif workers == 1 or len(order) <= 1:
-        results = map(analyse_decision, order)
-    else:
-        results = _pool(order, workers or os.cpu_count() or 1)
     out = []
-    for done, decision in enumerate(results, 1):
+    for done, decision in enumerate(run_jobs(analyse_decision, order, workers=workers,
+                                             ray_address=ray_address, ordered=False), 1):
         out.append(decision)
         if progress:
             progress(done)
     return out
-
-
-def _pool(jobs: list[DecisionJob], workers: int) -> Iterator[Decision]:
-    with ProcessPoolExecutor(min(workers, len(jobs))) as pool:
-        pending: set[Future[Decision]] = {pool.submit(analyse_decision, j) for j in jobs}
-        try:
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    yield f.result()
-        finally:
-            for f in pending:
-                f.cancel()
-
-
-def _ray(jobs: list[DecisionJob], address: str) -> Iterator[Decision]:
-    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")
-    try:
-        import ray  # noqa: PLC0415 (optional: the cluster extra)
-    except ImportError:
-        raise ConfigurationError(
-            "--ray needs Ray: pip install 'fido[cluster]' (or drop --ray to use local cores)"
-        ) from None
-    if not ray.is_initialized():
-        try:
-            if address == "local":
-                ray.init(include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        except Exception as e:  # Ray raises ConnectionError, RuntimeError, ...
-            text = str(e).strip()
-            message = text.splitlines()[0][:200] if text else type(e).__name__
-            raise ConfigurationError(f"cannot start Ray at {address}: {message}") from None
-    remote = ray.remote(analyse_decision)
-    pending = [remote.remote(job) for job in jobs]
-    while pending:
-        finished, pending = ray.wait(pending, num_returns=1)
-        for ref in finished:
-            yield ray.get(ref)
