@@ -46,6 +46,19 @@ def organiser(url: str, name: str) -> None:
     store.close()
 
 
+def event_people(
+        url: str, base: str, n: int, prefix: str = "p") -> tuple[list[httpx.Client], list[int]]:
+    """``n`` accounts PREFIX0.., each linked to a new ranking player, PREFIX0 an organiser:
+    their browsers and player numbers."""
+    store = open_store(url)
+    with store.session() as s:
+        numbers = [register_player(s, f"Player {i}").number for i in range(n)]
+    store.close()
+    people = [_person(base, url, f"{prefix}{i}", numbers[i]) for i in range(n)]
+    organiser(url, f"{prefix}0")
+    return people, numbers
+
+
 def _wait_round_over(client: httpx.Client, event_id: int, timeout: float = 120) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -143,13 +156,8 @@ def test_an_online_event_of_fifteen_in_three_rounds(store_url: str) -> None:
 
 def test_a_duplicate_round_deals_every_table_the_same_hands(store_url: str) -> None:
     url = store_url
-    store = open_store(url)
-    with store.session() as s:
-        numbers = [register_player(s, f"Player {i}").number for i in range(7)]
-    store.close()
     with live_server(url) as base:
-        people = [_person(base, url, f"p{i}", numbers[i]) for i in range(7)]
-        organiser(url, "p0")
+        people, _numbers = event_people(url, base, 7)
         hands = {}
         for duplicate in (True, False):
             r = people[0].post("/api/events", json=EVENT | {
@@ -176,13 +184,8 @@ def test_a_duplicate_round_deals_every_table_the_same_hands(store_url: str) -> N
 
 def test_a_player_leaves_mid_event_and_is_brought_back(store_url: str) -> None:
     url = store_url
-    store = open_store(url)
-    with store.session() as s:
-        numbers = [register_player(s, f"Player {i}").number for i in range(7)]
-    store.close()
     with live_server(url) as base:
-        people = [_person(base, url, f"p{i}", numbers[i]) for i in range(7)]
-        organiser(url, "p0")
+        people, _numbers = event_people(url, base, 7)
         boss = people[0]
         eid = boss.post("/api/events", json=EVENT | {"table_size": 4, "rounds": 3}).json()["id"]
         for p in people:  # the organiser plays too

@@ -20,11 +20,10 @@ from playwright.sync_api import Browser, expect
 from sqlalchemy import select
 
 from fido.events import Round, Table, repeat_lower_bound, repeat_meetings
-from fido.ranking import register_player
 from fido.record import GameRecord
 from fido.store import GameRow, TableRow, open_store
 from server_live import live_server
-from test_events_api import _person, organiser
+from test_events_api import event_people
 from web_browser import Person, browser_session
 
 NAME = "<i>Rostock</i> Cup"
@@ -45,13 +44,8 @@ def _as(browser: Browser, base: str, client: httpx.Client, **size: int) -> Perso
 
 def test_an_event_from_creation_to_standings(browser: Browser, store_url: str) -> None:
     url = store_url
-    store = open_store(url)
-    with store.session() as s:
-        numbers = [register_player(s, f"Player {i}").number for i in range(16)]
-    store.close()
     with live_server(url) as base:
-        clients = [_person(base, url, f"player{i}", numbers[i]) for i in range(16)]
-        organiser(url, "player0")
+        clients, _numbers = event_people(url, base, 16, "player")
         org = _as(browser, base, clients[0])
         org.goto("/events")
         form = org.page.locator("#event-form")
@@ -163,13 +157,8 @@ def test_an_event_from_creation_to_standings(browser: Browser, store_url: str) -
 def test_an_event_at_real_tables_takes_its_results_from_score_sheets(
         browser: Browser, store_url: str) -> None:
     url = store_url
-    store = open_store(url)
-    with store.session() as s:
-        numbers = [register_player(s, f"Player {i}").number for i in range(7)]
-    store.close()
     with live_server(url) as base:
-        clients = [_person(base, url, f"player{i}", numbers[i]) for i in range(7)]
-        organiser(url, "player0")
+        clients, numbers = event_people(url, base, 7, "player")
         r = clients[0].post("/api/events", json={
             "name": "Club night", "starts_on": "2026-11-24", "ends_on": "2026-11-24",
             "set": 6, "table_size": 3, "rounds": 1, "mode": "tables"})
@@ -243,13 +232,8 @@ def test_an_event_at_real_tables_takes_its_results_from_score_sheets(
 def test_players_leave_an_event_and_the_organiser_brings_one_back(
         browser: Browser, store_url: str) -> None:
     url = store_url
-    store = open_store(url)
-    with store.session() as s:
-        numbers = [register_player(s, f"Player {i}").number for i in range(7)]
-    store.close()
     with live_server(url) as base:
-        clients = [_person(base, url, f"player{i}", numbers[i]) for i in range(7)]
-        organiser(url, "player0")
+        clients, _numbers = event_people(url, base, 7, "player")
         r = clients[0].post("/api/events", json={
             "name": "Two nights", "starts_on": "2026-11-24", "ends_on": "2026-11-25",
             "set": 6, "table_size": 3, "rounds": 2, "mode": "tables"})
