@@ -368,10 +368,11 @@ def create_app(
     install_web(app)
     from fido.web.assistant_pages import assistant_pages  # noqa: PLC0415
     from fido.web.ranking_pages import ranking_routes  # noqa: PLC0415
-    from fido.web.sheets import sheet_routes  # noqa: PLC0415 (score sheets, reviews, inbox)
+    from fido.web.sheets import Refused, refused_page, sheet_routes  # noqa: PLC0415
 
     app.include_router(assistant_pages())
-    app.include_router(sheet_routes())
+    app.include_router(sheet_routes())  # score sheets, reviews, inbox, the federation's page
+    app.add_exception_handler(Refused, refused_page)
     app.include_router(ranking_routes())
 
     @app.middleware("http")

@@ -51,6 +51,7 @@ from fido.server.sessions import COOKIE
 from fido.server.sheet_entry import enter_sheet
 from fido.store import INT_MAX, Account, GameRow, Player, ReviewRow, RoleRow
 from fido.web.pages import _form, _person, _see, render
+from fido.web.pages import me as page_me
 from fido.web.sheet_form import (
     GENERAL,
     MAX_ROWS,
@@ -64,7 +65,7 @@ from fido.web.sheet_form import (
     validate,
 )
 
-__all__ = ["sheet_routes"]
+__all__ = ["Refused", "refused_page", "sheet_routes"]
 
 VERDICTS = {"confirm": "confirmed", "dispute": "disputed", "accept": "accepted (settled)",
             "reject": "rejected (settled)"}
@@ -111,6 +112,13 @@ def _refused(request: Request, e: Refused, me: dict[str, Any] | None = None) -> 
         return JSONResponse({"error": {"code": code, "message": e.message}}, e.status)
     return render(request, "sheet_refused.html", e.status, me=me, title=e.title,
                            message=e.message)
+
+
+async def refused_page(request: Request, exc: Exception) -> Response:
+    """A :class:`Refused` that left a page's handler (the store's session rolled back):
+    its page with her nav, or JSON for a client that asks for it."""
+    assert isinstance(exc, Refused)
+    return _refused(request, exc, await asyncio.to_thread(page_me, request))
 
 
 def _store(request: Request) -> Any:
@@ -177,10 +185,7 @@ def sheet_routes() -> APIRouter:
         with _store(request).session(write=False) as s:
             account = _account(request, s)
             me = _me(s, account)
-            try:
-                account = _signed_in(request, s, account)
-            except Refused as e:
-                return _refused(request, e, me)
+            account = _signed_in(request, s, account)
             sheet = blank_form(utcnow().date())
             if table is not None:
                 try:
@@ -203,10 +208,7 @@ def sheet_routes() -> APIRouter:
         with store.session() as s:
             account = _account(request, s)
             me = _me(s, account)
-            try:
-                account = _signed_in(request, s, account)
-            except Refused as e:
-                return _refused(request, e, me)
+            account = _signed_in(request, s, account)
             if form.get("action") == "more":
                 return _form_page(request, sheet, me=me)
             number = account.player.number if account.player is not None else None
@@ -339,10 +341,7 @@ def sheet_routes() -> APIRouter:
         with _store(request).session(write=False) as s:
             account = _account(request, s)
             me = _me(s, account)
-            try:
-                account = _signed_in(request, s, account)
-            except Refused as e:
-                return _refused(request, e, me)
+            account = _signed_in(request, s, account)
             rows: list[dict[str, Any]] = []
             if account.player is not None:
                 for game in reversed(games_of(s, [account.player.number])):
@@ -372,8 +371,6 @@ def sheet_routes() -> APIRouter:
                 if not number.isdigit() or not 1 <= int(number) <= INT_MAX:
                     raise ApiError(422, "invalid", "a player number is a whole number from 1")
                 claims.ask_or_link(s, account, int(number))
-        except Refused as e:
-            return _refused(request, e)
         except ApiError as e:
             return _results_page(request, e.message, e.status, number)
         return _see("/sheets")
@@ -391,15 +388,12 @@ def sheet_routes() -> APIRouter:
         with _store(request).session(write=False) as s:
             account = _account(request, s)
             me = _me(s, account)
-            try:
-                account = _signed_in(request, s, account)
-                roles = roles_of(s, account.id)
-                if not roles:
-                    raise Refused(403, "Organisers only", "Disputes are settled by an "
-                                  "organiser of the game's club or event, or by the federation; "
-                                  "your account holds neither role.")
-            except Refused as e:
-                return _refused(request, e, me)
+            account = _signed_in(request, s, account)
+            roles = roles_of(s, account.id)
+            if not roles:
+                raise Refused(403, "Organisers only", "Disputes are settled by an "
+                              "organiser of the game's club or event, or by the federation; "
+                              "your account holds neither role.")
             disputed = select(ReviewRow.game_id).where(ReviewRow.verdict == "dispute")
             games = s.scalars(select(GameRow).where(GameRow.id.in_(disputed))
                               .order_by(GameRow.played_on.desc(), GameRow.id.desc()))
@@ -422,10 +416,7 @@ def sheet_routes() -> APIRouter:
         with _store(request).session(write=False) as s:
             account = _account(request, s)
             me = _me(s, account)
-            try:
-                account = _signed_in(request, s, account)
-            except Refused as e:
-                return _refused(request, e, me)
+            account = _signed_in(request, s, account)
             items = [{"kind": n.kind, "text": notes.KINDS[n.kind], "game": n.game_id,
                       "event": n.game.event, "date": n.game.played_on, "created": n.created_at,
                       "unread": n.read_at is None, "status": status_at(n.game).value}
@@ -434,10 +425,7 @@ def sheet_routes() -> APIRouter:
 
     def _read_all(request: Request) -> Response:
         with _store(request).session() as s:
-            try:
-                account = _signed_in(request, s)
-            except Refused as e:
-                return _refused(request, e)
+            account = _signed_in(request, s)
             notes.mark_read(s, account.id)
         return _see("/inbox")
 
@@ -455,10 +443,7 @@ def sheet_routes() -> APIRouter:
         with _store(request).session(write=False) as s:
             account = _account(request, s)
             me = _me(s, account)
-            try:
-                _federation(s, _signed_in(request, s))
-            except Refused as e:
-                return _refused(request, e, me)
+            _federation(s, _signed_in(request, s))
             rows = s.execute(select(RoleRow, Account)
                              .join(Account, Account.id == RoleRow.account_id)
                              .order_by(RoleRow.role, Account.name_key, RoleRow.scope)).all()
@@ -514,8 +499,6 @@ def sheet_routes() -> APIRouter:
                         revoke(s, who, ORGANISER, form.get("scope", ""))
                     else:
                         grant(s, who, ORGANISER, form.get("scope", ""))
-        except Refused as e:
-            return _refused(request, e)
         except FidoError as e:
             return _roles_page(request, str(e), 422, form)
         return _see("/admin/roles" + (f"?done={quote(done)}" if done else ""))
