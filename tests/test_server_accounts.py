@@ -314,6 +314,33 @@ def test_with_no_federation_to_ask_the_link_is_made_at_once(base: str, db: str) 
     assert r.status_code == 409 and error_code(r) == "player_taken"
 
 
+def test_with_no_federation_an_account_becomes_a_new_player(base: str, db: str) -> None:
+    """At home or in a club without a federation account: the next free number, in her
+    account's name; once a federation exists, it registers players."""
+    client = browser(base)
+    assert client.post("/api/account/player").status_code == 401
+    client.post("/api/guest")
+    assert client.post("/api/account/player").status_code == 403
+    sign_up(client, "Emma <b>Home</b>")
+    r = client.post("/api/account/player")
+    assert r.status_code == 201, r.text
+    number = r.json()["player"]
+    assert number == 1  # the first player of an empty ranking
+    store = open_store(db)
+    with store.session(write=False) as s:
+        assert find_account(s, "Emma <b>Home</b>").player.name == "Emma <b>Home</b>"  # type: ignore[union-attr]
+    store.close()
+    r = client.post("/api/account/player")  # twice: she is a player already
+    assert r.status_code == 409 and error_code(r) == "already_linked"
+    sign_up(browser(base), "Fay Fed")
+    _federation(db, "Fay Fed")
+    other = browser(base)
+    sign_up(other, "Gus")
+    r = other.post("/api/account/player")
+    assert r.status_code == 403 and error_code(r) == "federation_registers"
+    assert other.get("/api/session").json()["account"]["player"] is None
+
+
 def test_a_request_is_answered_when_the_federation_links_directly(base: str, db: str) -> None:
     store = open_store(db)
     with store.session() as s:

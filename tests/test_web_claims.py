@@ -133,3 +133,19 @@ def test_only_the_federation_answers(browser: Browser, store_url: str) -> None:
             assert find_account(s, "cleo").player_id is None
         store.close()
         cleo.close()
+
+
+def test_at_home_she_becomes_a_player_with_one_click(browser: Browser, store_url: str) -> None:
+    """No federation account on the server (as `make run` starts): her results page links
+    at once, or makes her a new player of the server's ranking."""
+    with live_server(store_url) as base:
+        hana = Person(browser, base, seed=5, width=390, height=844)
+        hana.sign_up("hana")
+        hana.goto("/sheets")
+        page = hana.page
+        expect(page.locator(".notice").first).to_contain_text("no federation account")
+        page.get_by_role("button", name="Make me a new player").click()
+        expect(page.locator(".hint").first).to_contain_text("Player 1, hana")
+        expect(page.locator("#new-player-form")).to_have_count(0)
+        _shoot(page, "home")
+        hana.close()

@@ -268,6 +268,21 @@ def _routes() -> APIRouter:
                 response.status_code = 200
             return accounts.account_out(s, account)
 
+    @api.post(
+        "/account/player", response_model=AccountOut, tags=["accounts"], status_code=201,
+        dependencies=CsrfChecked, responses=_errors(401, 403, 409),
+    )
+    def new_player(request: Request) -> AccountOut:
+        """Become a new ranking player in your account's name (the next free number), on a
+        server with no federation account (403 where the federation registers players)."""
+        srv = _server(request)
+        with srv.store.session() as s:
+            account = srv.sessions.account(s, request.cookies.get(COOKIE))
+            if account is None:
+                raise ApiError(401, "signed_out", "sign in first")
+            claims.register_self(s, account)
+            return accounts.account_out(s, account)
+
     @api.get("/claims", response_model=list[ClaimFor], tags=["accounts"],
              responses=_errors(401, 403))
     def pending_claims(request: Request) -> list[ClaimFor]:

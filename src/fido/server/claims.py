@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from fido.errors import FidoError
-from fido.ranking.players import find_player
+from fido.ranking.players import find_player, register_player
 from fido.server.errors import ApiError
 from fido.server.roles import FEDERATION
 from fido.server.schemas import ClaimOut
@@ -37,6 +37,7 @@ __all__ = [
     "links_at_once",
     "pending",
     "pending_count",
+    "register_self",
 ]
 
 
@@ -109,6 +110,26 @@ def ask_or_link(s: Session, account: Account, number: int) -> bool:
         return True
     ask(s, account, number)
     return False
+
+
+def register_self(s: Session, account: Account) -> Player:
+    """A new ranking player in her account's name, linked to her: only where nobody is to
+    be asked (:func:`links_at_once`; a federation registers its players itself)."""
+    if account.guest or account.name is None:
+        raise ApiError(403, "guest", "a guest cannot be a ranking player: sign up first")
+    if account.player_id is not None:
+        mine = s.get(Player, account.player_id)
+        raise ApiError(409, "already_linked",
+                       f"your account is player {mine.number if mine else '?'} already")
+    if not links_at_once(s, account):
+        raise ApiError(403, "federation_registers", "the federation registers ranking "
+                       "players here: ask it for your number")
+    try:
+        player = register_player(s, account.name)
+    except FidoError as e:
+        raise ApiError(409, "invalid", str(e)) from None
+    link_player(s, account, player.number)
+    return player
 
 
 def pending(s: Session, limit: int = 200) -> list[PlayerClaim]:

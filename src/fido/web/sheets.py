@@ -368,6 +368,9 @@ def sheet_routes() -> APIRouter:
         try:
             with _store(request).session() as s:
                 account = _signed_in(request, s)
+                if form.get("action") == "new":  # no number yet: a new player (no federation)
+                    claims.register_self(s, account)
+                    return _see("/sheets")
                 if not number.isdigit() or not 1 <= int(number) <= INT_MAX:
                     raise ApiError(422, "invalid", "a player number is a whole number from 1")
                 claims.ask_or_link(s, account, int(number))
