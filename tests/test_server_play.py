@@ -19,6 +19,7 @@ from fido.record import GameRecord
 from fido.server import play
 from fido.server.live import CATCH_UP
 from fido.server.protocol import MAX_CHAT
+from fido.server.wire import TableDrawing
 from fido.store import Store, WebSession, open_store
 from fido.tiles import Tile
 from server_client import (
@@ -85,6 +86,13 @@ def check_finished(
     assert game.outcome is not None
     outcome = normal(game.outcome.to_dict())
     placements = [p.text() for p in game.table.placements]
+    # the drawing every view carried is the one laid out tile by tile, as the server
+    # lays it out (in a worker thread once the table is big: Room._lay_out)
+    drawing = TableDrawing()
+    for _n, _turn, after in record.steps():
+        laid = drawing.json(after.table, after.rules.max_pips)
+    for sock in sockets:
+        assert sock.view is not None and sock.view["layout"] == normal(laid), sock.label
     for sock in sockets:
         assert sock.view is not None and sock.seq == end
         assert sock.view["outcome"] == outcome, sock.label

@@ -56,6 +56,7 @@ log = logging.getLogger("fido.server")
 OUTBOX = 256  # messages queued for one connection before it is judged too slow
 CATCH_UP = 300  # a client further behind than this many events gets a fresh view
 REMEMBERED = 2000  # refused message ids remembered per table (a resend gets the same answer)
+LAYOUT_IN_THREAD = 30  # tiles on the table from which the layout runs in a worker thread
 NOTIFY_CHANNEL = "fido_tables"
 _SYSTEM = random.SystemRandom()  # deals come from the operating system's random source
 _TABLES: Table = TableRow.__table__  # type: ignore[assignment]
@@ -339,6 +340,7 @@ class Room:
         self._take_row(loaded)
         new = loaded.events
         self._apply_events(new)
+        await self._lay_out()
         self._broadcast(new)
         self._schedule()
         await self._refute(new)
@@ -438,6 +440,14 @@ class Room:
             "view": self._view(conn.seat, history=missed is None), "events": missed,
         }
 
+    async def _lay_out(self) -> None:
+        """Lay out the table for the coming views in a worker thread once it is big: a
+        re-layout of a late double-18 table can take a few hundred ms, which would stop
+        every other table on this event loop (docs/performance.md, "Table layout")."""
+        game = self.game
+        if game is not None and len(game.table.placements) >= LAYOUT_IN_THREAD:
+            await asyncio.to_thread(self._drawing.json, game.table, game.rules.max_pips)
+
     def _broadcast(self, events: list[Event]) -> None:
         """Send every connection its update: one frame per seat (and one for the
         spectators), encoded once, the table's part once for all of them."""
@@ -518,6 +528,7 @@ class Room:
                     return
                 self.accepted[key] = events[0].seq
                 conn.send({"type": "ack", "id": msg.id, "seq": events[0].seq})
+                await self._lay_out()
                 self._broadcast(events)
                 self._schedule()
                 return
@@ -871,6 +882,7 @@ class Room:
                 log.error("table %s: %s move refused: %s", self.id, by, events.message)
                 self._schedule()
                 return
+            await self._lay_out()
             self._broadcast(events)
             self._schedule()
 

@@ -10,6 +10,7 @@ outside bot can rebuild the view (:func:`fido.position.parse_view`).
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from fido.layout import Layouter
@@ -45,20 +46,22 @@ class TableDrawing:
         self._layouter: Layouter | None = None
         self._json: dict[str, Any] | None = None
         self._placements: tuple[Placement, ...] = ()
+        self._lock = threading.Lock()  # a worker thread may be laying out (Room._lay_out)
 
     def json(self, table: Table, max_pips: int) -> dict[str, Any]:
         placements = tuple(table.placements)
-        if self._json is not None and placements == self._placements:
+        with self._lock:
+            if self._json is not None and placements == self._placements:
+                return self._json
+            layouter = self._layouter
+            n = len(self._placements)
+            if layouter is None or placements[:n] != self._placements:
+                layouter = Layouter.from_table(table, max_pips)
+            else:
+                layouter.extend(placements[n:])
+            self._layouter, self._placements = layouter, placements
+            self._json = layout_json(layouter)
             return self._json
-        layouter = self._layouter
-        n = len(self._placements)
-        if layouter is None or placements[:n] != self._placements:
-            layouter = Layouter.from_table(table, max_pips)
-        else:
-            layouter.extend(placements[n:])
-        self._layouter, self._placements = layouter, placements
-        self._json = layout_json(layouter)
-        return self._json
 
 
 def turn_json(turn: Turn) -> dict[str, Any]:
