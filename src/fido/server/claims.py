@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from fido.errors import FidoError
@@ -57,6 +58,11 @@ def link_player(s: Session, account: Account, number: int) -> Player:
     if other is not None:
         raise ApiError(409, "player_taken", f"player {number} is linked to another account")
     account.player_id = player.id
+    try:
+        s.flush()  # two links of one player at once: the unique column refuses the second
+    except IntegrityError:
+        raise ApiError(409, "player_taken", f"player {number} is linked to another account"
+                       ) from None
     for claim in s.scalars(select(PlayerClaim).where(PlayerClaim.account_id == account.id,
                                                     PlayerClaim.decided_at.is_(None))):
         # her request is answered by the link
