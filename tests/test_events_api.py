@@ -9,6 +9,7 @@ store, and the standings add up the finals of the finished tables.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -259,3 +260,28 @@ def test_a_round_drawn_but_not_seated_before_a_stop_is_seated_at_the_start(
         event_json = _wait_round_over(browser(base), eid)
         assert event_json["status"] == "finished"
         assert all(t["done"] for t in event_json["tables"])
+
+
+def test_concurrent_registrations_and_draws_take_turns(store_url: str) -> None:
+    """Six players register at the same moment and the organiser clicks "draw" twice at
+    once: everyone is in with her own draw number, and exactly one round is drawn."""
+    url = store_url
+    with live_server(url) as base:
+        people, _numbers = event_people(url, base, 7)
+        boss = people[0]
+        eid = boss.post("/api/events", json=EVENT | {
+            "table_size": 3, "rounds": 2, "mode": "tables"}).json()["id"]
+        with ThreadPoolExecutor(6) as pool:
+            codes = list(pool.map(
+                lambda p: p.post(f"/api/events/{eid}/entries", json={}).status_code,
+                people[1:]))
+        assert codes == [201] * 6
+        event = boss.get(f"/api/events/{eid}").json()
+        assert sorted(p["number"] for p in event["players"]) == [1, 2, 3, 4, 5, 6]
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(lambda _: boss.post(f"/api/events/{eid}/rounds"), range(2)))
+        assert sorted(a.status_code for a in answers) == [201, 409], [a.text for a in answers]
+        refused = next(a for a in answers if a.status_code == 409)
+        assert "not over" in refused.json()["error"]["message"]
+        event = boss.get(f"/api/events/{eid}").json()
+        assert event["drawn"] == 1 and len(event["tables"]) == 2

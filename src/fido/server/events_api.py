@@ -61,6 +61,13 @@ def _name(account: Account | None) -> str:
     return account.name or f"guest {account.id}"
 
 
+def _locked(s: Session, event_id: int) -> Championship | None:
+    """The event, locked until the transaction ends (PostgreSQL: ``FOR UPDATE``): two
+    registrations, two clicks on "draw" or a draw and a withdrawal at once take turns,
+    so the second sees what the first did (SQLite writes one transaction at a time)."""
+    return s.get(Championship, event_id, with_for_update=True)
+
+
 def _organises(s: Session, event: Championship, account: Account | None) -> bool:
     """The event's organiser, or the federation, acts for the event."""
     return account is not None and (account.id == event.organiser_id
@@ -214,7 +221,7 @@ def events_routes() -> APIRouter:
         """Register yourself, or (the organiser) the account named in the body."""
         def work(s: Session) -> dict[str, Any]:
             me = _signed_in(request, s)
-            event = s.get(Championship, event_id)
+            event = _locked(s, event_id)
             if event is None:
                 raise ApiError(404, "no_event", "there is no such event")
             who = me
@@ -236,7 +243,7 @@ def events_routes() -> APIRouter:
         """Leave: before the first round, off the list; after, no further round."""
         def work(s: Session) -> dict[str, Any]:
             me = _signed_in(request, s)
-            event = s.get(Championship, event_id)
+            event = _locked(s, event_id)
             if event is None:
                 raise ApiError(404, "no_event", "there is no such event")
             champs.withdraw(s, event, me)
@@ -252,7 +259,7 @@ def events_routes() -> APIRouter:
         does not come back; registering her again brings her back)."""
         def work(s: Session) -> dict[str, Any]:
             me = _signed_in(request, s)
-            event = s.get(Championship, event_id)
+            event = _locked(s, event_id)
             if event is None:
                 raise ApiError(404, "no_event", "there is no such event")
             if not _organises(s, event, me):
@@ -272,7 +279,7 @@ def events_routes() -> APIRouter:
         tables start at once."""
         def work(s: Session) -> tuple[list[tuple[str, list[Account]]], int]:
             me = _signed_in(request, s)
-            event = s.get(Championship, event_id)
+            event = _locked(s, event_id)
             if event is None:
                 raise ApiError(404, "no_event", "there is no such event")
             if not _organises(s, event, me):
