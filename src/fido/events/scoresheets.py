@@ -21,9 +21,13 @@ from fido.store import Account, Championship, ChampionshipTable, GameRow
 __all__ = ["attach_sheet", "check_sheet", "sheet_key", "sheet_players", "sheet_table"]
 
 
-def sheet_table(s: Session, table_id: int) -> tuple[Championship, ChampionshipTable]:
-    """The drawn table whose sheet is to be entered (an error if it has one already)."""
-    table = s.get(ChampionshipTable, table_id) if 1 <= table_id <= 2**31 - 1 else None
+def sheet_table(s: Session, table_id: int, *,
+                lock: bool = False) -> tuple[Championship, ChampionshipTable]:
+    """The drawn table whose sheet is to be entered (an error if it has one already).
+    ``lock``: held until the transaction ends (entering the sheet: two players sending it
+    at once take turns, and the second is told it is there)."""
+    table = (s.get(ChampionshipTable, table_id, with_for_update=lock)
+             if 1 <= table_id <= 2**31 - 1 else None)
     if table is None or table.championship.mode != "tables":
         raise EventError("there is no such table of an event played at real tables")
     if table.game_id is not None:

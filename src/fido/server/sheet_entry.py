@@ -34,7 +34,7 @@ def enter_sheet(s: Session, account: Account, result: ResultIn, numbers: Iterabl
     numbers = list(numbers)
     drawn = None
     if event_table is not None:
-        _event, drawn = sheet_table(s, event_table)
+        _event, drawn = sheet_table(s, event_table, lock=True)
         check_sheet(s, drawn, account, numbers, federation=is_federation(s, account.id))
         result = result.model_copy(update={"key": sheet_key(drawn)})
     else:

@@ -1,0 +1,115 @@
+"""Two writers at once, on PostgreSQL (where they run together; SQLite writes one
+transaction at a time, so these are skipped there): the second must get a clear answer,
+never a failed commit, and the data must hold one of the two."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from sqlalchemy import select
+
+from fido.events.championships import create_event, register
+from fido.events.errors import EventError
+from fido.events.rounds import draw_round
+from fido.ranking import register_player
+from fido.ranking.submission import ResultIn
+from fido.server.accounts import sign_up
+from fido.server.claims import link_player
+from fido.server.errors import ApiError
+from fido.server.sheet_entry import enter_sheet
+from fido.store import Account, ChampionshipTable, GameRow, open_store
+
+
+def test_two_links_of_one_player_at_once_leave_one(store_url: str) -> None:
+    if not store_url.startswith("postgresql"):
+        pytest.skip("SQLite runs one writing transaction at a time")
+    store = open_store(store_url)
+    with store.session() as s:
+        number = register_player(s, "Ida Twice").number
+        ids = [sign_up(s, name, "a long secret 1", None).id for name in ("ida1", "ida2")]
+    first_linked = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def first() -> None:
+        with store.session() as s:
+            link_player(s, s.get(Account, ids[0]), number)  # type: ignore[arg-type]
+            first_linked.set()
+            threading.Event().wait(0.5)  # still uncommitted while the second links
+        outcome["first"] = "linked"
+
+    def second() -> None:
+        first_linked.wait(10)
+        try:
+            with store.session() as s:
+                link_player(s, s.get(Account, ids[1]), number)  # type: ignore[arg-type]
+            outcome["second"] = "linked"
+        except ApiError as e:
+            outcome["second"] = e.code
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert outcome == {"first": "linked", "second": "player_taken"}
+    with store.session(write=False) as s:
+        linked = [s.get(Account, i).player_id for i in ids]  # type: ignore[union-attr]
+    assert linked[0] is not None and linked[1] is None
+    store.close()
+
+
+def test_two_players_sending_one_tables_sheet_at_once(store_url: str) -> None:
+    """Two players of an event's real table send its sheet together: one is stored, the
+    other is told the sheet is there; the table has one game."""
+    if not store_url.startswith("postgresql"):
+        pytest.skip("SQLite runs one writing transaction at a time")
+    store = open_store(store_url)
+    with store.session() as s:
+        people, numbers = [], []
+        for i in range(3):
+            a = sign_up(s, f"sheet{i}", "a long secret 1", None)
+            numbers.append(link_player(s, a, register_player(s, f"Sheet {i}").number).number)
+            people.append(a.id)
+        event = create_event(s, s.get(Account, people[0]), {  # type: ignore[arg-type]
+            "name": "Club night", "starts_on": "2026-11-24", "ends_on": "2026-11-24",
+            "set": 6, "table_size": 3, "rounds": 1, "mode": "tables"})
+        for account_id in people:
+            register(s, event, s.get(Account, account_id))  # type: ignore[arg-type]
+        (table,) = draw_round(s, event)
+        table_id, seats = table.id, table.seats
+    order = [numbers[people.index(a)] for a in json.loads(seats)]
+    result = ResultIn.model_validate({
+        "date": "2026-11-24", "event": "Club night, round 1, table 1", "set": 6,
+        "lines": [{"player": n, "points": 10 * i, "pips": 2} for i, n in enumerate(order)],
+        "source": "sheet"})
+    first_in = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def send(who: int, hold: bool) -> None:
+        if not hold:
+            first_in.wait(10)
+        try:
+            with store.session() as s:
+                _game, new = enter_sheet(s, s.get(Account, who), result, order,  # type: ignore[arg-type]
+                                         event_table=table_id)
+                if hold:
+                    first_in.set()
+                    threading.Event().wait(0.5)  # uncommitted while the other sends
+            outcome[f"s{who}"] = "new" if new else "old"
+        except EventError as e:
+            outcome[f"s{who}"] = "entered already" if "entered already" in str(e) else str(e)
+
+    threads = [threading.Thread(target=send, args=(people[0], True)),
+               threading.Thread(target=send, args=(people[1], False))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert outcome == {f"s{people[0]}": "new", f"s{people[1]}": "entered already"}
+    with store.session(write=False) as s:
+        row = s.get(ChampionshipTable, table_id)
+        assert row is not None and row.game_id is not None
+        assert len(s.scalars(select(GameRow)).all()) == 1
+    store.close()
