@@ -16,10 +16,10 @@ from fido.events.rounds import draw_round
 from fido.ranking import register_player
 from fido.ranking.submission import ResultIn
 from fido.server.accounts import sign_up
-from fido.server.claims import link_player
+from fido.server.claims import ask, decide, link_player
 from fido.server.errors import ApiError
 from fido.server.sheet_entry import enter_sheet
-from fido.store import Account, ChampionshipTable, GameRow, open_store
+from fido.store import Account, ChampionshipTable, GameRow, PlayerClaim, open_store
 
 
 def test_two_links_of_one_player_at_once_leave_one(store_url: str) -> None:
@@ -112,4 +112,45 @@ def test_two_players_sending_one_tables_sheet_at_once(store_url: str) -> None:
         row = s.get(ChampionshipTable, table_id)
         assert row is not None and row.game_id is not None
         assert len(s.scalars(select(GameRow)).all()) == 1
+    store.close()
+
+
+def test_two_federation_answers_to_one_request_at_once(store_url: str) -> None:
+    """Two federation accounts answer the same request together: the first answer stands,
+    the second is told it was answered (409), never a second, different answer."""
+    if not store_url.startswith("postgresql"):
+        pytest.skip("SQLite runs one writing transaction at a time")
+    store = open_store(store_url)
+    with store.session() as s:
+        number = register_player(s, "Jo Asks").number
+        jo = sign_up(s, "jo", "a long secret 1", None)
+        feds = [sign_up(s, f"fed{i}", "a long secret 1", None).id for i in range(2)]
+        claim_id = ask(s, jo, number).id
+    first_in = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def answer(i: int, approve: bool) -> None:
+        if i:
+            first_in.wait(10)
+        try:
+            with store.session() as s:
+                decide(s, claim_id, s.get(Account, feds[i]), approve)  # type: ignore[arg-type]
+                if not i:
+                    first_in.set()
+                    threading.Event().wait(0.5)
+            outcome[f"fed{i}"] = "answered"
+        except ApiError as e:
+            outcome[f"fed{i}"] = e.code
+
+    threads = [threading.Thread(target=answer, args=(0, True)),
+               threading.Thread(target=answer, args=(1, False))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert outcome == {"fed0": "answered", "fed1": "decided"}
+    with store.session(write=False) as s:
+        claim = s.get(PlayerClaim, claim_id)
+        assert claim is not None and claim.approved is True and claim.decided_by == feds[0]
+        assert s.get(Account, jo.id).player_id is not None  # type: ignore[union-attr]
     store.close()

@@ -87,6 +87,8 @@ def ask(s: Session, account: Account, number: int,
         raise ApiError(404, "unknown_player", str(e)) from None
     if s.scalar(select(Account.id).where(Account.player_id == player.id)) is not None:
         raise ApiError(409, "player_taken", f"player {number} is linked to another account")
+    # her row locked: two requests of hers at once take turns, one stays pending
+    s.execute(select(Account.id).where(Account.id == account.id).with_for_update())
     claim = s.scalar(select(PlayerClaim).where(PlayerClaim.account_id == account.id,
                                                PlayerClaim.decided_at.is_(None)))
     if claim is None:
@@ -159,7 +161,7 @@ def decide(s: Session, claim_id: int, by: Account, approve: bool,
            now: dt.datetime | None = None) -> PlayerClaim:
     """The federation's answer (the caller checked that ``by`` is the federation);
     approving links the account, or fails as :func:`link_player` does."""
-    claim = s.get(PlayerClaim, claim_id)
+    claim = s.get(PlayerClaim, claim_id, with_for_update=True)  # two answers take turns
     if claim is None:
         raise ApiError(404, "unknown_claim", f"there is no request {claim_id}")
     if claim.decided_at is not None:
