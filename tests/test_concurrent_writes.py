@@ -13,8 +13,8 @@ from sqlalchemy import select
 from fido.events.championships import create_event, register
 from fido.events.errors import EventError
 from fido.events.rounds import draw_round
-from fido.ranking import register_player
-from fido.ranking.submission import ResultIn
+from fido.ranking import ResultError, Status, dispute, register_player, settle, status_at
+from fido.ranking.submission import ResultIn, find_game, submit
 from fido.server.accounts import sign_up
 from fido.server.claims import ask, decide, link_player
 from fido.server.errors import ApiError
@@ -153,4 +153,46 @@ def test_two_federation_answers_to_one_request_at_once(store_url: str) -> None:
         claim = s.get(PlayerClaim, claim_id)
         assert claim is not None and claim.approved is True and claim.decided_by == feds[0]
         assert s.get(Account, jo.id).player_id is not None  # type: ignore[union-attr]
+    store.close()
+
+
+def test_two_settlements_of_one_dispute_at_once(store_url: str) -> None:
+    """Two federation accounts settle one dispute together, one accepting, one rejecting:
+    the first stands, the second is told the game is not disputed any more."""
+    if not store_url.startswith("postgresql"):
+        pytest.skip("SQLite runs one writing transaction at a time")
+    store = open_store(store_url)
+    with store.session() as s:
+        numbers = [register_player(s, f"Rev {i}").number for i in range(3)]
+        game, _new = submit(s, ResultIn.model_validate({
+            "date": "2026-11-20", "event": "Club night", "set": 9, "submitted_by": numbers[0],
+            "lines": [{"player": n, "points": 20 + i, "pips": i} for i, n in enumerate(numbers)]}))
+        dispute(s, game.id, numbers[1], note="wrong pips")
+        game_id = game.id
+    first_in = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def settle_it(accept: bool) -> None:
+        if not accept:
+            first_in.wait(10)
+        try:
+            with store.session() as s:
+                find_game(s, game_id)  # this session has the game before it settles
+                settle(s, game_id, accept)
+                if accept:
+                    first_in.set()
+                    threading.Event().wait(0.5)
+            outcome[str(accept)] = "settled"
+        except ResultError as e:
+            outcome[str(accept)] = "not disputed" if "not disputed" in str(e) else str(e)
+
+    threads = [threading.Thread(target=settle_it, args=(True,)),
+               threading.Thread(target=settle_it, args=(False,))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert outcome == {"True": "settled", "False": "not disputed"}
+    with store.session(write=False) as s:
+        assert status_at(find_game(s, game_id)) is Status.ACCEPTED
     store.close()

@@ -26,7 +26,7 @@ def sheet_table(s: Session, table_id: int, *,
     """The drawn table whose sheet is to be entered (an error if it has one already).
     ``lock``: held until the transaction ends (entering the sheet: two players sending it
     at once take turns, and the second is told it is there)."""
-    table = (s.get(ChampionshipTable, table_id, with_for_update=lock)
+    table = (s.get(ChampionshipTable, table_id, with_for_update=lock, populate_existing=lock)
              if 1 <= table_id <= 2**31 - 1 else None)
     if table is None or table.championship.mode != "tables":
         raise EventError("there is no such table of an event played at real tables")

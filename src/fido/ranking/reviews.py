@@ -87,7 +87,7 @@ def _review(
     s: Session, game_id: int, number: int, verdict: str, *, note: str, now: dt.datetime | None
 ) -> Status:
     note = _note(note)
-    game = find_game(s, game_id)
+    game = find_game(s, game_id, lock=True)
     player = find_player(s, number, live=True)
     if not set(with_merged(s, player)) & {ln.player_id for ln in game.lines}:
         raise ResultError(f"player {number} did not play in game {game_id}")
@@ -136,7 +136,7 @@ def settle(
 ) -> Status:
     """The federation settles a disputed result: accepted, it counts; rejected, never."""
     note = _note(note)
-    game = find_game(s, game_id)
+    game = find_game(s, game_id, lock=True)
     if status_at(game) is not Status.DISPUTED:
         raise ResultError(f"game {game_id} is not disputed ({status_at(game).value})")
     verdict = "accept" if accept else "reject"

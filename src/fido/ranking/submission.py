@@ -343,12 +343,16 @@ def submit_many(
     return out
 
 
-def find_game(s: Session, game_id: int) -> GameRow:
-    """The stored game with this id; an error (never a database overflow) if none."""
+def find_game(s: Session, game_id: int, *, lock: bool = False) -> GameRow:
+    """The stored game with this id; an error (never a database overflow) if none.
+    ``lock``: held until the transaction ends, for a change that depends on its state
+    (a review: two at once take turns, the second sees the first)."""
     check_number(game_id, "a game number")
     game = s.get(GameRow, game_id)
     if game is None:
         raise ResultError(f"there is no game {game_id}")
+    if lock:  # read again under the lock, even if this session had it: its reviews too
+        s.refresh(game, with_for_update=True)
     return game
 
 

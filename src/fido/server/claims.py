@@ -161,7 +161,8 @@ def decide(s: Session, claim_id: int, by: Account, approve: bool,
            now: dt.datetime | None = None) -> PlayerClaim:
     """The federation's answer (the caller checked that ``by`` is the federation);
     approving links the account, or fails as :func:`link_player` does."""
-    claim = s.get(PlayerClaim, claim_id, with_for_update=True)  # two answers take turns
+    claim = s.get(PlayerClaim, claim_id, with_for_update=True,  # two answers take turns
+                  populate_existing=True)
     if claim is None:
         raise ApiError(404, "unknown_claim", f"there is no request {claim_id}")
     if claim.decided_at is not None:

@@ -65,7 +65,7 @@ def _locked(s: Session, event_id: int) -> Championship | None:
     """The event, locked until the transaction ends (PostgreSQL: ``FOR UPDATE``): two
     registrations, two clicks on "draw" or a draw and a withdrawal at once take turns,
     so the second sees what the first did (SQLite writes one transaction at a time)."""
-    return s.get(Championship, event_id, with_for_update=True)
+    return s.get(Championship, event_id, with_for_update=True, populate_existing=True)
 
 
 def _organises(s: Session, event: Championship, account: Account | None) -> bool:
