@@ -4,6 +4,7 @@ never a failed commit, and the data must hold one of the two."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import threading
 
@@ -16,10 +17,19 @@ from fido.events.rounds import draw_round
 from fido.ranking import ResultError, Status, dispute, register_player, settle, status_at
 from fido.ranking.submission import ResultIn, find_game, submit
 from fido.server.accounts import sign_up
+from fido.server.analysis_jobs import AnalysisJobs
 from fido.server.claims import ask, decide, link_player
 from fido.server.errors import ApiError
 from fido.server.sheet_entry import enter_sheet
-from fido.store import Account, ChampionshipTable, GameRow, PlayerClaim, open_store
+from fido.store import (
+    Account,
+    AnalysisRow,
+    ChampionshipTable,
+    GameRow,
+    PlayerClaim,
+    TableRow,
+    open_store,
+)
 
 
 def test_two_links_of_one_player_at_once_leave_one(store_url: str) -> None:
@@ -195,4 +205,42 @@ def test_two_settlements_of_one_dispute_at_once(store_url: str) -> None:
     assert outcome == {"True": "settled", "False": "not disputed"}
     with store.session(write=False) as s:
         assert status_at(find_game(s, game_id)) is Status.ACCEPTED
+    store.close()
+
+
+def test_the_same_analysis_asked_twice_at_once(store_url: str) -> None:
+    """Two requests for one seat's analysis cross: one row, and both get it."""
+    if not store_url.startswith("postgresql"):
+        pytest.skip("SQLite runs one writing transaction at a time")
+    store = open_store(store_url)
+    with store.session() as s:
+        s.add(TableRow(id="crosstable01", ruleset="fido set=6", players=3, status="finished",
+                       grace=0, invite="x", created_at=dt.datetime.now(dt.UTC)))
+    jobs = AnalysisJobs(store, samples=8, processes=0)
+    first_in = threading.Event()
+    rows: dict[str, int] = {}
+
+    def first() -> None:  # the other request, caught between its insert and its commit
+        with store.session() as s:
+            row = AnalysisRow(table_id="crosstable01", seat=0, status="queued", samples=8,
+                              seed=1, requested_at=dt.datetime.now(dt.UTC))
+            s.add(row)
+            s.flush()
+            first_in.set()
+            threading.Event().wait(0.5)
+            rows["first"] = row.id
+
+    def second() -> None:
+        first_in.wait(10)
+        rows["second"] = jobs.queue("crosstable01", 0, None).id
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    jobs.close()
+    assert rows["first"] == rows["second"]
+    with store.session(write=False) as s:
+        assert len(s.scalars(select(AnalysisRow)).all()) == 1
     store.close()

@@ -27,6 +27,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from sqlalchemy import func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from fido.rules import Ruleset
@@ -84,6 +85,12 @@ class AnalysisJobs:
     def queue(self, table_id: str, seat: int, account_id: int | None) -> AnalysisRow:
         """The analysis of ``seat`` at ``table_id``: the stored one, or a new queued one
         (committed before this returns: the caller then runs :meth:`start`)."""
+        try:
+            return self._queue(table_id, seat, account_id)
+        except IntegrityError:  # asked twice at the same moment: the other request's row
+            return self._queue(table_id, seat, account_id)
+
+    def _queue(self, table_id: str, seat: int, account_id: int | None) -> AnalysisRow:
         with self.store.session() as s:
             row = s.scalar(select(AnalysisRow).where(AnalysisRow.table_id == table_id,
                                                      AnalysisRow.seat == seat))
