@@ -96,9 +96,18 @@ def test_a_player_asks_and_the_federation_approves(browser: Browser, store_url: 
         expect(fed.locator("nav a[href='/admin/roles'] .badge")).to_have_count(0)
         assert _state(store_url)[1] is not None
 
-        anna.goto("/sheets")
+        # her inbox says so; her results page, which shows the answer, reads it
+        anna.goto("/inbox")
+        expect(page.locator(".inbox-link .badge")).to_have_text("1")
+        note = page.locator("#inbox li").first
+        expect(note).to_contain_text(f"Player {number}")
+        expect(note).to_contain_text("answered your request")
+        expect(note.locator(".status")).to_have_text("approved")
+        _shoot(page, "inbox")
+        note.locator("a").click()
         expect(page.locator(".hint").first).to_contain_text(f"Player {number}, Anna <b>Berg</b>")
         expect(page.locator("#claim-form")).to_have_count(0)
+        expect(page.locator(".inbox-link .badge")).to_have_count(0)
         anna.close()
         fiona.close()
 

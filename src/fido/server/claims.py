@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from fido.errors import FidoError
 from fido.ranking.players import find_player, register_player
 from fido.server.errors import ApiError
+from fido.server.notifications import notify_claim
 from fido.server.roles import FEDERATION
 from fido.server.schemas import ClaimOut
 from fido.store import Account, Player, PlayerClaim, RoleRow
@@ -171,6 +172,7 @@ def decide(s: Session, claim_id: int, by: Account, approve: bool,
         link_player(s, claim.account, claim.player.number)  # answers the claim too
     claim.decided_at, claim.decided_by, claim.approved = now or _now(), by.id, approve
     s.flush()
+    notify_claim(s, claim, now=claim.decided_at)  # her inbox says so
     return claim
 
 

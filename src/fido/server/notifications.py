@@ -3,8 +3,10 @@
 Kinds: ``review`` (a sheet of a game you played in, to confirm or
 dispute), ``disputed`` (your sheet was disputed; or, for an organiser or the
 federation, a dispute to settle), ``settled`` (a dispute of your game was
-settled). A notification is read when its account opens the game's sheet
-page or marks her inbox read. Only accounts linked to a ranking player get
+settled), ``claim`` (the federation answered her request to be a ranking
+player: :mod:`fido.server.claims`). A notification is read when its account
+opens the game's sheet page (a claim's: her results page) or marks her
+inbox read. Only accounts linked to a ranking player get
 the players' kinds: the ranking knows players, the app accounts.
 """
 
@@ -16,7 +18,7 @@ from collections.abc import Iterable
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, object_session
 
-from fido.store import Account, GameRow, Notification
+from fido.store import Account, GameRow, Notification, PlayerClaim
 
 __all__ = [
     "KINDS",
@@ -24,6 +26,7 @@ __all__ = [
     "inbox",
     "mark_read",
     "notify",
+    "notify_claim",
     "unread_count",
     "unread_of",
 ]
@@ -32,6 +35,7 @@ KINDS = {
     "review": "played in this game: confirm or dispute its sheet",
     "disputed": "a sheet was disputed",
     "settled": "a dispute was settled",
+    "claim": "the federation answered your request to be a ranking player",
 }
 
 
@@ -65,6 +69,13 @@ def notify(
     return len(new)
 
 
+def notify_claim(s: Session, claim: PlayerClaim, *, now: dt.datetime | None = None) -> None:
+    """Tell her the federation answered her request (approved or refused)."""
+    s.add(Notification(account_id=claim.account_id, kind="claim", claim_id=claim.id,
+                       created_at=now or _now()))
+    s.flush()
+
+
 def unread_count(s: Session, account_id: int) -> int:
     return s.scalar(select(func.count()).select_from(Notification).where(
         Notification.account_id == account_id, Notification.read_at.is_(None))) or 0
@@ -85,11 +96,15 @@ def inbox(s: Session, account_id: int, limit: int = 100) -> list[Notification]:
         .limit(limit)))
 
 
-def mark_read(s: Session, account_id: int, game_id: int | None = None) -> int:
-    """Mark her unread notifications read (only those about ``game_id`` if given)."""
+def mark_read(s: Session, account_id: int, game_id: int | None = None, *,
+              claims: bool = False) -> int:
+    """Mark her unread notifications read (only those about ``game_id`` if given, only
+    the answers to her requests with ``claims``)."""
     q = update(Notification).where(
         Notification.account_id == account_id, Notification.read_at.is_(None))
     if game_id is not None:
         q = q.where(Notification.game_id == game_id)
+    if claims:
+        q = q.where(Notification.claim_id.is_not(None))
     result = s.execute(q.values(read_at=_now()))
     return int(getattr(result, "rowcount", 0) or 0)

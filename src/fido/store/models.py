@@ -370,20 +370,29 @@ class RoleRow(Base):
 
 
 class Notification(Base):
-    """Something the app tells an account about a stored game: a sheet to confirm,
-    a dispute to settle, a verdict. ``read_at`` is None until she has seen it."""
+    """Something the app tells an account about a stored game (a sheet to confirm, a
+    dispute to settle, a verdict) or about her request to be a ranking player (the
+    federation's answer): one of ``game_id`` and ``claim_id`` is set (migration 0011).
+    ``read_at`` is None until she has seen it."""
 
     __tablename__ = "notifications"
     __table_args__ = (Index("ix_notifications_unread", "account_id", "read_at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(20))  # review, disputed, settled, confirmed
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))  # review, disputed, settled, claim
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), index=True, nullable=True
+    )
+    claim_id: Mapped[int | None] = mapped_column(
+        ForeignKey("player_claims.id", name="fk_notifications_claim", ondelete="CASCADE"),
+        nullable=True,
+    )
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     read_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
-    game: Mapped[GameRow] = relationship()
+    game: Mapped[GameRow | None] = relationship()
+    claim: Mapped[PlayerClaim | None] = relationship()
 class Championship(Base):
     """An event (a championship or a cup): its settings and its secret seed.
 

@@ -49,7 +49,7 @@ from fido.server.roles import (
 )
 from fido.server.sessions import COOKIE
 from fido.server.sheet_entry import enter_sheet
-from fido.store import INT_MAX, Account, GameRow, Player, ReviewRow, RoleRow
+from fido.store import INT_MAX, Account, GameRow, Notification, Player, ReviewRow, RoleRow
 from fido.web.pages import _form, _person, _see, render
 from fido.web.pages import me as page_me
 from fido.web.sheet_form import (
@@ -119,6 +119,20 @@ async def refused_page(request: Request, exc: Exception) -> Response:
     its page with her nav, or JSON for a client that asks for it."""
     assert isinstance(exc, Refused)
     return _refused(request, exc, await asyncio.to_thread(page_me, request))
+
+
+def _inbox_item(n: Notification) -> dict[str, Any]:
+    """A line of her inbox: about a stored game, or the answer to her request."""
+    item: dict[str, Any] = {"kind": n.kind, "text": notes.KINDS[n.kind], "game": n.game_id,
+                            "created": n.created_at, "unread": n.read_at is None}
+    if n.game is not None:
+        return item | {"event": n.game.event, "date": n.game.played_on,
+                       "status": status_at(n.game).value}
+    claim = n.claim
+    approved = claim is not None and claim.approved
+    return item | {"event": f"Player {claim.player.number}" if claim else "Your request",
+                   "date": claim.decided_at.date() if claim and claim.decided_at else "",
+                   "status": "approved" if approved else "refused"}
 
 
 def _store(request: Request) -> Any:
@@ -338,8 +352,10 @@ def sheet_routes() -> APIRouter:
 
     def _results_page(request: Request, error: str = "", status: int = 200,
                       number: str = "") -> Response:
-        with _store(request).session(write=False) as s:
+        with _store(request).session() as s:  # writes: the answers to her requests are read
             account = _account(request, s)
+            if account is not None and not account.guest:
+                notes.mark_read(s, account.id, claims=True)  # this page shows the answer
             me = _me(s, account)
             account = _signed_in(request, s, account)
             rows: list[dict[str, Any]] = []
@@ -420,10 +436,7 @@ def sheet_routes() -> APIRouter:
             account = _account(request, s)
             me = _me(s, account)
             account = _signed_in(request, s, account)
-            items = [{"kind": n.kind, "text": notes.KINDS[n.kind], "game": n.game_id,
-                      "event": n.game.event, "date": n.game.played_on, "created": n.created_at,
-                      "unread": n.read_at is None, "status": status_at(n.game).value}
-                     for n in notes.inbox(s, account.id)]
+            items = [_inbox_item(n) for n in notes.inbox(s, account.id)]
         return render(request, "inbox.html", me=me, items=items)
 
     def _read_all(request: Request) -> Response:
