@@ -23,7 +23,7 @@ from fido.ranking import register_player
 from fido.server.app import Limits
 from fido.server.claims import link_player
 from fido.server.roles import FEDERATION, find_account, grant
-from fido.store import Account, WebSession, open_store
+from fido.store import Account, Notification, WebSession, open_store
 from server_live import browser, free_port, live_server
 
 SRC = str(Path(fido.__file__).parent.parent)
@@ -436,3 +436,34 @@ def test_fido_serve_refuses_a_bad_database_cleanly(tmp_path: Path) -> None:
     )
     assert out.returncode == 1 and "cannot open the database" in out.stderr
     assert "Traceback" not in out.stderr + out.stdout
+
+
+def test_every_answer_to_a_request_is_one_note_in_her_inbox(base: str, db: str) -> None:
+    """Approved, refused, or answered by a direct link: one notification each."""
+    store = open_store(db)
+    with store.session() as s:
+        numbers = [register_player(s, f"Kim {i}").number for i in range(3)]
+    store.close()
+    sign_up(browser(base), "Kai Fed")
+    _federation(db, "Kai Fed")
+    fed = browser(base)
+    fed.post("/api/session", json={"name": "Kai Fed", "password": PASSWORD})
+    kims = []
+    for i, n in enumerate(numbers):
+        kim = browser(base)
+        sign_up(kim, f"kim{i}")
+        assert kim.put("/api/account/player", json={"number": n}).status_code == 202
+        kims.append(kim)
+    waiting = {c["account_name"]: c["id"] for c in fed.get("/api/claims").json()}
+    assert fed.post(f"/api/claims/{waiting['kim0']}", json={"approve": True}).status_code == 200
+    assert fed.post(f"/api/claims/{waiting['kim1']}", json={"approve": False}).status_code == 200
+    store = open_store(db)
+    with store.session() as s:
+        link_player(s, find_account(s, "kim2"), numbers[2])
+    with store.session(write=False) as s:
+        for i in range(3):
+            notes = s.scalars(select(Notification).where(
+                Notification.account_id == find_account(s, f"kim{i}").id)).all()
+            assert [(n.kind, n.claim is not None and n.claim.approved) for n in notes] == [
+                ("claim", i != 1)], i
+    store.close()

@@ -66,8 +66,9 @@ def link_player(s: Session, account: Account, number: int) -> Player:
                        ) from None
     for claim in s.scalars(select(PlayerClaim).where(PlayerClaim.account_id == account.id,
                                                     PlayerClaim.decided_at.is_(None))):
-        # her request is answered by the link
+        # her request is answered by the link, and her inbox says so
         claim.decided_at, claim.approved = _now(), claim.player_id == player.id
+        notify_claim(s, claim, now=claim.decided_at)
     s.flush()
     return player
 
@@ -172,7 +173,8 @@ def decide(s: Session, claim_id: int, by: Account, approve: bool,
         link_player(s, claim.account, claim.player.number)  # answers the claim too
     claim.decided_at, claim.decided_by, claim.approved = now or _now(), by.id, approve
     s.flush()
-    notify_claim(s, claim, now=claim.decided_at)  # her inbox says so
+    if not approve:  # (approved: link_player has told her)
+        notify_claim(s, claim, now=claim.decided_at)
     return claim
 
 
