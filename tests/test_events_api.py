@@ -285,3 +285,32 @@ def test_concurrent_registrations_and_draws_take_turns(store_url: str) -> None:
         assert "not over" in refused.json()["error"]["message"]
         event = boss.get(f"/api/events/{eid}").json()
         assert event["drawn"] == 1 and len(event["tables"]) == 2
+
+
+def test_the_organiser_cancels_an_event(store_url: str) -> None:
+    """Cancelled: no registration, leaving nor draw any more; the round played stands in
+    the standings; only the organiser (or the federation) cancels, and once."""
+    url = store_url
+    with live_server(url) as base:
+        people, _numbers = event_people(url, base, 7)
+        boss = people[0]
+        eid = boss.post("/api/events", json=EVENT | {
+            "table_size": 3, "rounds": 3, "mode": "online"}).json()["id"]
+        for p in people[1:]:
+            assert p.post(f"/api/events/{eid}/entries", json={}).status_code == 201
+        assert boss.post(f"/api/events/{eid}/rounds").status_code == 201
+        _wait_round_over(boss, eid)
+        assert people[1].post(f"/api/events/{eid}/cancel").status_code == 403
+        r = boss.post(f"/api/events/{eid}/cancel")
+        assert r.status_code == 200, r.text
+        event = r.json()
+        assert event["status"] == "cancelled" and event["cancelled_at"]
+        assert all(x["games"] == 1 for x in event["standings"])  # round 1 stands
+        for r in (boss.post(f"/api/events/{eid}/rounds"),
+                  people[1].delete(f"/api/events/{eid}/entries/mine"),
+                  boss.post(f"/api/events/{eid}/entries", json={"name": "p2"}),
+                  boss.post(f"/api/events/{eid}/cancel")):
+            assert r.status_code == 409 and "cancelled" in r.json()["error"]["message"], r.text
+        listed = {e["id"]: e["status"] for e in boss.get("/api/events").json()["events"]}
+        assert listed[eid] == "cancelled"
+        assert boss.get(f"/api/events/{eid}").json()["drawn"] == 1

@@ -266,4 +266,14 @@ def test_players_leave_an_event_and_the_organiser_brings_one_back(
         players = clients[0].get(f"/api/events/{event_id}").json()["players"]
         assert {p["name"]: p["retired_after"] for p in players} == {
             f"player{i}": (1 if i == 6 else None) for i in range(1, 7)}
+        # the organiser calls the event off: a notice, and nothing more to draw or take off
+        org.page.locator(".cancel-event summary").click()
+        org.page.get_by_role("button", name="Cancel Two nights").click()
+        expect(org.page.locator("#cancelled")).to_contain_text("This event was cancelled")
+        expect(org.page.get_by_role("button", name="Draw round 2")).to_have_count(0)
+        expect(org.page.locator(".entries button")).to_have_count(0)
+        if shots := os.environ.get("FIDO_EVENT_SHOTS"):
+            org.page.screenshot(path=f"{shots}/event-cancelled.png", full_page=True)
+        org.goto("/events")
+        expect(org.page.locator("tr", has_text="Two nights")).to_contain_text("cancelled")
         org.close()

@@ -42,6 +42,7 @@ from fido.store import (
 __all__ = [
     "ChampionshipIn",
     "EventError",
+    "cancel",
     "create_event",
     "event_label",
     "find_event",
@@ -113,6 +114,22 @@ def find_event(s: Session, event_id: int) -> Championship:
     return event
 
 
+def cancel(event: Championship, now: dt.datetime | None = None) -> None:
+    """The organiser calls the event off: no further registration, leaving nor round; the
+    tables already played stand, in the standings and the ranking (they were real games),
+    and a round being played online plays on."""
+    if event.cancelled_at is not None:
+        raise EventError("the event was cancelled already")
+    if _drawn(event) >= event.rounds and event.status != "registration":
+        raise EventError("every round has been drawn: there is nothing left to cancel")
+    event.cancelled_at = now or dt.datetime.now(dt.UTC)
+
+
+def _not_cancelled(event: Championship) -> None:
+    if event.cancelled_at is not None:
+        raise EventError("the event was cancelled")
+
+
 def _drawn(event: Championship) -> int:
     return max((t.round for t in event.tables), default=0)
 
@@ -121,6 +138,7 @@ def register(s: Session, event: Championship, account: Account, *,
              organiser: bool = False, now: dt.datetime | None = None) -> ChampionshipEntry:
     """Register ``account`` (herself, or by the ``organiser`` for an event by invitation);
     once the event has started, the organiser only brings back a player who left."""
+    _not_cancelled(event)
     entry = next((e for e in event.entries if e.account_id == account.id), None)
     if event.status != "registration":
         if entry is not None and entry.retired_after is not None and organiser:
@@ -152,6 +170,7 @@ def withdraw(s: Session, event: Championship, account: Account) -> None:
     """``account`` leaves: before the first round she is off the list; after it her
     results stand and the rounds still to draw leave her out (the table she sits at
     now plays on: online, a bot takes her seat when she is away)."""
+    _not_cancelled(event)
     entry = next((e for e in event.entries if e.account_id == account.id), None)
     if entry is None:
         raise EventError(f"{account.name} is not registered")

@@ -73,6 +73,8 @@ def draw_round(s: Session, event: Championship,
                now: dt.datetime | None = None) -> list[ChampionshipTable]:
     """Draw the next round and create its tables (the caller checked who may)."""
     drawn = max((t.round for t in event.tables), default=0)
+    if event.cancelled_at is not None:
+        raise EventError("the event was cancelled")
     if drawn >= event.rounds:
         raise EventError(f"all {event.rounds} rounds have been drawn")
     if not round_over(s, event):

@@ -76,7 +76,10 @@ def _organises(s: Session, event: Championship, account: Account | None) -> bool
 
 def _status(s: Session, event: Championship,
             known: list[rounds.TableResult] | None = None) -> str:
-    """registration, running, or finished once the last round's tables all have results."""
+    """registration, running, finished once the last round's tables all have results, or
+    cancelled."""
+    if event.cancelled_at is not None:
+        return "cancelled"
     drawn = max((t.round for t in event.tables), default=0)
     if drawn == event.rounds and rounds.round_over(s, event, known):
         return "finished"
@@ -118,6 +121,7 @@ def event_json(s: Session, event: Championship, me: Account | None) -> dict[str,
         "players": [{"account": e.account_id, "number": e.number, "name": names[e.account_id],
                      "retired_after": e.retired_after} for e in event.entries],
         "drawn": drawn, "round_over": rounds.round_over(s, event, known),
+        "cancelled_at": event.cancelled_at.isoformat() if event.cancelled_at else None,
         "tables": tables,
         "standings": [
             {"place": x.position, "account": x.player, "name": names.get(x.player, "?"),
@@ -268,6 +272,24 @@ def events_routes() -> APIRouter:
             if who is None or all(e.account_id != who.id for e in event.entries):
                 raise ApiError(404, "no_entry", "that account is not a player of this event")
             champs.withdraw(s, event, who)
+            return event_json(s, event, me)
+        result: dict[str, Any] = in_store(request, work)
+        return result
+
+    @api.post("/events/{event_id}/cancel", dependencies=CsrfChecked,
+              responses=_errors(401, 403, 404, 409))
+    def cancel(event_id: EventId, request: Request) -> dict[str, Any]:
+        """Call the event off (the organiser or the federation): no further registration
+        nor round; the tables played stand."""
+        def work(s: Session) -> dict[str, Any]:
+            me = _signed_in(request, s)
+            event = _locked(s, event_id)
+            if event is None:
+                raise ApiError(404, "no_event", "there is no such event")
+            if not _organises(s, event, me):
+                raise ApiError(403, "organiser", "only the event's organiser (or the "
+                               "federation) cancels it")
+            champs.cancel(event)
             return event_json(s, event, me)
         result: dict[str, Any] = in_store(request, work)
         return result

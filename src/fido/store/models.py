@@ -426,6 +426,9 @@ class Championship(Base):
     clock: Mapped[int | None] = mapped_column(Integer, nullable=True)  # online: s per move
     grace: Mapped[int] = mapped_column(Integer, default=60)  # online: away before a bot plays
     status: Mapped[str] = mapped_column(String(12), default="registration")
+    # the organiser cancelled it: no further registration nor round (what was played stands)
+    cancelled_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
+                                                            nullable=True)
     secret: Mapped[str] = mapped_column(String(64))
     organiser_id: Mapped[int | None] = mapped_column(
         ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True

@@ -120,6 +120,10 @@ def event_routes() -> APIRouter:
         aid = _valid_id(account_id)
         return await act(request, event_id, "DELETE", f"/entries/{aid or 0}")
 
+    @pages.post("/events/{event_id}/cancel")
+    async def cancel(request: Request, event_id: str) -> Response:
+        return await act(request, event_id, "POST", "/cancel")
+
     @pages.post("/events/{event_id}/rounds")
     async def draw(request: Request, event_id: str) -> Response:
         return await act(request, event_id, "POST", "/rounds")
