@@ -353,3 +353,36 @@ def test_the_moves_before_her_first_turn_are_all_on_screen() -> None:
     for seat, text in before:
         line = next(line for line in shown if line[1:].startswith("ABC"[seat]))
         assert text in line, (line, text)
+
+
+HEAVY = "━┃┏┓┗┛┣┫┳┻╋"
+
+
+def test_the_tile_laid_last_is_outlined_in_heavy_lines() -> None:
+    """On her screen, one heavy box: around the tile laid last, wherever it went; the
+    pictures of the rule book stay light."""
+    from fido.layout import Layouter  # noqa: PLC0415
+    from fido.terminal.picture import draw  # noqa: PLC0415
+
+    rng = random.Random(5)
+    game = Game.new("fido set=6", 3, seed=5)
+    for _ in range(12):
+        if game.is_over:
+            break
+        game.push(rng.choice(game.legal_moves()))
+        lay = Layouter.from_table(game.table, game.rules.max_pips)
+        if not lay.placed:
+            continue
+        for zoom in (1, 2):
+            pic = draw(lay, zoom, mark_last=True)
+            text = "\n".join(pic.lines)
+            heavy = {(c, r) for r, line in enumerate(pic.lines)
+                     for c, ch in enumerate(line) if ch in HEAVY}
+            left, right = min(c for c, _ in heavy), max(c for c, _ in heavy)
+            top, bottom = min(r for _, r in heavy), max(r for _, r in heavy)
+            box = ({(c, r) for c in range(left, right + 1) for r in (top, bottom)}
+                   | {(c, r) for r in range(top, bottom + 1) for c in (left, right)})
+            assert heavy == box, (zoom, text)  # one closed box, nothing else heavy
+            col, row = pic.at(lay.placed[-1].x, lay.placed[-1].y)
+            assert top < row < bottom and left < col < right, (zoom, text)  # around it
+            assert not set(HEAVY) & set("\n".join(draw(lay, zoom).lines))

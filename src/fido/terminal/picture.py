@@ -16,6 +16,7 @@ characters by a zoom:
 - zoom 2: a unit is 6 columns and 2 rows: wider, every slot's name fits.
 
 Lines shared by two boxes are merged into the right junction (``┬``, ``┼``).
+On her screen the tile laid last is outlined in heavy lines (``┏━┓``).
 """
 
 from __future__ import annotations
@@ -73,11 +74,15 @@ class Picture:
         return [line[x0 : x0 + width].rstrip() for line in self.lines[y0 : y0 + height]]
 
 
+_HEAVY = str.maketrans("─│┌┐└┘├┤┬┴┼", "━┃┏┓┗┛┣┫┳┻╋")  # the last tile's outline
+
+
 class _Canvas:
     def __init__(self) -> None:
         self.chars: dict[tuple[int, int], str] = {}
         self.lines: dict[tuple[int, int], int] = {}
         self.dashed: set[tuple[int, int]] = set()
+        self.heavy: set[tuple[int, int]] = set()
 
     def hline(self, row: int, c0: int, c1: int, dashed: bool = False) -> None:
         for c in range(c0, c1 + 1):
@@ -117,6 +122,8 @@ class _Canvas:
             ch = _JUNCTIONS.get(bits, " ")
             if (c, r) in self.dashed:
                 ch = {"│": "╎", "─": "╌"}.get(ch, ch)
+            elif (c, r) in self.heavy:
+                ch = ch.translate(_HEAVY)
             grid[r - r0][c - c0] = ch
         for (c, r), ch in self.chars.items():
             grid[r - r0][c - c0] = ch
@@ -127,8 +134,11 @@ def _label(mark: Marker) -> str:
     return f"{mark.value}{SIDE_MARK if mark.kind == 'side' else ''}"
 
 
-def draw(table: Table | Layouter, zoom: int = 1, max_pips: int | None = None) -> Picture:
-    """The table drawn at ``zoom`` (0 overview, 1 boxed, 2 boxed with the slots' names)."""
+def draw(table: Table | Layouter, zoom: int = 1, max_pips: int | None = None, *,
+         mark_last: bool = False) -> Picture:
+    """The table drawn at ``zoom`` (0 overview, 1 boxed, 2 boxed with the slots' names);
+    ``mark_last``: the tile laid last outlined in heavy lines (zooms 1 and 2), as the web
+    table marks it, so that she sees what just happened."""
     if zoom not in ZOOMS:
         raise ValueError(f"zoom is one of {ZOOMS}, not {zoom!r}")
     lay = table if isinstance(table, Layouter) else Layouter.from_table(table, max_pips)
@@ -158,6 +168,9 @@ def draw(table: Table | Layouter, zoom: int = 1, max_pips: int | None = None) ->
         canvas.hline(r1, c0, c1)
         canvas.vline(c0, r0, r1)
         canvas.vline(c1, r0, r1)
+        if mark_last and p is placed[-1]:
+            canvas.heavy |= {(c, r) for c in range(c0, c1 + 1) for r in (r0, r1)}
+            canvas.heavy |= {(c, r) for r in range(r0, r1 + 1) for c in (c0, c1)}
         if p.angle % 180 == 0:  # the halves divided lighter than the tiles
             canvas.text((c0 + c1) // 2, r0 + 1, "·")
         else:
@@ -187,10 +200,10 @@ def draw(table: Table | Layouter, zoom: int = 1, max_pips: int | None = None) ->
     return Picture(tuple(lines), zoom, origin)
 
 
-def fitting(lay: Layouter, width: int, height: int) -> Picture:
+def fitting(lay: Layouter, width: int, height: int, *, mark_last: bool = False) -> Picture:
     """The most detailed zoom whose picture fits ``width`` x ``height`` (else the overview)."""
     box = bounds(lay.placed, lay.markers())
     for zoom in reversed(ZOOMS):
         if box.width * UNIT_COLS[zoom] + 1 <= width and box.height * UNIT_ROWS[zoom] + 1 <= height:
-            return draw(lay, zoom)
+            return draw(lay, zoom, mark_last=mark_last)
     return draw(lay, 0)

@@ -319,10 +319,10 @@ def _move_block(
 
 def _picture_lines(lay: Layouter, width: int, rows: int) -> list[str]:
     """The table in ``rows`` lines: fitted whole if it can be, else around the last tile."""
-    pic = fitting(lay, width, rows)
+    pic = fitting(lay, width, rows, mark_last=True)
     if pic.zoom and pic.width <= width and pic.height <= rows:
         return list(pic.lines)
-    pic = draw(lay, 1)  # the overview is for the table view (t), not to read a tile
+    pic = draw(lay, 1, mark_last=True)  # the overview is for the table view (t)
     last = lay.placed[-1]
     return pic.window(width, rows, pic.at(last.x, last.y))
 
@@ -373,7 +373,7 @@ def table_screen(
     lay: Layouter, width: int, height: int, zoom: int, centre: tuple[float, float] | None
 ) -> tuple[list[str], tuple[float, float]]:
     """The table alone, at ``zoom``, around ``centre`` (layout units; None: the middle)."""
-    pic = draw(lay, zoom)
+    pic = draw(lay, zoom, mark_last=True)
     room = max(height - 3, 3)
     if centre is None:
         box = lay.box(with_markers=True)
@@ -382,6 +382,7 @@ def table_screen(
     legend = (
         f"zoom {zoom} of 0-2 · picture {pic.width}x{pic.height} · dashed boxes: open slots, "
         f"their number to match ({SIDE_MARK}: a double's free side) and name"
+        + (" · heavy box: the tile laid last" if zoom else "")
     )
     return [*lines, *wrap(legend, width)[:2]], centre
 
