@@ -162,3 +162,48 @@ def test_replay_step_shows_her_hands_and_the_result_and_answers_nonsense(tmp_pat
     child.expect(pexpect.EOF)
     out = run("replay", str(save), "--step", "--seat", "7")
     assert out.returncode == 1 and "--seat is 0 .. 2" in out.stderr
+
+
+def test_a_match_stopped_mid_hand_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    """Stopped in hand 2: --match --resume counts hand 1, goes on with hand 2 from its last
+    move, and plays the match to its end."""
+    save = tmp_path / "m.json"
+    args = ["play", "--rules", "fives_and_threes", "--players", "2", "--match", "--seed", "3",
+            "--delay", "0", "--hint", "expert", "--bots", "greedy", "--name", "Ann",
+            "--save", str(save)]  # fmt: skip
+    child = spawn(*args)
+    while child.expect([PROMPT, "Enter: the next hand"]) == 0:
+        child.sendline("1")  # hand 1 to its end
+    child.sendline("")
+    for _ in range(2):  # two moves of hand 2, then stop
+        child.expect(PROMPT)
+        child.sendline("1")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect("Leave the game")
+    child.sendline("s")  # save and quit
+    child.expect(pexpect.EOF)
+    hand1 = GameRecord.load(tmp_path / "m-hand1.json")
+    hand2 = GameRecord.load(tmp_path / "m-hand2.json")
+    assert hand1.replay().is_over and not hand2.replay().is_over
+    played = [m.move for m in hand2.moves]
+    assert played
+
+    # refused: options that would change the saved deal, a name that is not a match
+    out = run("play", "--match", "--resume", str(save), "--target", "50")
+    assert out.returncode == 1 and "drop --target" in out.stderr
+    out = run("play", "--match", "--resume", str(tmp_path / "nothing.json"))
+    assert out.returncode == 1 and "no match saved as" in out.stderr
+
+    log = io.StringIO()
+    child = spawn("play", "--match", "--resume", str(save), "--delay", "0", "--hint", "expert",
+                  log=log)
+    child.expect("hand 2 goes on")
+    while (i := child.expect([PROMPT, "Enter: the next hand", "won the match"])) != 2:
+        child.sendline("1" if i == 0 else "")
+    child.expect(pexpect.EOF)
+    out = log.getvalue()
+    assert "Match to 31: after hand 2" in out  # hand 1 counted, hand 2 finished
+    assert "Ann" in out  # her name, from the records
+    again = GameRecord.load(tmp_path / "m-hand2.json")
+    assert again.replay().is_over and [m.move for m in again.moves][: len(played)] == played

@@ -146,7 +146,8 @@ def play(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     ] = None,
     resume: Annotated[
         Path | None,
-        typer.Option(help="go on with a game saved by fido play, with its bots and seats"),
+        typer.Option(help="go on with a game saved by fido play, with its bots and seats "
+                     "(with --match: the match saved as --save NAME)"),
     ] = None,
     match: Annotated[
         bool,

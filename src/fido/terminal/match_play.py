@@ -39,7 +39,9 @@ class MatchPlay:
         *,
         console: Console | None = None,
         ask: Callable[[str], str] = input,
+        current: Session | None = None,
     ) -> None:
+        self.current = current  # a resumed hand, played first (--match --resume)
         self.match = match
         self.names = names
         self.seat_session = seat_session
@@ -69,8 +71,13 @@ class MatchPlay:
         m = self.match
         while not m.is_over:
             hand = len(m.hands) + 1
-            game = m.new_hand()
-            session = self.seat_session(game, hand_path(self.save, hand))
+            if self.current is not None:
+                session, self.current = self.current, None
+                game = session.game
+                self.console.print(f"match to {m.target}: hand {hand} goes on")
+            else:
+                game = m.new_hand()
+                session = self.seat_session(game, hand_path(self.save, hand))
             session.event = f"match to {m.target}, hand {hand}"
             code = session.run()
             if code or not game.is_over:

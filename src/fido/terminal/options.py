@@ -14,12 +14,16 @@ played), and the game is saved back to FILE unless ``--save`` says otherwise.
 
 ``--match`` plays hands until a side reaches the ruleset's target (or
 ``--target``), each hand saved next to ``--save`` (``NAME-hand1.json``, ...).
+``--match --resume NAME.json`` goes on with such a match: its finished hands
+count, its last hand goes on where it stopped (or the next is dealt).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from fido.bots.registry import make_bot, parse_spec
@@ -30,7 +34,7 @@ from fido.options import check_name, check_output_file, check_seconds, split_spe
 from fido.record import GameRecord
 from fido.rules import Ruleset
 from fido.safe_text import printable
-from fido.terminal.match_play import MatchPlay
+from fido.terminal.match_play import MatchPlay, hand_path
 from fido.terminal.session import Session, default_record_path
 
 __all__ = ["PlayOptions", "prepare"]
@@ -91,7 +95,7 @@ def prepare(opts: PlayOptions) -> Session | MatchPlay:
         raise ConfigurationError("--target is the target of a --match")
     if opts.resume is not None:
         if opts.match:
-            raise ConfigurationError("--resume goes on with one saved hand; drop --match")
+            return _resume_match(opts, delay)
         return _resume(opts, delay)
     name = check_name(opts.name if opts.name is not None else DEFAULT_NAME)
     rules = Ruleset.from_text(opts.rules if opts.rules is not None else DEFAULT_RULES)
@@ -120,14 +124,14 @@ def prepare(opts: PlayOptions) -> Session | MatchPlay:
     return Session(game, levels, seat_no, names, save=save, delay=delay, hint_bot=opts.hint)
 
 
-def _resume(opts: PlayOptions, delay: float) -> Session:
-    assert opts.resume is not None
+def _not_with_resume(opts: PlayOptions) -> None:
     given = [
         flag
         for flag, value in (
             ("--rules", opts.rules),
             ("--players", opts.players),
             ("--seed", opts.seed),
+            ("--target", opts.target),
         )
         if value is not None
     ]
@@ -135,18 +139,94 @@ def _resume(opts: PlayOptions, delay: float) -> Session:
         raise ConfigurationError(
             f"--resume goes on with the record's deal; drop {', '.join(given)}"
         )
-    path = opts.resume
-    record = GameRecord.load(path)
+
+
+def _replayed(record: GameRecord) -> Game:
     game = record.new_game()
     for _i, _turn, g in record.steps():  # verifies every move
         game = g
     record.check_results(game)  # claimed results must be the replay's
+    return game
+
+
+_MATCH_EVENT = re.compile(r"match to (\d+), hand (\d+)")
+
+
+def _resume_match(opts: PlayOptions, delay: float) -> MatchPlay:
+    """Go on with a match saved by ``fido play --match --save BASE``: its hands are
+    BASE-hand1.json, ...; the finished ones count, the last one goes on if unfinished."""
+    assert opts.resume is not None
+    _not_with_resume(opts)
+    if opts.save is not None:
+        raise ConfigurationError("a resumed match saves its hands where they are; drop --save")
+    base = opts.resume
+    paths = list(itertools.takewhile(Path.exists, (hand_path(base, k) for k in itertools.count(1))))
+    if not paths:
+        raise ConfigurationError(
+            f"no match saved as {printable(base, 200)}: its first hand would be "
+            f"{printable(hand_path(base, 1), 200)}"
+        )
+    records = [GameRecord.load(p) for p in paths]
+    found = _MATCH_EVENT.fullmatch(records[-1].event or "")
+    if found is None or int(found[2]) != len(records):
+        raise ConfigurationError(
+            f"{printable(paths[-1], 200)} is not hand {len(records)} of a match saved by "
+            "fido play --match"
+        )
+    first = _replayed(records[0])
+    match = Match(first.rules, first.players, target=int(found[1]),
+                  seed=random.SystemRandom().getrandbits(64))
+    games = [first, *(_replayed(r) for r in records[1:])]
+    for path, game in zip(paths[:-1], games[:-1], strict=True):
+        if not game.is_over or game.rules != first.rules or game.players != first.players:
+            raise ConfigurationError(f"{printable(path, 200)} is not a finished hand of this match")
+        match.add(game)
+    last = games[-1]
+    current = None
+    if last.is_over:
+        match.add(last)
+    else:
+        current = _resume(replace(opts, resume=paths[-1], match=False), delay)
+    if match.is_over:
+        raise ConfigurationError(f"the match saved as {printable(base, 200)} is over")
+    levels, seat, names = _seating(opts, records[-1], paths[-1], last.players)
+
+    def seated(game: Game, path: Path) -> Session:
+        return Session(game, levels, seat, names, save=path, delay=delay, hint_bot=opts.hint)
+
+    return MatchPlay(match, names, seated, base, current=current)
+
+
+def _resume(opts: PlayOptions, delay: float) -> Session:
+    assert opts.resume is not None
+    _not_with_resume(opts)
+    path = opts.resume
+    record = GameRecord.load(path)
+    game = _replayed(record)
     if game.is_over:
         raise ConfigurationError(
             f"the game in {printable(path, 200)} is finished; replay it with: fido replay "
             f"{printable(path, 200)}"
         )
-    players = game.players
+    levels, seat, names = _seating(opts, record, path, game.players)
+    save = check_output_file(opts.save or path, "--save")
+    return Session(
+        game,
+        levels,
+        seat,
+        names,
+        save=save,
+        delay=delay,
+        hint_bot=opts.hint,
+        date=record.date,
+        event=record.event,
+    )
+
+
+def _seating(opts: PlayOptions, record: GameRecord, path: Path,
+             players: int) -> tuple[list[str | None], int, list[str]]:
+    """Who sits where in a resumed game: the record's bots and seats unless the options
+    say otherwise."""
     if opts.bots is not None or record.bots is None:
         if opts.seat is None and record.bots is not None:
             seat = _person_seat(record.bots, path)
@@ -164,18 +244,7 @@ def _resume(opts: PlayOptions, delay: float) -> Session:
     names = list(record.players)
     if opts.name is not None:
         names[seat] = check_name(opts.name)
-    save = check_output_file(opts.save or path, "--save")
-    return Session(
-        game,
-        levels,
-        seat,
-        names,
-        save=save,
-        delay=delay,
-        hint_bot=opts.hint,
-        date=record.date,
-        event=record.event,
-    )
+    return levels, seat, names
 
 
 def _person_seat(bots: tuple[str | None, ...], path: Path) -> int:
