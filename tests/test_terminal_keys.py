@@ -202,8 +202,8 @@ def test_a_match_stopped_mid_hand_goes_on_where_it_stopped(tmp_path: Path) -> No
     while (i := child.expect([PROMPT, "Enter: the next hand", "won the match"])) != 2:
         child.sendline("1" if i == 0 else "")
     child.expect(pexpect.EOF)
-    out = log.getvalue()
-    assert "Match to 31: after hand 2" in out  # hand 1 counted, hand 2 finished
-    assert "Ann" in out  # her name, from the records
+    shown = log.getvalue()
+    assert "Match to 31: after hand 2" in shown  # hand 1 counted, hand 2 finished
+    assert "Ann" in shown  # her name, from the records
     again = GameRecord.load(tmp_path / "m-hand2.json")
     assert again.replay().is_over and [m.move for m in again.moves][: len(played)] == played
