@@ -68,6 +68,20 @@ def _locked(s: Session, event_id: int) -> Championship | None:
     return s.get(Championship, event_id, with_for_update=True, populate_existing=True)
 
 
+def _acting(request: Request, s: Session, event_id: int,
+            organiser_only: str | None = None) -> tuple[Account, Championship]:
+    """The signed-in account and the event she acts on, locked (:func:`_locked`); with
+    ``organiser_only`` (what only the organiser does), hers or the federation's only."""
+    me = _signed_in(request, s)
+    event = _locked(s, event_id)
+    if event is None:
+        raise ApiError(404, "no_event", "there is no such event")
+    if organiser_only is not None and not _organises(s, event, me):
+        raise ApiError(403, "organiser", f"only the event's organiser (or the federation) "
+                       f"{organiser_only}")
+    return me, event
+
+
 def _organises(s: Session, event: Championship, account: Account | None) -> bool:
     """The event's organiser, or the federation, acts for the event."""
     return account is not None and (account.id == event.organiser_id
@@ -224,10 +238,7 @@ def events_routes() -> APIRouter:
     def register(event_id: EventId, body: RegisterIn, request: Request) -> dict[str, Any]:
         """Register yourself, or (the organiser) the account named in the body."""
         def work(s: Session) -> dict[str, Any]:
-            me = _signed_in(request, s)
-            event = _locked(s, event_id)
-            if event is None:
-                raise ApiError(404, "no_event", "there is no such event")
+            me, event = _acting(request, s, event_id)
             who = me
             if body.name is not None:
                 if not _organises(s, event, me):
@@ -246,10 +257,7 @@ def events_routes() -> APIRouter:
     def withdraw(event_id: EventId, request: Request) -> dict[str, Any]:
         """Leave: before the first round, off the list; after, no further round."""
         def work(s: Session) -> dict[str, Any]:
-            me = _signed_in(request, s)
-            event = _locked(s, event_id)
-            if event is None:
-                raise ApiError(404, "no_event", "there is no such event")
+            me, event = _acting(request, s, event_id)
             champs.withdraw(s, event, me)
             return event_json(s, event, me)
         result: dict[str, Any] = in_store(request, work)
@@ -262,12 +270,7 @@ def events_routes() -> APIRouter:
         """The organiser takes a player off: as she would withdraw herself (a player who
         does not come back; registering her again brings her back)."""
         def work(s: Session) -> dict[str, Any]:
-            me = _signed_in(request, s)
-            event = _locked(s, event_id)
-            if event is None:
-                raise ApiError(404, "no_event", "there is no such event")
-            if not _organises(s, event, me):
-                raise ApiError(403, "organiser", "only the organiser takes players off")
+            me, event = _acting(request, s, event_id, "takes players off")
             who = s.get(Account, account_id)
             if who is None or all(e.account_id != who.id for e in event.entries):
                 raise ApiError(404, "no_entry", "that account is not a player of this event")
@@ -282,13 +285,7 @@ def events_routes() -> APIRouter:
         """Call the event off (the organiser or the federation): no further registration
         nor round; the tables played stand."""
         def work(s: Session) -> dict[str, Any]:
-            me = _signed_in(request, s)
-            event = _locked(s, event_id)
-            if event is None:
-                raise ApiError(404, "no_event", "there is no such event")
-            if not _organises(s, event, me):
-                raise ApiError(403, "organiser", "only the event's organiser (or the "
-                               "federation) cancels it")
+            me, event = _acting(request, s, event_id, "cancels it")
             champs.cancel(event)
             return event_json(s, event, me)
         result: dict[str, Any] = in_store(request, work)
@@ -300,13 +297,7 @@ def events_routes() -> APIRouter:
         """Draw the next round (the organiser, when the last one is over); online, its
         tables start at once."""
         def work(s: Session) -> tuple[list[tuple[str, list[Account]]], int]:
-            me = _signed_in(request, s)
-            event = _locked(s, event_id)
-            if event is None:
-                raise ApiError(404, "no_event", "there is no such event")
-            if not _organises(s, event, me):
-                raise ApiError(403, "organiser", "only the event's organiser (or the "
-                               "federation) draws its rounds")
+            me, event = _acting(request, s, event_id, "draws its rounds")
             tables = rounds.draw_round(s, event, dt.datetime.now(dt.UTC))
             seated = []
             for t in tables:
