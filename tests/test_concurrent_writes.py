@@ -20,6 +20,7 @@ from fido.server.accounts import sign_up
 from fido.server.analysis_jobs import AnalysisJobs
 from fido.server.claims import ask, decide, link_player
 from fido.server.errors import ApiError
+from fido.server.roles import ORGANISER, grant
 from fido.server.sheet_entry import enter_sheet
 from fido.store import (
     Account,
@@ -27,6 +28,7 @@ from fido.store import (
     ChampionshipTable,
     GameRow,
     PlayerClaim,
+    RoleRow,
     TableRow,
     open_store,
 )
@@ -243,4 +245,35 @@ def test_the_same_analysis_asked_twice_at_once(store_url: str) -> None:
     assert rows["first"] == rows["second"]
     with store.session(write=False) as s:
         assert len(s.scalars(select(AnalysisRow)).all()) == 1
+    store.close()
+
+
+def test_the_same_role_granted_twice_at_once(store_url: str) -> None:
+    """Two federation clicks grant one organiser role together: one row, no failure."""
+    if not store_url.startswith("postgresql"):
+        pytest.skip("SQLite runs one writing transaction at a time")
+    store = open_store(store_url)
+    with store.session() as s:
+        olga = sign_up(s, "olga", "a long secret 1", None).id
+    first_in = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def give(i: int) -> None:
+        if i:
+            first_in.wait(10)
+        with store.session() as s:
+            _row, new = grant(s, s.get(Account, olga), ORGANISER, "club:Rostock")  # type: ignore[arg-type]
+            if not i:
+                first_in.set()
+                threading.Event().wait(0.5)
+        outcome[f"g{i}"] = new
+
+    threads = [threading.Thread(target=give, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert outcome == {"g0": True, "g1": False}
+    with store.session(write=False) as s:
+        assert len(s.scalars(select(RoleRow).where(RoleRow.account_id == olga)).all()) == 1
     store.close()

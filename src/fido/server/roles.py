@@ -130,6 +130,8 @@ def grant(
     if account.guest:
         raise RoleError("a guest holds no roles: she signs up first")
     role, scope_ = _checked(role, scope)
+    # her row locked: the same grant twice at once takes turns, the second finds the first
+    s.execute(select(Account.id).where(Account.id == account.id).with_for_update())
     old = s.scalar(select(RoleRow).where(
         RoleRow.account_id == account.id, RoleRow.role == role, RoleRow.scope == scope_))
     if old is not None:
