@@ -158,22 +158,23 @@ async def _seat(room: Room, people: list[Account]) -> None:
     await room.absent_away()
 
 
+def _players_of(s: Session, table: ChampionshipTable) -> list[Account]:
+    """The accounts at ``table``, seat 0 first, loaded to be seated once the session ends."""
+    people = [a for a in (s.get(Account, i) for i in champs.seats_of(table)) if a is not None]
+    for p in people:
+        s.expunge(p)
+    return people
+
+
 async def seat_waiting_rounds(hub: Hub) -> int:
     """At start: seat the online event tables a round drew but did not seat (the process
     stopped between the draw's commit and the seating). How many tables."""
     def waiting() -> list[tuple[str, list[Account]]]:
         with hub.store.session(write=False) as s:
-            rows = s.execute(select(ChampionshipTable, TableRow)
-                             .join(TableRow, TableRow.id == ChampionshipTable.table_id)
-                             .where(TableRow.status == "open")).all()
-            out = []
-            for table, _row in rows:
-                people = [s.get(Account, a) for a in champs.seats_of(table)]
-                for p in people:
-                    if p is not None:
-                        s.expunge(p)
-                out.append((table.table_id or "", [p for p in people if p is not None]))
-            return out
+            tables = s.scalars(select(ChampionshipTable)
+                               .join(TableRow, TableRow.id == ChampionshipTable.table_id)
+                               .where(TableRow.status == "open")).all()
+            return [(t.table_id or "", _players_of(s, t)) for t in tables]
 
     tables = await asyncio.to_thread(waiting)
     for table_id, people in tables:
@@ -296,20 +297,12 @@ def events_routes() -> APIRouter:
     async def draw_round(event_id: EventId, request: Request) -> dict[str, Any]:
         """Draw the next round (the organiser, when the last one is over); online, its
         tables start at once."""
-        def work(s: Session) -> tuple[list[tuple[str, list[Account]]], int]:
-            me, event = _acting(request, s, event_id, "draws its rounds")
+        def work(s: Session) -> list[tuple[str, list[Account]]]:
+            _organiser, event = _acting(request, s, event_id, "draws its rounds")
             tables = rounds.draw_round(s, event, dt.datetime.now(dt.UTC))
-            seated = []
-            for t in tables:
-                if t.table_id is not None:
-                    people = [s.get(Account, a) for a in champs.seats_of(t)]
-                    for p in people:
-                        if p is not None:
-                            s.expunge(p)
-                    seated.append((t.table_id, [p for p in people if p is not None]))
-            return seated, me.id
+            return [(t.table_id, _players_of(s, t)) for t in tables if t.table_id is not None]
 
-        seated, _me_id = await asyncio.to_thread(in_store, request, work)
+        seated = await asyncio.to_thread(in_store, request, work)
         for table_id, people in seated:
             await _seat(await _room(request, table_id), people)
 

@@ -85,9 +85,9 @@ def _account(request: Request, s: Session) -> Account | None:
     return account
 
 
-def _signed_in(request: Request, s: Session, account: Account | None = None) -> Account:
-    """The signed-in account (``account``: the one this request's session already gave)."""
-    account = account or _account(request, s)
+def _signed_in(request: Request, s: Session) -> Account:
+    """The signed-in account, else :class:`Refused` (401)."""
+    account = _account(request, s)
     if account is None or account.guest:
         raise Refused(401, "Sign in first", "Score sheets and reviews are made by signed-in "
                       "accounts: sign in (or sign up) first.")
@@ -197,9 +197,8 @@ def sheet_routes() -> APIRouter:
     def new_sheet(request: Request, table: int | None = None) -> Response:
         """A blank sheet, or (``table``) the sheet of an event's drawn table, filled in."""
         with _store(request).session(write=False) as s:
-            account = _account(request, s)
+            account = _signed_in(request, s)  # refused: refused_page shows her nav
             me = _me(s, account)
-            account = _signed_in(request, s, account)
             sheet = blank_form(utcnow().date())
             if table is not None:
                 try:
@@ -220,9 +219,8 @@ def sheet_routes() -> APIRouter:
             sheet.rows = min(MAX_ROWS, sheet.rows + 1)
         store = _store(request)
         with store.session() as s:
-            account = _account(request, s)
+            account = _signed_in(request, s)  # refused: refused_page shows her nav
             me = _me(s, account)
-            account = _signed_in(request, s, account)
             if form.get("action") == "more":
                 return _form_page(request, sheet, me=me)
             number = account.player.number if account.player is not None else None
@@ -353,11 +351,9 @@ def sheet_routes() -> APIRouter:
     def _results_page(request: Request, error: str = "", status: int = 200,
                       number: str = "") -> Response:
         with _store(request).session() as s:  # writes: the answers to her requests are read
-            account = _account(request, s)
-            if account is not None and not account.guest:
-                notes.mark_read(s, account.id, claims=True)  # this page shows the answer
-            me = _me(s, account)
-            account = _signed_in(request, s, account)
+            account = _signed_in(request, s)
+            notes.mark_read(s, account.id, claims=True)  # this page shows the answer
+            me = _me(s, account)  # after: her inbox count without them
             rows: list[dict[str, Any]] = []
             if account.player is not None:
                 for game in reversed(games_of(s, [account.player.number])):
@@ -405,9 +401,8 @@ def sheet_routes() -> APIRouter:
     @router.get("/reviews", response_class=HTMLResponse)
     def disputes(request: Request) -> Response:
         with _store(request).session(write=False) as s:
-            account = _account(request, s)
+            account = _signed_in(request, s)  # refused: refused_page shows her nav
             me = _me(s, account)
-            account = _signed_in(request, s, account)
             roles = roles_of(s, account.id)
             if not roles:
                 raise Refused(403, "Organisers only", "Disputes are settled by an "
@@ -433,9 +428,8 @@ def sheet_routes() -> APIRouter:
     @router.get("/inbox", response_class=HTMLResponse)
     def inbox(request: Request) -> Response:
         with _store(request).session(write=False) as s:
-            account = _account(request, s)
+            account = _signed_in(request, s)  # refused: refused_page shows her nav
             me = _me(s, account)
-            account = _signed_in(request, s, account)
             items = [_inbox_item(n) for n in notes.inbox(s, account.id)]
         return render(request, "inbox.html", me=me, items=items)
 
@@ -457,9 +451,9 @@ def sheet_routes() -> APIRouter:
     def _roles_page(request: Request, error: str = "", status: int = 200,
                     form: dict[str, str] | None = None) -> Response:
         with _store(request).session(write=False) as s:
-            account = _account(request, s)
+            account = _signed_in(request, s)
+            _federation(s, account)
             me = _me(s, account)
-            _federation(s, _signed_in(request, s))
             rows = s.execute(select(RoleRow, Account)
                              .join(Account, Account.id == RoleRow.account_id)
                              .order_by(RoleRow.role, Account.name_key, RoleRow.scope)).all()
