@@ -60,6 +60,17 @@ def event_people(
     return people, numbers
 
 
+def open_event(organiser: httpx.Client, players: list[httpx.Client],
+               event: dict[str, Any]) -> int:
+    """The organiser creates ``event``, the ``players`` register themselves; its id."""
+    r = organiser.post("/api/events", json=event)
+    assert r.status_code == 201, r.text
+    eid: int = r.json()["id"]
+    for p in players:
+        assert p.post(f"/api/events/{eid}/entries", json={}).status_code == 201
+    return eid
+
+
 def _wait_round_over(client: httpx.Client, event_id: int, timeout: float = 120) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -161,11 +172,8 @@ def test_a_duplicate_round_deals_every_table_the_same_hands(store_url: str) -> N
         people, _numbers = event_people(url, base, 7)
         hands = {}
         for duplicate in (True, False):
-            r = people[0].post("/api/events", json=EVENT | {
+            eid = open_event(people[0], people[1:], EVENT | {
                 "table_size": 3, "rounds": 1, "duplicate": duplicate})
-            eid = r.json()["id"]
-            for p in people[1:]:
-                assert p.post(f"/api/events/{eid}/entries", json={}).status_code == 201
             assert people[0].post(f"/api/events/{eid}/rounds").status_code == 201
             event = _wait_round_over(people[0], eid)
             tables = event["tables"]
@@ -188,9 +196,7 @@ def test_a_player_leaves_mid_event_and_is_brought_back(store_url: str) -> None:
     with live_server(url) as base:
         people, _numbers = event_people(url, base, 7)
         boss = people[0]
-        eid = boss.post("/api/events", json=EVENT | {"table_size": 4, "rounds": 3}).json()["id"]
-        for p in people:  # the organiser plays too
-            assert p.post(f"/api/events/{eid}/entries", json={}).status_code == 201
+        eid = open_event(boss, people, EVENT | {"table_size": 4, "rounds": 3})  # she plays too
         ids = {p["name"]: p["account"] for p in boss.get(f"/api/events/{eid}").json()["players"]}
         assert boss.post(f"/api/events/{eid}/rounds").status_code == 201  # 7: tables of 4, 3
         # a player cannot take another off; nobody takes off an account not in the event
@@ -294,10 +300,7 @@ def test_the_organiser_cancels_an_event(store_url: str) -> None:
     with live_server(url) as base:
         people, _numbers = event_people(url, base, 7)
         boss = people[0]
-        eid = boss.post("/api/events", json=EVENT | {
-            "table_size": 3, "rounds": 3, "mode": "online"}).json()["id"]
-        for p in people[1:]:
-            assert p.post(f"/api/events/{eid}/entries", json={}).status_code == 201
+        eid = open_event(boss, people[1:], EVENT | {"table_size": 3, "rounds": 3})
         assert boss.post(f"/api/events/{eid}/rounds").status_code == 201
         _wait_round_over(boss, eid)
         assert people[1].post(f"/api/events/{eid}/cancel").status_code == 403

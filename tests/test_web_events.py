@@ -23,7 +23,7 @@ from fido.events import Round, Table, repeat_lower_bound, repeat_meetings
 from fido.record import GameRecord
 from fido.store import GameRow, TableRow, open_store
 from server_live import live_server
-from test_events_api import event_people
+from test_events_api import event_people, open_event
 from web_browser import Person, browser_session
 
 NAME = "<i>Rostock</i> Cup"
@@ -159,12 +159,9 @@ def test_an_event_at_real_tables_takes_its_results_from_score_sheets(
     url = store_url
     with live_server(url) as base:
         clients, numbers = event_people(url, base, 7, "player")
-        r = clients[0].post("/api/events", json={
+        event_id = open_event(clients[0], clients[1:], {
             "name": "Club night", "starts_on": "2026-11-24", "ends_on": "2026-11-24",
             "set": 6, "table_size": 3, "rounds": 1, "mode": "tables"})
-        event_id = r.json()["id"]
-        for c in clients[1:]:
-            assert c.post(f"/api/events/{event_id}/entries", json={}).status_code == 201
         assert clients[0].post(f"/api/events/{event_id}/rounds").status_code == 201
         event = clients[0].get(f"/api/events/{event_id}").json()
         tables = event["tables"]
@@ -234,12 +231,9 @@ def test_players_leave_an_event_and_the_organiser_brings_one_back(
     url = store_url
     with live_server(url) as base:
         clients, _numbers = event_people(url, base, 7, "player")
-        r = clients[0].post("/api/events", json={
+        event_id = open_event(clients[0], clients[1:], {
             "name": "Two nights", "starts_on": "2026-11-24", "ends_on": "2026-11-25",
             "set": 6, "table_size": 3, "rounds": 2, "mode": "tables"})
-        event_id = r.json()["id"]
-        for c in clients[1:]:
-            assert c.post(f"/api/events/{event_id}/entries", json={}).status_code == 201
         assert clients[0].post(f"/api/events/{event_id}/rounds").status_code == 201
 
         # a player leaves by herself: her button, then her name marked
