@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -194,6 +195,12 @@ def test_a_match_stopped_mid_hand_goes_on_where_it_stopped(tmp_path: Path) -> No
     assert out.returncode == 1 and "drop --target" in out.stderr
     out = run("play", "--match", "--resume", str(tmp_path / "nothing.json"))
     assert out.returncode == 1 and "no match saved as" in out.stderr
+    data = json.loads((tmp_path / "m-hand1.json").read_text())
+    for target in ("0", "10" * 20):  # a record's target is bounded as --target is
+        data["event"] = f"match to {target}, hand 1"
+        (tmp_path / "z-hand1.json").write_text(json.dumps(data))
+        out = run("play", "--match", "--resume", str(tmp_path / "z.json"))
+        assert out.returncode == 1 and "is 1 to 100000 points" in out.stderr, out.stderr
 
     log = io.StringIO()
     child = spawn("play", "--match", "--resume", str(save), "--delay", "0", "--hint", "expert",

@@ -112,8 +112,8 @@ def prepare(opts: PlayOptions) -> Session | MatchPlay:
             raise ConfigurationError(
                 f"{rules.name} has no match target: give one, e.g. --target 100"
             )
-        if opts.target is not None and not 1 <= opts.target <= 100_000:
-            raise ConfigurationError(f"--target is 1 to 100000 points, not {opts.target}")
+        if opts.target is not None:
+            _check_target(opts.target, "--target")
         match = Match(rules, players, target=opts.target, seed=seed)
 
         def seated(game: Game, path: Path) -> Session:
@@ -152,6 +152,14 @@ def _replayed(record: GameRecord) -> Game:
 _MATCH_EVENT = re.compile(r"match to (\d+), hand (\d+)")
 
 
+MAX_TARGET = 100_000
+
+
+def _check_target(target: int, what: str) -> None:
+    if not 1 <= target <= MAX_TARGET:
+        raise ConfigurationError(f"{what} is 1 to {MAX_TARGET} points, not {target}")
+
+
 def _resume_match(opts: PlayOptions, delay: float) -> MatchPlay:
     """Go on with a match saved by ``fido play --match --save BASE``: its hands are
     BASE-hand1.json, ...; the finished ones count, the last one goes on if unfinished."""
@@ -173,8 +181,10 @@ def _resume_match(opts: PlayOptions, delay: float) -> MatchPlay:
             f"{printable(paths[-1], 200)} is not hand {len(records)} of a match saved by "
             "fido play --match"
         )
+    target = int(found[1])
+    _check_target(target, f"the target of the match in {printable(paths[-1], 200)}")
     first = _replayed(records[0])
-    match = Match(first.rules, first.players, target=int(found[1]),
+    match = Match(first.rules, first.players, target=target,
                   seed=random.SystemRandom().getrandbits(64))
     games = [first, *(_replayed(r) for r in records[1:])]
     for path, game in zip(paths[:-1], games[:-1], strict=True):
