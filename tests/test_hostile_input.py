@@ -30,6 +30,7 @@ from fido.bots import make_bot
 from fido.bots.runner import play_out
 from fido.notation import parse_move
 from fido.position import game_text
+from fido.safe_text import whole_or_none
 
 # text a user might type: digits of other scripts, fullwidth, superscripts, huge
 # numbers, whitespace, control characters, markup
@@ -254,3 +255,15 @@ def test_a_view_holds_no_reference_to_the_game() -> None:
     assert not hidden & set(view.hand)
     for m in view.legal_moves:
         assert not isinstance(m, Placement) or m.tile not in hidden
+
+
+@given(text=st.text(max_size=12) | st.sampled_from(["²", "¹²", "١٢", "１２", "-1", "+1", " 1",
+                                                   "9" * 5000, "", "0", "007"]))
+def test_a_typed_whole_number_is_read_as_int_reads_it_or_refused(text: str) -> None:
+    """The pages read typed numbers with this: never an exception, and never a number
+    int() would not give ("²" is a digit to str.isdigit, not to int)."""
+    number = whole_or_none(text)
+    if number is None:
+        assert not (text.isdecimal() and len(text) <= 4000)
+    else:
+        assert number == int(text) >= 0 and text.isdecimal()

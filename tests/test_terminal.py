@@ -386,3 +386,15 @@ def test_the_tile_laid_last_is_outlined_in_heavy_lines() -> None:
             col, row = pic.at(lay.placed[-1].x, lay.placed[-1].y)
             assert top < row < bottom and left < col < right, (zoom, text)  # around it
             assert not set(HEAVY) & set("\n".join(draw(lay, zoom).lines))
+
+
+def test_a_filter_of_superscript_digits_matches_nothing_and_says_so() -> None:
+    """"/²" is a digit to str.isdigit, not to int(): the filter finds no move, no crash;
+    "/6" still finds the sixes."""
+    game = Game.new("fido set=6", 3, seed=2)
+    view = game.view(game.turn)
+    none = play_screen(view, ["A", "B", "C"], Frame(query="²"))
+    assert any("no legal move matches the filter" in line for line in none.lines)
+    sixes = play_screen(view, ["A", "B", "C"], Frame(query="6"))
+    assert sixes.moves and all(6 in (m.tile.high, m.tile.low) for _n, m in sixes.moves
+                               if isinstance(m, Placement))

@@ -245,6 +245,21 @@ def test_a_browser_gets_a_mistyped_address_as_a_page(
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
 
 
+@pytest.mark.parametrize("typed", ["²", "١٢x", "9" * 5000, "--5"])
+def test_numbers_typed_in_forms_are_refused_plainly(base: str, typed: str) -> None:
+    """A superscript digit is a digit to str.isdigit but not to int(): every form that
+    reads a number answers it with its own message, never a 500."""
+    client, token = _sign_up(base, f"digits{abs(hash(typed)) % 10**6}")
+    html = {"accept": "text/html"}
+    r = client.post("/tables", data=_table_form(token, players=typed), headers=html)
+    assert r.status_code == 422 and "2 to 9 players" in r.text, r.text[:300]
+    r = client.post("/tables", data=_table_form(token, clock=typed), headers=html)
+    assert r.status_code == 422 and "clocks offered" in r.text
+    r = client.post("/sheets/player", data={"csrf_token": token, "number": typed}, headers=html)
+    assert r.status_code == 422 and "whole number" in r.text
+    assert client.get(f"/events/{typed}", headers=html).status_code == 404
+
+
 def test_game_labels() -> None:
     assert game_label("fido set=12") == "FIDO double-12"
     assert game_label("fido set=12 divisor=5 mother_theresa") == \

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["control_chars", "has_control", "printable"]
+__all__ = ["control_chars", "has_control", "printable", "whole_or_none"]
+
+MAX_DIGITS = 4000  # int() refuses more than 4300 digits; no range of ours comes near
 
 # Cc: C0/C1 controls (ESC, BEL, NUL, DEL ...); Cf: format characters such as the
 # bidi overrides and isolates; Zl/Zp: line and paragraph separators; surrogates,
@@ -56,3 +58,9 @@ def printable(text: object, limit: int | None = None) -> str:
     if limit is not None and len(s) > limit:
         s = s[: max(0, limit - 1)] + "…"
     return s
+
+
+def whole_or_none(text: str) -> int | None:
+    """The whole number typed as ``text`` (decimal digits, as :func:`int` reads them), else
+    None. ``str.isdigit`` is not the test: it accepts ``²``, which int() refuses."""
+    return int(text) if text.isdecimal() and len(text) <= MAX_DIGITS else None

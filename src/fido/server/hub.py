@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
+from fido.safe_text import whole_or_none
 from fido.server.analysis_jobs import AnalysisJobs
 from fido.server.botpool import BotPool
 from fido.server.live import NOTIFY_CHANNEL, Room
@@ -136,7 +137,7 @@ class Hub:
         table_id, _, seq = payload.partition(":")
         room = self.rooms.get(table_id)
         if room is not None:
-            self._spawn(room, int(seq) if seq.isdigit() else None)
+            self._spawn(room, whole_or_none(seq))
 
     def _refresh_all(self) -> None:
         for room in list(self.rooms.values()):

@@ -30,6 +30,7 @@ from fido.moves import Draw, Move, Placement
 from fido.results import Outcome
 from fido.rich_text import safe
 from fido.rules import Scoring
+from fido.safe_text import whole_or_none
 from fido.sorting import is_joker, ratzek_rows
 from fido.table import SIDE, Table
 from fido.terminal.picture import SIDE_MARK, draw, fitting
@@ -248,8 +249,8 @@ def filter_moves(
             return q in move.text()
         if q.startswith("@"):
             return move.anchor >= 0 and table.slot_name(move.anchor * 4 + move.port) == q[1:]
-        if q.isdigit():
-            return int(q) in (move.tile.high, move.tile.low)
+        if (pips := whole_or_none(q)) is not None:  # not q.isdigit(): "²" is a digit
+            return pips in (move.tile.high, move.tile.low)
         if "-" in q and "@" not in q:
             return move.tile.text() == q or move.tile.text() == "-".join(reversed(q.split("-")))
         return q in move.text()

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
 from fido.rules import FIDO_DIVISORS
+from fido.safe_text import whole_or_none
 from fido.server import csrf
 from fido.web.api import InProcessApi
 from fido.web.pages import _form, _me, _see, render
@@ -32,14 +33,16 @@ def _event_body(form: dict[str, str]) -> dict[str, Any]:
     for k in ("set", "table_size", "rounds", "grace", "clock"):
         value = form.get(k, "").strip()
         if value:
-            body[k] = int(value) if value.lstrip("-").isdigit() else value
+            n = whole_or_none(value.removeprefix("-"))
+            body[k] = value if n is None else -n if value.startswith("-") else n
     for k in FLAGS:
         body[k] = form.get(k) == "on"
     return body
 
 
 def _valid_id(event_id: str) -> int | None:
-    return int(event_id) if event_id.isdigit() and 0 < int(event_id) < 2**31 else None
+    n = whole_or_none(event_id)
+    return n if n is not None and 0 < n < 2**31 else None
 
 
 def event_routes() -> APIRouter:

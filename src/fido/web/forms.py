@@ -12,6 +12,7 @@ from typing import Any
 
 from fido.errors import FidoError
 from fido.rules import FIDO_DIVISORS, RULESETS, Ruleset, ruleset
+from fido.safe_text import whole_or_none
 
 __all__ = [
     "BOT_LEVELS",
@@ -89,15 +90,17 @@ def _ruleset(form: Mapping[str, str]) -> str:
     words = [name]
     if name == "fido":
         size = form.get("set", "12")
-        if not size.isdigit() or int(size) not in FIDO_DIVISORS:
+        set_size = whole_or_none(size)
+        if set_size not in FIDO_DIVISORS:
             raise FormError("choose one of the FIDO sets offered")
-        words.append(f"set={int(size)}")
+        words.append(f"set={set_size}")
         divisor = form.get("divisor", "").strip()
         if divisor:
-            if not divisor.isdigit() or not 2 <= int(divisor) <= 99:
+            number = whole_or_none(divisor)
+            if number is None or not 2 <= number <= 99:
                 raise FormError("the divisor is a whole number from 2 to 99")
-            if int(divisor) != FIDO_DIVISORS[int(size)]:
-                words.append(f"divisor={int(divisor)}")
+            if number != FIDO_DIVISORS[set_size]:
+                words.append(f"divisor={number}")
         if form.get("direction") == "counterclockwise":
             words.append("direction=counterclockwise")
     words += [flag for flag in game.flags if form.get(flag)]
@@ -111,10 +114,9 @@ def _ruleset(form: Mapping[str, str]) -> str:
 def table_body(form: Mapping[str, str]) -> dict[str, Any]:
     """The API's table body (``POST /api/tables``) from the form's fields."""
     text = _ruleset(form)
-    players_text = form.get("players", "")
-    if not players_text.isdigit() or not 2 <= int(players_text) <= 9:
+    players = whole_or_none(form.get("players", "")) or 0
+    if not 2 <= players <= 9:
         raise FormError("a table has 2 to 9 players")
-    players = int(players_text)
     seats: list[dict[str, Any]] = []
     for i in range(players):
         choice = form.get(f"seat{i}", "open")
@@ -133,11 +135,11 @@ def table_body(form: Mapping[str, str]) -> dict[str, Any]:
         "ruleset": text, "players": players, "seats": seats,
         "rated": bool(form.get("rated")), "private": bool(form.get("private")),
     }
-    clock = form.get("clock", "0")
-    if not clock.isdigit() or int(clock) not in CLOCKS:
+    seconds = whole_or_none(form.get("clock", "0"))
+    if seconds not in CLOCKS:
         raise FormError("choose one of the clocks offered")
-    if int(clock):
-        body["clock"] = int(clock)
+    if seconds:
+        body["clock"] = seconds
     return body
 
 

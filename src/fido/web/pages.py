@@ -26,6 +26,7 @@ from sqlalchemy.orm import object_session
 
 import fido
 from fido.rules import FIDO_DIVISORS
+from fido.safe_text import whole_or_none
 from fido.server import csrf
 from fido.server.claims import pending_count
 from fido.server.errors import ApiError
@@ -390,8 +391,8 @@ def page_routes() -> APIRouter:
         refused = await _ensure_someone(api, me)
         if refused is None:
             body: dict[str, Any] = {}
-            if form.get("seat", "").isdigit():
-                body["seat"] = int(form["seat"])
+            if (seat := whole_or_none(form.get("seat", ""))) is not None:
+                body["seat"] = seat
             if _invite(form.get("invite")):
                 body["invite"] = form["invite"]
             answer = await api.call("POST", f"/api/tables/{table_id}/seats", body)

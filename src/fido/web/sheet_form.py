@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from fido.ranking import ResultIn
 from fido.rules import FIDO_DIVISORS
-from fido.safe_text import control_chars
+from fido.safe_text import control_chars, whole_or_none
 from fido.store import Account, Player
 
 __all__ = [
@@ -94,8 +94,8 @@ def resolve_player(s: Session, typed: str) -> int:
     text = typed.strip()
     if not text:
         raise ValueError("whose line is this? type a player number or an account name")
-    if text.isdigit():
-        return int(text)
+    if (number := whole_or_none(text)) is not None:
+        return number
     if control_chars(text):
         raise ValueError("a name holds no control characters")
     from fido.server.accounts import name_key  # noqa: PLC0415 (argon2: only when used)

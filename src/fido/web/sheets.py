@@ -34,6 +34,7 @@ from fido.events.scoresheets import sheet_players, sheet_table
 from fido.ranking import ResultError, Status, confirm, dispute, register_player, settle, status_at
 from fido.ranking.clock import utcnow
 from fido.ranking.submission import find_game, games_of
+from fido.safe_text import whole_or_none
 from fido.server import claims
 from fido.server import notifications as notes
 from fido.server.errors import ApiError
@@ -235,7 +236,7 @@ def sheet_routes() -> APIRouter:
                 try:
                     table = sheet.values.get("event_table", "")
                     game, _new = enter_sheet(s, account, result, sheet.numbers.values(),
-                                             event_table=int(table) if table.isdigit() else None)
+                                             event_table=whole_or_none(table))
                     game_id = game.id
                 except (RoleError, EventError) as e:
                     sheet.error(GENERAL, str(e))
@@ -383,9 +384,10 @@ def sheet_routes() -> APIRouter:
                 if form.get("action") == "new":  # no number yet: a new player (no federation)
                     claims.register_self(s, account)
                     return _see("/sheets")
-                if not number.isdigit() or not 1 <= int(number) <= INT_MAX:
+                wanted = whole_or_none(number)
+                if wanted is None or not 1 <= wanted <= INT_MAX:
                     raise ApiError(422, "invalid", "a player number is a whole number from 1")
-                claims.ask_or_link(s, account, int(number))
+                claims.ask_or_link(s, account, wanted)
         except ApiError as e:
             return _results_page(request, e.message, e.status, number)
         return _see("/sheets")
@@ -479,15 +481,15 @@ def sheet_routes() -> APIRouter:
                 if action == "register":  # a new ranking player
                     number = form.get("number", "").strip()
                     player = register_player(s, form.get("player", ""),
-                                             int(number) if number.isdigit() else None,
+                                             whole_or_none(number),
                                              form.get("country", "").strip() or None)
                     done = f"registered {player.name} as player {player.number}"
                 elif action in ("approve", "refuse"):  # an account's request to be a player
-                    claim = form.get("claim", "")
-                    if not claim.isdigit() or int(claim) > INT_MAX:
+                    claim_id = whole_or_none(form.get("claim", ""))
+                    if claim_id is None or claim_id > INT_MAX:
                         raise RoleError("which request?")
                     try:
-                        c = claims.decide(s, int(claim), me, action == "approve")
+                        c = claims.decide(s, claim_id, me, action == "approve")
                     except ApiError as e:
                         raise RoleError(e.message) from None
                     done = (f"{c.account.name} is player {c.player.number} ({c.player.name})"
@@ -495,11 +497,11 @@ def sheet_routes() -> APIRouter:
                             f"refused {c.account.name}'s request to be player {c.player.number}")
                 elif action == "link":  # an account to her ranking player
                     who = find_account(s, form.get("name", "").strip())
-                    number = form.get("number", "").strip()
-                    if not number.isdigit():
+                    linked = whole_or_none(form.get("number", "").strip())
+                    if linked is None:
                         raise RoleError("a player number is a whole number")
                     try:
-                        player = claims.link_player(s, who, int(number))
+                        player = claims.link_player(s, who, linked)
                     except ApiError as e:
                         raise RoleError(e.message) from None
                     done = f"linked {who.name} to player {player.number} ({player.name})"
