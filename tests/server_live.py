@@ -11,18 +11,25 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
+from http.cookies import SimpleCookie
 
 import httpx
 import uvicorn
 
-from fido.server.app import Limits, create_app
 from fido.server.claims import link_player
 from fido.server.hub import PlaySettings
 from fido.server.roles import find_account
 from fido.store import open_store
+from fido.web.app import Limits, create_app
 
-# tests: bots move at once, in threads; analyses in a thread, with few samples
-FAST = PlaySettings(bot_delay=0.0, bot_processes=0, analysis_samples=8, analysis_processes=0)
+# The settings `fido serve` uses (PlaySettings' defaults), but for two, each for a reason:
+# bots move at once (the tests would wait a second a move), and bots and analyses run in
+# threads (a spawned process per server costs seconds on 2 cores). A test that changes
+# another setting says why (e.g. test_web_analysis: few samples, to end in seconds).
+FAST = PlaySettings(bot_delay=0.0, bot_processes=0, analysis_processes=0)
+# analyses of 8 worlds a decision: for the tests that wait for an analysis to end
+QUICK_ANALYSES = replace(FAST, analysis_samples=8)
 
 
 def free_port() -> int:
@@ -59,11 +66,23 @@ def live_server(
 
 
 def browser(base: str) -> httpx.Client:
-    """A client that keeps cookies and sends the CSRF token like the web pages will."""
-    client = httpx.Client(base_url=base, timeout=20)
-    token = client.get("/api/session").json()["csrf_token"]
-    client.headers["X-CSRF-Token"] = token
+    """A client that keeps cookies and sends the CSRF token like the web pages do: the
+    ``fido_csrf`` cookie's value at the time of each request (it changes with the
+    session). A header set by the test itself is sent as it is."""
+    client = httpx.Client(base_url=base, timeout=20, event_hooks={"request": [csrf_hook]})
+    client.get("/api/session")
+    client.headers["X-CSRF-Token"] = CURRENT
     return client
+
+
+CURRENT = "(the cookie's)"  # browser()'s header until a test sets its own
+
+
+def csrf_hook(request: httpx.Request) -> None:
+    if request.headers.get("X-CSRF-Token") == CURRENT:
+        cookie = SimpleCookie(request.headers.get("cookie", ""))
+        morsel = cookie.get("fido_csrf")
+        request.headers["X-CSRF-Token"] = morsel.value if morsel is not None else ""
 
 
 def link(db: str, name: str, number: int) -> None:

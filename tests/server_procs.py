@@ -39,7 +39,7 @@ from fido.record import GameRecord
 from fido.rules import Ruleset
 from fido.store import EventRow, TableRow
 from fido.tiles import Tile
-from server_live import free_port
+from server_live import CURRENT, browser, csrf_hook, free_port
 
 SRC = str(Path(fido.__file__).parent.parent)
 
@@ -183,8 +183,7 @@ class ServerProcess:
 
 def guest(base: str) -> httpx.Client:
     """A browser signed in as a new guest (cookies and the CSRF header kept)."""
-    client = httpx.Client(base_url=base, timeout=20)
-    client.headers["X-CSRF-Token"] = client.get("/api/session").json()["csrf_token"]
+    client = browser(base)
     r = client.post("/api/guest")
     assert r.status_code == 200, r.text
     return client
@@ -193,7 +192,7 @@ def guest(base: str) -> httpx.Client:
 def moved(client: httpx.Client, base: str) -> httpx.Client:
     """The same browser (cookies, CSRF token) talking to another server."""
     return httpx.Client(base_url=base, timeout=20, cookies=dict(client.cookies),
-                        headers={"X-CSRF-Token": client.headers["X-CSRF-Token"]})
+                        headers={"X-CSRF-Token": CURRENT}, event_hooks={"request": [csrf_hook]})
 
 
 def open_table(creator: httpx.Client, others: list[httpx.Client], ruleset: str,

@@ -20,8 +20,8 @@ from sqlalchemy import func, select
 
 import fido
 from fido.ranking import register_player
-from fido.server.app import Limits
 from fido.server.claims import link_player
+from fido.server.deps import Limits
 from fido.server.roles import FEDERATION, find_account, grant
 from fido.store import Account, Notification, WebSession, open_store
 from server_live import browser, free_port, live_server
@@ -172,7 +172,8 @@ def test_the_session_cookie_is_httponly_samesite_signed_and_opaque(base: str, db
 
 def test_csrf_a_post_without_or_with_a_wrong_token_is_refused(base: str, db: str) -> None:
     client = browser(base)
-    token = client.headers.pop("X-CSRF-Token")
+    client.headers.pop("X-CSRF-Token")
+    token = client.cookies["fido_csrf"]
     csrf_cookie = next(c for c in httpx.get(f"{base}/api/session").headers.get_list("set-cookie")
                        if c.startswith("fido_csrf="))
     assert "httponly" not in csrf_cookie.lower() and "samesite=lax" in csrf_cookie.lower()
@@ -193,7 +194,11 @@ def test_csrf_a_post_without_or_with_a_wrong_token_is_refused(base: str, db: str
     # a form sends it as the csrf_token field
     r = client.post("/api/guest", data={"csrf_token": token})
     assert r.status_code == 200 and r.json()["kind"] == "guest"
+    # the guest's session has its own token now: the one before is refused
     client.headers["X-CSRF-Token"] = token
+    assert sign_up(client).status_code == 403
+    assert r.json()["csrf_token"] == client.cookies["fido_csrf"] != token
+    client.headers["X-CSRF-Token"] = r.json()["csrf_token"]
     assert sign_up(client).status_code == 201
     r = httpx.Client(base_url=base, cookies=dict(client.cookies)).delete("/api/session")
     assert r.status_code == 403  # signing out needs the token too
@@ -392,7 +397,7 @@ def test_a_restart_keeps_sessions(db: str) -> None:
         client = browser(base)
         sign_up(client)
         cookies = dict(client.cookies)
-        token = client.headers["X-CSRF-Token"]
+        token = client.cookies["fido_csrf"]
     with live_server(db) as base:  # same database, a new process state
         again = httpx.Client(base_url=base, cookies=cookies, headers={"X-CSRF-Token": token})
         me = again.get("/api/session").json()

@@ -20,7 +20,7 @@ from schemathesis.checks import not_a_server_error
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from fido.server.app import Limits
+from fido.server.deps import Limits
 from server_live import browser, live_server
 
 

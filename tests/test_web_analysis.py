@@ -23,7 +23,7 @@ from sqlalchemy import select, update
 
 from fido.record import GameRecord
 from fido.store import AnalysisRow, open_store
-from server_live import FAST, live_server
+from server_live import QUICK_ANALYSES, live_server
 from server_live import browser as http_client
 from test_web_replay import _finish, _table
 from web_browser import Person, browser_session
@@ -45,7 +45,7 @@ def _done(client: httpx.Client, table: str, seat: int, timeout: float = 120) -> 
 
 
 def test_a_player_asks_for_the_analysis_of_her_moves(store_url: str) -> None:
-    with live_server(store_url) as base:
+    with live_server(store_url, play=QUICK_ANALYSES) as base:  # 8 worlds: ends in seconds
         me, table = _table(base)
         # not before the end: the record (every hand) does not exist yet
         r = me.post(f"/api/tables/{table}/analysis", json={})
@@ -102,7 +102,7 @@ def test_a_queued_analysis_runs_when_the_server_starts_again(store_url: str) -> 
 
 
 def test_the_replay_shows_what_each_move_cost(browser: Browser, tmp_path: Any) -> None:
-    with live_server(f"sqlite:///{tmp_path / 'fido.db'}") as base:
+    with live_server(f"sqlite:///{tmp_path / 'fido.db'}", play=QUICK_ANALYSES) as base:
         me, table = _table(base)
         _finish(base, me, table)
         player = Person(browser, base)
@@ -146,7 +146,7 @@ def test_the_replay_shows_what_each_move_cost(browser: Browser, tmp_path: Any) -
 def test_one_player_cannot_fill_the_queue(store_url: str) -> None:
     """Her analyses waiting or running are bounded (here 2): the next request is refused
     with 429 and stores nothing, until one of hers is done."""
-    with live_server(store_url, play=replace(FAST, analyses_per_account=2)) as base:
+    with live_server(store_url, play=replace(QUICK_ANALYSES, analyses_per_account=2)) as base:
         me, table = _table(base)
         _finish(base, me, table)
         mine = me.get("/api/session").json()["account"]["id"]

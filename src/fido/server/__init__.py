@@ -2,7 +2,7 @@
 
 This slice serves health, the OpenAPI schema, accounts (registered and
 guest), server-side sessions with CSRF protection and sign-in rate limits;
-see docs/server.md. :func:`fido.server.app.create_app` builds the app.
+see docs/server.md. :func:`fido.web.app.create_app` builds the app.
 Nothing is imported here, so ``import fido.server.accounts`` does not pull
 in FastAPI.
 """

@@ -10,6 +10,7 @@ know about HTTP beyond the status of their refusals.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import unicodedata
 
 from argon2 import PasswordHasher
@@ -39,6 +40,10 @@ _DUMMY = _HASHER.hash("not a password of anybody")
 
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+# a guest is shown as "guest ID": no account may look like one at the table
+_GUEST_NAME = re.compile(r"guest\W*\d+", re.ASCII)
 
 
 def name_key(name: str) -> str:
@@ -77,6 +82,9 @@ def sign_up(
     The name must be free (compared by :func:`name_key`): 409 otherwise.
     """
     key = name_key(name)
+    if _GUEST_NAME.fullmatch(" ".join(key.split())):
+        raise ApiError(409, "name_reserved", "names like \"guest 12\" are how guests are "
+                       "shown at the table: choose another name")
     if s.scalar(select(Account.id).where(Account.name_key == key)) is not None:
         raise ApiError(409, "name_taken", "an account with this name exists already")
     account = guest if guest is not None and guest.guest else Account(created_at=_now())

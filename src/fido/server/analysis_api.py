@@ -9,19 +9,17 @@ open in the replay too, so its analyses are as public as its replay.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
+from fido.server import deps
 from fido.server.analysis_jobs import analysis_json
+from fido.server.deps import CsrfChecked, errors
 from fido.server.errors import ApiError
-from fido.server.lobby import _errors, _finished_record, _signed_in, _table_id
 from fido.store import AnalysisRow, SeatRow
-
-if TYPE_CHECKING:
-    from fido.server.app import Server
 
 __all__ = ["analysis_routes"]
 
@@ -32,27 +30,21 @@ class AnalysisIn(BaseModel):
     seat: int | None = Field(default=None, ge=0, le=8, description="default: your seat")
 
 
-def _server(request: Request) -> Server:
-    srv: Server = request.app.state.server
-    return srv
-
-
 def analysis_routes() -> APIRouter:
     api = APIRouter(prefix="/api", tags=["analysis"])
-    from fido.server.app import CsrfChecked  # noqa: PLC0415
 
     @api.post("/tables/{table_id}/analysis", dependencies=CsrfChecked, status_code=202,
-              responses=_errors(401, 403, 404, 409, 429))
-    async def ask(table_id: Annotated[str, Depends(_table_id)], body: AnalysisIn,
+              responses=errors(401, 403, 404, 409, 429))
+    async def ask(table_id: Annotated[str, Depends(deps.table_id)], body: AnalysisIn,
                   request: Request, response: Response) -> dict[str, Any]:
         """Ask for the analysis of your moves in a finished game (202: queued or
         running; 200: done already)."""
-        srv = _server(request)
-        await asyncio.to_thread(_finished_record, request, table_id, "analysis")
+        srv = deps.server(request)
+        await asyncio.to_thread(deps.finished_record, request, table_id, "analysis")
 
         def check() -> tuple[int, int]:
             with srv.store.session(write=False) as s:
-                me = _signed_in(request, s)
+                me = deps.signed_in(request, s)
                 mine = list(s.scalars(select(SeatRow.seat).where(
                     SeatRow.table_id == table_id, SeatRow.account_id == me.id,
                     SeatRow.kind == "person")))
@@ -73,12 +65,12 @@ def analysis_routes() -> APIRouter:
             response.status_code = 200
         return analysis_json(row)
 
-    @api.get("/tables/{table_id}/analysis", responses=_errors(404, 409))
-    def read(table_id: Annotated[str, Depends(_table_id)],
+    @api.get("/tables/{table_id}/analysis", responses=errors(403, 404, 409))
+    def read(table_id: Annotated[str, Depends(deps.table_id)],
              request: Request) -> dict[str, Any]:
         """The analyses of a finished game (any seat asked for), with their status."""
-        _finished_record(request, table_id, "analysis")
-        with _server(request).store.session(write=False) as s:
+        deps.finished_record(request, table_id, "analysis")
+        with deps.server(request).store.session(write=False) as s:
             rows = s.scalars(select(AnalysisRow).where(AnalysisRow.table_id == table_id)
                              .order_by(AnalysisRow.seat))
             return {"analyses": [analysis_json(r) for r in rows]}

@@ -92,6 +92,8 @@ class AnalysisJobs:
 
     def _queue(self, table_id: str, seat: int, account_id: int | None) -> AnalysisRow:
         with self.store.session() as s:
+            # read before the new row exists: a query autoflushes it, and samples is NOT NULL
+            samples = self._samples(s, table_id)
             row = s.scalar(select(AnalysisRow).where(AnalysisRow.table_id == table_id,
                                                      AnalysisRow.seat == seat))
             if row is not None and row.status != "failed":
@@ -110,7 +112,7 @@ class AnalysisJobs:
                 s.add(row)
             row.status, row.requested_by = "queued", account_id
             row.requested_at = dt.datetime.now(dt.UTC)
-            row.samples, row.seed = self._samples(s, table_id), secrets.randbits(62)
+            row.samples, row.seed = samples, secrets.randbits(62)
             row.started_at = row.finished_at = row.result = row.error = None
             s.flush()
             s.expunge(row)

@@ -31,14 +31,15 @@ from fido.errors import FidoError
 from fido.layout import Layouter
 from fido.rules import FIDO_DIVISORS, Ruleset, ruleset
 from fido.safe_text import control_chars
+from fido.server import deps
+from fido.server.deps import CsrfChecked
 from fido.server.errors import ApiError
 from fido.server.schemas import ErrorBody
-from fido.server.sessions import COOKIE
 from fido.server.wire import layout_json
 from fido.store.models import INT_MAX
 
 if TYPE_CHECKING:
-    from fido.server.app import Server
+    pass
 
 __all__ = ["AssistantGame", "assistant_routes", "game_state"]
 
@@ -168,11 +169,6 @@ def game_state(game: AssistantGame) -> dict[str, Any]:
     return out
 
 
-def _server(request: Request) -> Server:
-    srv: Server = request.app.state.server
-    return srv
-
-
 def _ranking_names(s: Session, game: AssistantGame) -> list[str | None]:
     """The ranking's name of every numbered player (an error names a wrong number)."""
     from fido.ranking import ResultError, find_player  # noqa: PLC0415
@@ -191,7 +187,7 @@ def _ranking_names(s: Session, game: AssistantGame) -> list[str | None]:
 
 def assistant_routes() -> APIRouter:
     api = APIRouter(prefix="/api/assistant", tags=["assistant"])
-    from fido.server.app import CsrfChecked  # noqa: PLC0415
+
 
     errors: dict[int | str, dict[str, Any]] = {
         status: {"model": ErrorBody} for status in (401, 403, 409, 422)
@@ -201,7 +197,7 @@ def assistant_routes() -> APIRouter:
     def state(body: AssistantGame, request: Request) -> dict[str, Any]:
         """Judge a game entered at a real table: the state after the moves it accepts,
         the first refused move and the engine's reason; stores nothing."""
-        srv = _server(request)
+        srv = deps.server(request)
         out = game_state(body)
         if any(s.number is not None for s in body.seats):
             with srv.store.session(write=False) as s:
@@ -219,7 +215,7 @@ def assistant_routes() -> APIRouter:
         from fido.server.roles import RoleError  # noqa: PLC0415
         from fido.server.sheet_entry import enter_sheet  # noqa: PLC0415
 
-        srv = _server(request)
+        srv = deps.server(request)
         out = game_state(body)
         if out["refused"] is not None:
             raise ApiError(409, "refused", f"move {out['refused']['index'] + 1} is refused: "
@@ -233,7 +229,7 @@ def assistant_routes() -> APIRouter:
             raise ApiError(409, "unranked", f"not ranking players: {', '.join(missing)}; "
                            "the sheet is shown, not sent")
         with srv.store.session() as s:
-            account = srv.sessions.account(s, request.cookies.get(COOKIE))
+            account = deps.me(request, s)
             if account is None or account.guest:
                 raise ApiError(401, "signed_out", "sign in to send the sheet to the ranking")
             _ranking_names(s, body)

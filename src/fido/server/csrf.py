@@ -8,12 +8,19 @@ value is refused with 403 before anything runs. Another site can make a
 browser send the cookie but can neither read it nor set the header, so it
 cannot forge the request. The comparison is :func:`hmac.compare_digest`.
 
-The token is signed with the server's secret, so a token the server never
-issued (planted by a sibling subdomain, say) is refused as well.
+The token is bound to the session: a signed-in browser's (a guest's too) is
+derived from its session cookie with the server's secret (an HMAC), so a token
+issued to another browser, planted as cookie and header, is refused; it changes
+when the session does (sign-in, sign-up, sign-out), and the answer that starts or
+ends a session sets the new one. A browser without a session has a random token
+signed with the server's secret, so a token the server never issued is refused
+as well.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import secrets
 from urllib.parse import parse_qs
@@ -32,12 +39,31 @@ UNSAFE = frozenset(("POST", "PUT", "PATCH", "DELETE"))
 _FORM = "application/x-www-form-urlencoded"
 
 
+_BOUND = "s."  # the mark of a token derived from a session
+
+
 class Csrf:
     def __init__(self, secret: str) -> None:
         self.signer = Signer(secret, salt="fido.csrf")
+        self._key = hashlib.sha256(("fido.csrf.session:" + secret).encode()).digest()
 
     def new(self) -> str:
+        """A token for a browser without a session."""
         return self.signer.sign(secrets.token_urlsafe(32)).decode()
+
+    def of_session(self, session_cookie: str) -> str:
+        """The token of the session whose cookie is ``session_cookie``."""
+        mac = hmac.new(self._key, session_cookie.encode(), hashlib.sha256).digest()
+        return _BOUND + base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+    def expected(self, session_cookie: str | None, token: str | None) -> str:
+        """The token this browser must send: its session's, else its own signed token
+        (a new one when it has none or a forged one)."""
+        if session_cookie:
+            return self.of_session(session_cookie)
+        if token and not token.startswith(_BOUND) and self.valid(token):
+            return token
+        return self.new()
 
     def valid(self, token: str | None) -> bool:
         """Whether ``token`` is one this server issued (signature checked)."""
@@ -49,8 +75,9 @@ class Csrf:
             return False
         return True
 
-    async def check(self, request: Request) -> None:
-        """Refuse (403) a state-changing request whose token does not match its cookie."""
+    async def check(self, request: Request, session_cookie: str | None = None) -> None:
+        """Refuse (403) a state-changing request whose token does not match its cookie, or
+        (signed in) is not its session's."""
         if request.method not in UNSAFE:
             return
         cookie = request.cookies.get(COOKIE)
@@ -58,8 +85,12 @@ class Csrf:
         if sent is None and request.headers.get("content-type", "").startswith(_FORM):
             fields = parse_qs((await request.body()).decode("utf-8", "replace"))
             sent = next(iter(fields.get(FIELD, [])), None)
-        if not cookie or not sent or not self.valid(cookie):
+        if not cookie or not sent or not (cookie.startswith(_BOUND) or self.valid(cookie)):
             raise ApiError(403, "csrf", f"a CSRF token is needed: send the {COOKIE} cookie's "
                            f"value in the {HEADER} header (GET /api/session gives it)")
         if not hmac.compare_digest(cookie.encode(), sent.encode()):
             raise ApiError(403, "csrf", "the CSRF token does not match its cookie")
+        if session_cookie and not hmac.compare_digest(
+                self.of_session(session_cookie).encode(), sent.encode()):
+            raise ApiError(403, "csrf", "the CSRF token is not this session's: read it "
+                           "again (GET /api/session) after signing in or out")

@@ -25,14 +25,13 @@ from sqlalchemy.orm import Session
 from fido.events import championships as champs
 from fido.events import rounds
 from fido.events.championships import ChampionshipIn, EventError
-from fido.server import roles
+from fido.server import deps, policy, roles
 from fido.server.accounts import name_key
+from fido.server.deps import CsrfChecked, errors
 from fido.server.errors import ApiError
-from fido.server.lobby import _errors, _me, _room, _signed_in
 from fido.store import INT_MAX, Account, Championship, ChampionshipTable, TableRow
 
 if TYPE_CHECKING:
-    from fido.server.app import Server
     from fido.server.hub import Hub
     from fido.server.live import Room
 
@@ -48,11 +47,6 @@ class RegisterIn(BaseModel):
 
     name: str | None = Field(default=None, min_length=1, max_length=40,
                              description="the organiser registers this account (invitation)")
-
-
-def _server(request: Request) -> Server:
-    srv: Server = request.app.state.server
-    return srv
 
 
 def _name(account: Account | None) -> str:
@@ -72,7 +66,7 @@ def _acting(request: Request, s: Session, event_id: int,
             organiser_only: str | None = None) -> tuple[Account, Championship]:
     """The signed-in account and the event she acts on, locked (:func:`_locked`); with
     ``organiser_only`` (what only the organiser does), hers or the federation's only."""
-    me = _signed_in(request, s)
+    me = deps.signed_in(request, s)
     event = _locked(s, event_id)
     if event is None:
         raise ApiError(404, "no_event", "there is no such event")
@@ -109,7 +103,9 @@ def event_json(s: Session, event: Championship, me: Account | None) -> dict[str,
     """An event as anyone may see it (never its secret), with its tables and standings."""
     names = {e.account_id: _name(e.account) for e in event.entries}
     known = rounds.results(s, event)  # read once: a table may end while this runs
-    results = {(r.round, r.number): r for r in known}
+    shown = policy.open_results(s, event, known)
+    results = {(r.round, r.number): r for r in shown}
+    ended = {(r.round, r.number) for r in known if r.seats is not None}
     tables = []
     for t in event.tables:
         seats = champs.seats_of(t)
@@ -120,7 +116,7 @@ def event_json(s: Session, event: Championship, me: Account | None) -> dict[str,
             "seats": [{"account": a, "name": names.get(a, "?"),
                        "final": result[i].final if result else None}
                       for i, a in enumerate(seats)],
-            "done": result is not None,
+            "done": (t.round, t.number) in ended,
         })
     drawn = max((t.round for t in event.tables), default=0)
     return {
@@ -141,7 +137,7 @@ def event_json(s: Session, event: Championship, me: Account | None) -> dict[str,
             {"place": x.position, "account": x.player, "name": names.get(x.player, "?"),
              "total": _number(x.total), "games": x.games, "wins": x.wins,
              "decided_by": x.decided_by}
-            for x in rounds.standings_of(s, event, known)
+            for x in rounds.standings_of(s, event, shown)
         ],
     }
 
@@ -187,19 +183,18 @@ async def seat_waiting_rounds(hub: Hub) -> int:
 
 def events_routes() -> APIRouter:
     api = APIRouter(prefix="/api", tags=["events"])
-    from fido.server.app import CsrfChecked  # noqa: PLC0415
 
     def in_store(request: Request, work: Any) -> Any:
-        with _server(request).store.session() as s:
+        with deps.server(request).store.session() as s:
             try:
                 return work(s)
             except EventError as e:
                 raise ApiError(409, "event", str(e)) from None
 
-    @api.get("/events", responses=_errors())
+    @api.get("/events", responses=errors())
     def list_events(request: Request) -> dict[str, Any]:
         """Every event, newest first: name, dates, status and players registered."""
-        with _server(request).store.session(write=False) as s:
+        with deps.server(request).store.session(write=False) as s:
             rows = s.scalars(select(Championship).order_by(Championship.id.desc())).all()
             return {"events": [
                 {"id": e.id, "name": e.name, "starts_on": e.starts_on.isoformat(),
@@ -208,34 +203,35 @@ def events_routes() -> APIRouter:
                  "players": len(e.entries)} for e in rows]}
 
     @api.post("/events", status_code=201, dependencies=CsrfChecked,
-              responses=_errors(401, 403, 409))
+              responses=errors(401, 403, 409))
     def create_event(body: ChampionshipIn, request: Request) -> dict[str, Any]:
         """Create an event; you are its organiser."""
         def work(s: Session) -> dict[str, Any]:
-            me = _signed_in(request, s)
+            me = deps.signed_in(request, s)
             if not (roles.is_federation(s, me.id)
                     or any(r.role == roles.ORGANISER for r in roles.roles_of(s, me.id))):
                 raise ApiError(403, "organiser", "organising an event takes an organiser's "
                                "role (of a club or an event) or the federation's: ask the "
                                "federation (fido accounts grant)")
             event = champs.create_event(s, me, body)
-            # she organises it: she settles its disputes (every game's event text starts
-            # with the event's name, fido.events.championships.event_label)
-            roles.grant(s, me, roles.ORGANISER, f"event:{event.name}")
+            # she organises it: she settles the disputes of its games, and no other's (a
+            # scope by the event's id: the name is hers to choose, and could match others)
+            s.flush()
+            roles.grant(s, me, roles.ORGANISER, roles.event_scope(event.id))
             return event_json(s, event, me)
         result: dict[str, Any] = in_store(request, work)
         return result
 
-    @api.get("/events/{event_id}", responses=_errors(404))
+    @api.get("/events/{event_id}", responses=errors(404))
     def get_event(event_id: EventId, request: Request) -> dict[str, Any]:
-        with _server(request).store.session(write=False) as s:
+        with deps.server(request).store.session(write=False) as s:
             event = s.get(Championship, event_id)
             if event is None:
                 raise ApiError(404, "no_event", "there is no such event")
-            return event_json(s, event, _me(request, s))
+            return event_json(s, event, deps.me(request, s))
 
     @api.post("/events/{event_id}/entries", status_code=201, dependencies=CsrfChecked,
-              responses=_errors(401, 404, 409))
+              responses=errors(401, 404, 409))
     def register(event_id: EventId, body: RegisterIn, request: Request) -> dict[str, Any]:
         """Register yourself, or (the organiser) the account named in the body."""
         def work(s: Session) -> dict[str, Any]:
@@ -254,7 +250,7 @@ def events_routes() -> APIRouter:
         return result
 
     @api.delete("/events/{event_id}/entries/mine", dependencies=CsrfChecked,
-                responses=_errors(401, 404, 409))
+                responses=errors(401, 404, 409))
     def withdraw(event_id: EventId, request: Request) -> dict[str, Any]:
         """Leave: before the first round, off the list; after, no further round."""
         def work(s: Session) -> dict[str, Any]:
@@ -265,7 +261,7 @@ def events_routes() -> APIRouter:
         return result
 
     @api.delete("/events/{event_id}/entries/{account_id}", dependencies=CsrfChecked,
-                responses=_errors(401, 403, 404, 409))
+                responses=errors(401, 403, 404, 409))
     def retire(event_id: EventId, account_id: Annotated[int, Path(ge=1, le=INT_MAX)],
                request: Request) -> dict[str, Any]:
         """The organiser takes a player off: as she would withdraw herself (a player who
@@ -281,7 +277,7 @@ def events_routes() -> APIRouter:
         return result
 
     @api.post("/events/{event_id}/cancel", dependencies=CsrfChecked,
-              responses=_errors(401, 403, 404, 409))
+              responses=errors(401, 403, 404, 409))
     def cancel(event_id: EventId, request: Request) -> dict[str, Any]:
         """Call the event off (the organiser or the federation): no further registration
         nor round; the tables played stand."""
@@ -293,7 +289,7 @@ def events_routes() -> APIRouter:
         return result
 
     @api.post("/events/{event_id}/rounds", status_code=201, dependencies=CsrfChecked,
-              responses=_errors(401, 403, 404, 409))
+              responses=errors(401, 403, 404, 409))
     async def draw_round(event_id: EventId, request: Request) -> dict[str, Any]:
         """Draw the next round (the organiser, when the last one is over); online, its
         tables start at once."""
@@ -304,12 +300,12 @@ def events_routes() -> APIRouter:
 
         seated = await asyncio.to_thread(in_store, request, work)
         for table_id, people in seated:
-            await _seat(await _room(request, table_id), people)
+            await _seat(await deps.room(request, table_id), people)
 
         def read(s: Session) -> dict[str, Any]:
             event = s.get(Championship, event_id)
             assert event is not None
-            return event_json(s, event, _me(request, s))
+            return event_json(s, event, deps.me(request, s))
         result: dict[str, Any] = await asyncio.to_thread(in_store, request, read)
         return result
 

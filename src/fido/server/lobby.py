@@ -9,53 +9,32 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import re
 import secrets
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
-from sqlalchemy import or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fido.errors import FidoError
 from fido.record import GameRecord
 from fido.rules import Ruleset
-from fido.server import accounts
+from fido.server import accounts, deps, policy
+from fido.server.deps import TABLE_ID, CsrfChecked, errors
 from fido.server.errors import ApiError
 from fido.server.live import seat_info
 from fido.server.replay import replay_json
-from fido.server.schemas import ErrorBody, JoinIn, TableIn, TableList, TableOut
-from fido.server.sessions import COOKIE
+from fido.server.schemas import JoinIn, TableIn, TableList, TableOut
 from fido.store import INT_MAX, Account, SeatRow, TableRow
 
 if TYPE_CHECKING:
-    from fido.server.app import Server
-    from fido.server.live import Room
+    from fido.server.deps import Server
 
 __all__ = ["lobby_routes"]
 
-TABLE_ID = r"^[A-Za-z0-9_-]{6,16}$"
 TableId = Annotated[str, Query(pattern=TABLE_ID)]
-
-
-def _server(request: Request) -> Server:
-    srv: Server = request.app.state.server
-    return srv
-
-
-def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    return {status: {"model": ErrorBody} for status in (*statuses, 422)}
-
-
-def _me(request: Request, s: Session) -> Account | None:
-    return _server(request).sessions.account(s, request.cookies.get(COOKIE))
-
-
-def _signed_in(request: Request, s: Session) -> Account:
-    account = _me(request, s)
-    if account is None:
-        raise ApiError(401, "signed_out", "sign in or play as a guest first (POST /api/guest)")
-    return account
+# a private table's invite admits its holder to the finished game's record and replay
+Invite = Annotated[str | None, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 def _out(info: dict[str, Any], account: Account | None) -> TableOut:
@@ -67,13 +46,6 @@ def _out(info: dict[str, Any], account: Account | None) -> TableOut:
             out.my_seat = mine[0]
             out.invite = info.get("invite")
     return out
-
-
-async def _room(request: Request, table_id: str) -> Room:
-    try:
-        return await _server(request).hub.room(table_id)
-    except LookupError:
-        raise ApiError(404, "no_table", "there is no such table") from None
 
 
 def _check_table(body: TableIn, s: Session, me: Account) -> tuple[str, list[SeatRow]]:
@@ -122,18 +94,18 @@ def _check_table(body: TableIn, s: Session, me: Account) -> tuple[str, list[Seat
 
 def lobby_routes() -> APIRouter:
     api = APIRouter(prefix="/api", tags=["tables"])
-    from fido.server.app import CsrfChecked  # noqa: PLC0415
+
 
     @api.post("/tables", response_model=TableOut, status_code=201, dependencies=CsrfChecked,
-              responses=_errors(401, 403, 404))
+              responses=errors(401, 403, 404))
     async def create_table(body: TableIn, request: Request) -> TableOut:
         """Open a table; with a ``me`` seat (the default) the creator sits there at once."""
-        srv = _server(request)
+        srv = deps.server(request)
         grace = body.grace
 
         def create() -> tuple[str, Account, int | None]:
             with srv.store.session() as s:
-                me = _signed_in(request, s)
+                me = deps.signed_in(request, s)
                 ruleset, rows = _check_table(body, s, me)
                 table_id = secrets.token_urlsafe(9)
                 table = TableRow(
@@ -150,7 +122,7 @@ def lobby_routes() -> APIRouter:
                 return table_id, me, mine
 
         table_id, me, mine = await asyncio.to_thread(create)
-        room = await _room(request, table_id)
+        room = await deps.room(request, table_id)
         if mine is not None:
             try:
                 await room.join(me, mine, room.invite)
@@ -160,7 +132,7 @@ def lobby_routes() -> APIRouter:
                 raise
         return _out(room.info() | {"invite": room.invite}, me)
 
-    @api.get("/tables", response_model=TableList, responses=_errors())
+    @api.get("/tables", response_model=TableList, responses=errors())
     def list_tables(
         request: Request,
         status: Literal["open", "running", "finished"] = "open",
@@ -169,74 +141,63 @@ def lobby_routes() -> APIRouter:
     ) -> TableList:
         """Public tables by status, newest first, and the private ones you sit at;
         ``account``: only the tables where that account has a seat (her games)."""
-        srv = _server(request)
+        srv = deps.server(request)
         with srv.store.session(write=False) as s:
-            me = _me(request, s)
-            mine = select(SeatRow.table_id).where(SeatRow.account_id == (me.id if me else -1))
-            query = select(TableRow).where(
-                TableRow.status == status, or_(TableRow.private.is_(False), TableRow.id.in_(mine))
-            )
+            me = deps.me(request, s)
+            query = policy.listed_tables(me).where(TableRow.status == status)
             if account is not None:
                 query = query.where(TableRow.id.in_(
                     select(SeatRow.table_id).where(SeatRow.account_id == account)))
             rows = s.scalars(query.order_by(TableRow.created_at.desc()).limit(limit)).all()
             return TableList(tables=[_out(_row_info(r), me) for r in rows])
 
-    @api.get("/tables/{table_id}", response_model=TableOut, responses=_errors(404))
-    async def get_table(table_id: Annotated[str, Depends(_table_id)],
+    @api.get("/tables/{table_id}", response_model=TableOut, responses=errors(404))
+    async def get_table(table_id: Annotated[str, Depends(deps.table_id)],
                         request: Request) -> TableOut:
-        room = await _room(request, table_id)
-        me = await _account(request)
+        room = await deps.room(request, table_id)
+        me = await deps.account(request)
         return _out(room.info() | {"invite": room.invite}, me)
 
     @api.post("/tables/{table_id}/seats", response_model=TableOut, dependencies=CsrfChecked,
-              responses=_errors(401, 403, 404, 409, 503))
-    async def join_table(table_id: Annotated[str, Depends(_table_id)], body: JoinIn,
+              responses=errors(401, 403, 404, 409, 503))
+    async def join_table(table_id: Annotated[str, Depends(deps.table_id)], body: JoinIn,
                          request: Request) -> TableOut:
         """Take a seat (a free one, the one reserved for you, or the one you name)."""
-        room = await _room(request, table_id)
-        me = await _account(request, required=True)
+        room = await deps.room(request, table_id)
+        me = await deps.account(request, required=True)
         assert me is not None
         await room.join(me, body.seat, body.invite)
         return _out(room.info() | {"invite": room.invite}, me)
 
     @api.delete("/tables/{table_id}/seats/mine", response_model=TableOut,
-                dependencies=CsrfChecked, responses=_errors(401, 404, 409, 503))
-    async def leave_table(table_id: Annotated[str, Depends(_table_id)],
+                dependencies=CsrfChecked, responses=errors(401, 404, 409, 503))
+    async def leave_table(table_id: Annotated[str, Depends(deps.table_id)],
                           request: Request) -> TableOut:
         """Leave your seat before the game starts (the last person out closes the table)."""
-        room = await _room(request, table_id)
-        me = await _account(request, required=True)
+        room = await deps.room(request, table_id)
+        me = await deps.account(request, required=True)
         assert me is not None
         await room.leave(me)
         return _out(room.info(), me)
 
-    @api.get("/tables/{table_id}/record", responses=_errors(404, 409))
-    def game_record(table_id: Annotated[str, Depends(_table_id)], request: Request) -> Response:
+    @api.get("/tables/{table_id}/record", responses=errors(403, 404, 409))
+    def game_record(table_id: Annotated[str, Depends(deps.table_id)], request: Request,
+                    invite: Invite = None) -> Response:
         """The finished game's record (the format ``fido replay`` verifies), to download."""
+        record = deps.finished_record(request, table_id, "record", invite)
         return Response(
-            _finished_record(request, table_id, "record"), media_type="application/json",
+            record, media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="fido-{table_id}.json"'},
         )
 
-    @api.get("/tables/{table_id}/replay", responses=_errors(404, 409))
-    def game_replay(table_id: Annotated[str, Depends(_table_id)],
-                    request: Request) -> dict[str, Any]:
+    @api.get("/tables/{table_id}/replay", responses=errors(403, 404, 409))
+    def game_replay(table_id: Annotated[str, Depends(deps.table_id)], request: Request,
+                    invite: Invite = None) -> dict[str, Any]:
         """A finished game move by move with every hand open: the replay's steps."""
-        return replay_json(GameRecord.from_json(_finished_record(request, table_id, "replay")))
+        record = deps.finished_record(request, table_id, "replay", invite)
+        return replay_json(GameRecord.from_json(record))
 
     return api
-
-
-def _finished_record(request: Request, table_id: str, what: str) -> str:
-    """The stored record of a finished game (404 no table, 409 not finished: no ``what``)."""
-    with _server(request).store.session(write=False) as s:
-        row = s.get(TableRow, table_id)
-        if row is None:
-            raise ApiError(404, "no_table", "there is no such table")
-        if row.record is None:
-            raise ApiError(409, "not_finished", f"the game is not finished: no {what} yet")
-        return row.record
 
 
 def _drop(srv: Server, table_id: str) -> None:
@@ -244,23 +205,6 @@ def _drop(srv: Server, table_id: str) -> None:
         row = s.get(TableRow, table_id)
         if row is not None:
             s.delete(row)
-
-
-def _table_id(table_id: str) -> str:
-    if not re.fullmatch(TABLE_ID, table_id):
-        raise ApiError(404, "no_table", "there is no such table")
-    return table_id
-
-
-async def _account(request: Request, *, required: bool = False) -> Account | None:
-    def find() -> Account | None:
-        with _server(request).store.session(write=False) as s:
-            account = _signed_in(request, s) if required else _me(request, s)
-            if account is not None:
-                s.expunge(account)
-            return account
-
-    return await asyncio.to_thread(find)
 
 
 def _row_info(row: TableRow) -> dict[str, Any]:

@@ -21,8 +21,9 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from fido.safe_text import control_chars
+from fido.server import policy
+from fido.server.deps import TABLE_ID
 from fido.server.live import Conn, Refusal, display_name
-from fido.server.lobby import TABLE_ID
 from fido.server.protocol import (
     MAX_FRAME,
     ChatIn,
@@ -36,14 +37,16 @@ from fido.server.protocol import (
     parse_incoming,
 )
 from fido.server.sessions import COOKIE
+from fido.store import Account
 
 if TYPE_CHECKING:
-    from fido.server.app import Server
+    from fido.server.deps import Server
     from fido.server.live import Room
 
 __all__ = ["Credit", "SessionSockets", "SocketCount", "play_routes"]
 
-CLOSE_ORIGIN = 4403  # close codes: the handshake refused
+CLOSE_ORIGIN = 4403  # close codes: the handshake refused (cross-site)
+CLOSE_FORBIDDEN = 4403  # or the policy: a duplicate round's table, watched from outside
 CLOSE_NO_TABLE = 4404
 CLOSE_SLOW = 4408  # the client did not read its messages fast enough
 CLOSE_TOO_MANY = 4429  # too many open connections from one account or address
@@ -52,9 +55,9 @@ RECHECK = 30.0  # seconds: how stale a socket's knowledge of its session may be 
 
 
 class SessionSockets:
-    """The table sockets of each session (by its stored id), so that signing out closes
-    them at once in this process; a socket of another process finds out when it next
-    acts (:data:`RECHECK`)."""
+    """The table sockets of each session (by its stored id), so that signing out, in or
+    up closes them at once in this process; a socket of another process finds out when
+    it next acts, or within :data:`RECHECK` seconds if it only listens."""
 
     def __init__(self) -> None:
         self.conns: dict[str, set[Conn]] = {}
@@ -171,6 +174,11 @@ def play_routes() -> APIRouter:
             await ws.accept()
             await ws.close(code=CLOSE_NO_TABLE, reason="no such table")
             return
+        if not await asyncio.to_thread(_may_watch, srv, table_id, account_id):
+            await ws.accept()
+            await ws.close(code=CLOSE_FORBIDDEN, reason="the other tables of this duplicate "
+                           "round are still playing the same deal")
+            return
         address = ws.client.host if ws.client else "unknown"
         keys = [] if _loopback(address) else [f"address:{address}"]  # a local bench or proxy
         if account_id is not None:
@@ -198,8 +206,10 @@ async def _serve(
     writer = asyncio.create_task(_write(ws, conn))
     credit = Credit()
     checked = time.monotonic()
+    watch: asyncio.Task[None] | None = None
     if session_key is not None:
         srv.session_sockets.add(session_key, conn)
+        watch = asyncio.create_task(_watch_session(srv, session_key, conn))
     try:
         await room.attach(conn, seq)
         while not conn.closed:
@@ -220,6 +230,8 @@ async def _serve(
     except WebSocketDisconnect:
         pass
     finally:
+        if watch is not None:
+            watch.cancel()
         if session_key is not None:
             srv.session_sockets.remove(session_key, conn)
         conn.close()
@@ -229,6 +241,23 @@ async def _serve(
             await writer
         with contextlib.suppress(Exception):
             await ws.close(code=_close_code(conn))
+
+
+def _may_watch(srv: Server, table_id: str, account_id: int | None) -> bool:
+    with srv.store.session(write=False) as s:
+        viewer = s.get(Account, account_id) if account_id is not None else None
+        return policy.may_watch(s, table_id, viewer)
+
+
+async def _watch_session(srv: Server, key: str, conn: Conn) -> None:
+    """A socket that only listens learns of its session's end too (signed out in another
+    process, expired): every :data:`RECHECK` seconds, then it is closed (4401)."""
+    while not conn.closed:
+        await asyncio.sleep(max(RECHECK, 0.1))
+        if not conn.closed and not await asyncio.to_thread(_alive, srv, key):
+            conn.signed_out = True
+            conn.close()
+            return
 
 
 def _alive(srv: Server, key: str) -> bool:

@@ -65,6 +65,28 @@ class RateLimiter:
                 times.popleft()
             self._failures[key] = times
 
+    def reserve(self, key: str) -> float | None:
+        """Count an attempt as failed before it is checked, so that attempts at the same
+        moment cannot all pass the limit: None when it is reached (:meth:`retry_after`
+        says how long), else the attempt's mark for :meth:`release` if it succeeds."""
+        with self._lock:
+            now = self.clock()
+            if key not in self._failures and len(self._failures) >= self.max_keys:
+                self._prune(now)
+            times = self._recent(key, now)
+            self._failures[key] = times
+            if len(times) >= self.limit:
+                return None
+            times.append(now)
+            return now
+
+    def release(self, key: str, mark: float) -> None:
+        """The attempt reserved with ``mark`` succeeded: it is not a failure."""
+        with self._lock:
+            times = self._failures.get(key)
+            if times is not None and mark in times:
+                times.remove(mark)
+
     def reset(self, key: str) -> None:
         with self._lock:
             self._failures.pop(key, None)

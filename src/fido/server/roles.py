@@ -5,10 +5,15 @@ confirms or disputes the sheets of games she played in (the ranking API
 checks that she played: :mod:`fido.ranking.reviews`). Two roles are stored
 (``account_roles``), granted with ``fido accounts grant``:
 
-* **organiser** of a scope, ``club:NAME`` or ``event:NAME``: enters sheets of
-  games in her scope for others and settles their disputes.
+* **organiser** of a scope, ``club:NAME``, ``event:NAME`` or ``event:#ID``: enters
+  sheets of games in her scope for others and settles their disputes.
 * **federation** (no scope): registers players, links accounts to them,
-  settles any dispute and publishes the rankings.
+  settles any dispute and publishes the rankings. Only the federation settles a
+  dispute about an online game (played at the server's tables): no scope covers one.
+
+``event:#ID`` names one of the server's events by its id and covers exactly the
+games of that event's tables; creating an event grants its creator that scope,
+and nothing wider (a name she picks could match other games).
 
 A scope covers a game by the game's ``event`` text (the "place or event" of
 its sheet), compared as :func:`event_key` writes both (whitespace collapsed,
@@ -32,7 +37,7 @@ from sqlalchemy.orm import Session
 
 from fido.errors import FidoError
 from fido.safe_text import control_chars
-from fido.store import Account, GameRow, RoleRow
+from fido.store import Account, ChampionshipTable, GameRow, RoleRow
 
 __all__ = [
     "FEDERATION",
@@ -43,7 +48,9 @@ __all__ = [
     "check_settle",
     "check_submit",
     "covers",
+    "covers_game",
     "event_key",
+    "event_scope",
     "find_account",
     "grant",
     "is_federation",
@@ -69,13 +76,29 @@ def event_key(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
 
 
+def event_scope(event_id: int) -> str:
+    """The scope of one of the server's events, by its id."""
+    return f"event:#{event_id}"
+
+
+def _event_id(scope: str) -> int | None:
+    """The event id an ``event:#ID`` scope names (None: a name scope)."""
+    kind, _, name = scope.partition(":")
+    if kind != "event" or not name.startswith("#") or not name[1:].isascii() \
+            or not name[1:].isdigit():
+        return None
+    return int(name[1:])
+
+
 def parse_scope(text: str) -> str:
-    """``club:NAME`` or ``event:NAME`` written one way (kind in lower case, the
-    name's whitespace collapsed); a :class:`RoleError` says what is wrong."""
+    """``club:NAME``, ``event:NAME`` or ``event:#ID`` written one way (kind in lower case,
+    the name's whitespace collapsed); a :class:`RoleError` says what is wrong."""
     if control_chars(text):
         raise RoleError("a scope holds no control characters")
     kind, sep, name = text.partition(":")
     kind, name = kind.strip().lower(), " ".join(name.split())
+    if kind == "event" and name.startswith("#") and _event_id(f"event:{name}") is None:
+        raise RoleError(f"event:#ID names an event by its number, not {text!r}")
     if not sep or kind not in SCOPE_KINDS or not name:
         raise RoleError(
             f"a scope is club:NAME or event:NAME (e.g. club:Rostock), not {text!r}"
@@ -87,13 +110,29 @@ def parse_scope(text: str) -> str:
 
 
 def covers(scope: str, event: str) -> bool:
-    """Whether an organiser of ``scope`` is in charge of a game whose event is ``event``."""
+    """Whether a name scope covers a game whose event text is ``event`` (an id scope
+    covers no text: :func:`covers_game`)."""
+    if _event_id(scope) is not None:
+        return False
     _kind, _, name = scope.partition(":")
     want, have = event_key(name), event_key(event)
     if not want or not have.startswith(want):
         return False
     rest = have[len(want):]
     return not rest or not rest[0].isalnum()
+
+
+def covers_game(s: Session, scope: str, game: GameRow) -> bool:
+    """Whether an organiser of ``scope`` is in charge of ``game``: never an online game
+    (the federation's), an event's own games by its id, other games by their event text."""
+    if game.source == "online":
+        return False
+    event_id = _event_id(scope)
+    if event_id is not None:
+        return s.scalar(select(ChampionshipTable.id).where(
+            ChampionshipTable.championship_id == event_id,
+            ChampionshipTable.game_id == game.id)) is not None
+    return covers(scope, game.event)
 
 
 def find_account(s: Session, name: str) -> Account:
@@ -165,10 +204,14 @@ def is_federation(s: Session, account_id: int) -> bool:
     return any(r.role == FEDERATION for r in roles_of(s, account_id))
 
 
-def _organises(s: Session, account_id: int, event: str) -> str | None:
-    """The first of the account's organiser scopes covering ``event``, if any."""
+def _organises(s: Session, account_id: int, event: str | GameRow) -> str | None:
+    """The first of the account's organiser scopes covering ``event`` (a sheet's event
+    text, or a stored game), if any."""
     for r in roles_of(s, account_id):
-        if r.role == ORGANISER and covers(r.scope, event):
+        if r.role != ORGANISER:
+            continue
+        if covers_game(s, r.scope, event) if isinstance(event, GameRow) \
+                else covers(r.scope, event):
             return r.scope
     return None
 
@@ -191,7 +234,9 @@ def check_settle(s: Session, account: Account, game: GameRow) -> None:
     """Refuse (:class:`RoleError`) a settlement by an account whose roles do not allow it."""
     if is_federation(s, account.id):
         return
-    scope = _organises(s, account.id, game.event)
+    if game.source == "online":
+        raise RoleError("only the federation settles a dispute about an online game")
+    scope = _organises(s, account.id, game)
     if scope is None:
         held = [r.scope for r in roles_of(s, account.id) if r.role == ORGANISER]
         if not held:
@@ -209,7 +254,7 @@ def settlers(s: Session, game: GameRow) -> list[int]:
     out = []
     for account_id, role, scope in s.execute(select(RoleRow.account_id, RoleRow.role,
                                                     RoleRow.scope)):
-        if role == FEDERATION or covers(scope, game.event):
+        if role == FEDERATION or (role == ORGANISER and covers_game(s, scope, game)):
             out.append(account_id)
     if not out:
         return []

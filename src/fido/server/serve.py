@@ -56,9 +56,9 @@ def serve(
     ] = 0.0,
 ) -> None:
     """Serve the fido HTTP API, the lobby and the tables' WebSocket (docs/server.md)."""
-    from fido.server.app import create_app  # noqa: PLC0415
     from fido.server.monthly import MonthlySettings  # noqa: PLC0415
     from fido.server.protocol import WS_MAX_SIZE  # noqa: PLC0415
+    from fido.web.app import create_app  # noqa: PLC0415
 
     url = database_url(db)
     play = PlaySettings(bot_delay=bot_delay, bot_processes=bot_processes)

@@ -91,6 +91,8 @@ class InProcessApi:
                 self.cookies.pop(name, None)
             else:
                 self.cookies[name] = morsel.value
+                if name == csrf.COOKIE:  # a new session's token: the next calls send it
+                    self.token = morsel.value
 
     def pass_cookies(self, response: Response) -> Response:
         """Give the browser the cookies the API set (a session started or ended)."""

@@ -21,13 +21,12 @@ from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
-from sqlalchemy import or_, select
 from sqlalchemy.orm import object_session
 
 import fido
 from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
-from fido.server import csrf
+from fido.server import csrf, deps, policy
 from fido.server.claims import pending_count
 from fido.server.errors import ApiError
 from fido.server.notifications import unread_of
@@ -424,14 +423,10 @@ def page_routes() -> APIRouter:
     def finished(request: Request) -> HTMLResponse:
         srv = request.app.state.server
         with srv.store.session(write=False) as s:
-            account = srv.sessions.account(s, request.cookies.get(COOKIE))
+            account = deps.me(request, s)
             me = _person(account) if account is not None else None
-            mine = select(SeatRow.table_id).where(
-                SeatRow.account_id == (account.id if account else -1))
             rows = s.scalars(
-                select(TableRow)
-                .where(TableRow.status == "finished",
-                       or_(TableRow.private.is_(False), TableRow.id.in_(mine)))
+                policy.listed_tables(account).where(TableRow.status == "finished")
                 .order_by(TableRow.finished_at.desc()).limit(100)
             ).all()
             games = _games_rows(list(rows))
@@ -441,19 +436,16 @@ def page_routes() -> APIRouter:
     def player(request: Request, account_id: int) -> HTMLResponse:
         srv = request.app.state.server
         with srv.store.session(write=False) as s:
-            account = srv.sessions.account(s, request.cookies.get(COOKIE))
+            account = deps.me(request, s)
             me = _person(account) if account is not None else None
             who = s.get(Account, account_id) if 0 < account_id < 2**31 else None
             if who is None:
                 return render(request, "message.html", 404, me=me, title="No such player",
                               message="There is no player with this number.")
-            mine = select(SeatRow.table_id).where(
-                SeatRow.account_id == (account.id if account else -1))
             rows = s.scalars(
-                select(TableRow)
+                policy.listed_tables(account)
                 .join(SeatRow, SeatRow.table_id == TableRow.id)
-                .where(SeatRow.account_id == who.id,
-                       or_(TableRow.private.is_(False), TableRow.id.in_(mine)))
+                .where(SeatRow.account_id == who.id)
                 .order_by(TableRow.created_at.desc()).limit(200)
             ).all()
             games = _games_rows(list(rows))

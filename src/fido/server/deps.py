@@ -1,0 +1,187 @@
+"""The request layer every route module imports: the server's shared state, who is asking,
+the CSRF check, a table's room, and the documented error answers, each defined once.
+
+Route modules never import each other's private helpers; what two of them need is
+here. What a person may see or do is not decided here but in
+:mod:`fido.server.policy`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Depends, Header, Request, Response
+from sqlalchemy.orm import Session
+
+from fido.server import csrf, policy
+from fido.server.errors import ApiError
+from fido.server.schemas import ErrorBody
+from fido.server.sessions import COOKIE, SESSION_SECONDS, Sessions
+from fido.store import Account, Store
+
+if TYPE_CHECKING:
+    from fido.server.hub import Hub
+    from fido.server.live import Room
+    from fido.server.play import SessionSockets, SocketCount
+    from fido.server.ratelimit import RateLimiter
+
+__all__ = [
+    "TABLE_ID",
+    "CsrfChecked",
+    "Limits",
+    "Server",
+    "account",
+    "address",
+    "errors",
+    "finished_record",
+    "https",
+    "me",
+    "room",
+    "server",
+    "set_csrf_cookie",
+    "set_session_cookie",
+    "signed_in",
+    "table_id",
+]
+
+TABLE_ID = r"^[A-Za-z0-9_-]{6,16}$"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Failed sign-ins allowed per ``window`` seconds, per account and per address; what
+    one person (account or guest) and one address may open: tables a ``window`` and
+    guests a ``window``."""
+
+    per_account: int = 5
+    per_address: int = 20
+    window: float = 15 * 60
+    tables_per_account: int = 20  # opened in a window (the lobby stays other people's too)
+    tables_per_address: int = 60
+    guests_per_address: int = 30  # new guests from one address in a window
+
+
+@dataclass
+class Server:
+    """What the handlers share, kept on ``app.state.server``."""
+
+    store: Store
+    sessions: Sessions
+    csrf: csrf.Csrf
+    per_account: RateLimiter
+    per_address: RateLimiter
+    hub: Hub
+    sockets: SocketCount  # open table connections per account and address
+    session_sockets: SessionSockets  # and of each session, closed when it ends
+    origins: frozenset[str]  # pages of other sites allowed to open the table socket
+    limits: Limits
+    opened: RateLimiter  # tables opened, per account and per address
+    guests: RateLimiter  # guests started, per address
+
+
+def server(request: Request) -> Server:
+    srv: Server = request.app.state.server
+    return srv
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The documented error answers of a route (OpenAPI), 422 always among them."""
+    return {status: {"model": ErrorBody} for status in (*statuses, 422)}
+
+
+async def _check_csrf(
+    request: Request,
+    x_csrf_token: Annotated[
+        str | None,
+        Header(alias=csrf.HEADER, description="the fido_csrf cookie's value (double submit)"),
+    ] = None,
+) -> None:
+    await server(request).csrf.check(request, request.cookies.get(COOKIE))
+
+
+CsrfChecked = [Depends(_check_csrf)]
+
+
+def me(request: Request, s: Session) -> Account | None:
+    """Who is asking: her account (a guest's too), or None."""
+    return server(request).sessions.account(s, request.cookies.get(COOKIE))
+
+
+def signed_in(request: Request, s: Session) -> Account:
+    """Who is asking, who must be signed in or a guest (401)."""
+    account = me(request, s)
+    if account is None:
+        raise ApiError(401, "signed_out", "sign in or play as a guest first (POST /api/guest)")
+    return account
+
+
+async def account(request: Request, *, required: bool = False) -> Account | None:
+    """:func:`me` (or :func:`signed_in`) off the event loop, detached from its session."""
+    def find() -> Account | None:
+        with server(request).store.session(write=False) as s:
+            found = signed_in(request, s) if required else me(request, s)
+            if found is not None:
+                s.expunge(found)
+            return found
+
+    return await asyncio.to_thread(find)
+
+
+def table_id(table_id: str) -> str:
+    """A table id from the path (404 when it cannot be one)."""
+    if not re.fullmatch(TABLE_ID, table_id):
+        raise ApiError(404, "no_table", "there is no such table")
+    return table_id
+
+
+async def room(request: Request, table_id: str) -> Room:
+    """The live room of a table (404 when there is none)."""
+    try:
+        return await server(request).hub.room(table_id)
+    except LookupError:
+        raise ApiError(404, "no_table", "there is no such table") from None
+
+
+def address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def https(request: Request) -> bool:
+    return request.url.scheme == "https"
+
+
+def set_session_cookie(request: Request, response: Response, value: str | None) -> str:
+    """Start (``value``: the new session's cookie) or end (None) the browser's session
+    and give it the CSRF token that goes with it (:mod:`fido.server.csrf`): returned."""
+    if value is None:
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
+                               secure=https(request))
+        token = server(request).csrf.new()
+    else:
+        response.set_cookie(
+            COOKIE, value, max_age=SESSION_SECONDS, path="/", httponly=True, samesite="lax",
+            secure=https(request),
+        )
+        token = server(request).csrf.of_session(value)
+    set_csrf_cookie(request, response, token)
+    return token
+
+
+def set_csrf_cookie(request: Request, response: Response, token: str) -> None:
+    """The CSRF token's cookie, readable by the page's JavaScript (double submit)."""
+    request.state.csrf_token = token
+    response.set_cookie(csrf.COOKIE, token, max_age=SESSION_SECONDS, path="/",
+                        httponly=False, samesite="lax", secure=https(request))
+
+
+def finished_record(request: Request, table_id: str, what: policy.GameData,
+                    invite: str | None = None) -> str:
+    """The stored record of a finished game, if the policy shows its ``what`` to whoever
+    asks (else its refusal)."""
+    with server(request).store.session(write=False) as s:
+        row = policy.game_data(s, table_id, me(request, s), what, invite)
+        assert row.record is not None
+        return row.record

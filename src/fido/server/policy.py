@@ -1,0 +1,125 @@
+"""Who may see or do what, decided in one place: every endpoint and page that shows a
+game's data, and every action reserved to a role, asks here.
+
+A refusal is an :class:`~fido.server.errors.ApiError` whose code says why (a client
+reads the code, a person the sentence). The rules (docs/server.md, docs/events.md):
+
+* A running game's hands are secret: its record, replay and analyses exist only once it
+  is over (409 ``not_finished``).
+* A **private** table's game is seen by its players, and by whom its invite admits
+  (403 ``private_table``); it is never listed to others.
+* A **duplicate round** deals the same hands at every table: a table of it that has
+  ended stays closed (record, replay, analyses, results, watching) until every table
+  of the round has ended (409 ``round_playing``), or its replay would show the other
+  tables the hands they are playing.
+* Only the federation settles a dispute about an online game; an organiser's scope
+  covers what it names exactly (:mod:`fido.server.roles`).
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Literal
+
+from sqlalchemy import Select, exists, or_, select
+from sqlalchemy.orm import Session, aliased
+
+from fido.events.rounds import TableResult, round_over
+from fido.server.errors import ApiError
+from fido.store import Account, Championship, ChampionshipTable, SeatRow, TableRow
+
+__all__ = [
+    "GameData",
+    "game_data",
+    "listed_tables",
+    "may_watch",
+    "open_results",
+    "round_playing",
+    "sealed_tables",
+]
+
+GameData = Literal["record", "replay", "analysis"]
+
+
+def sealed_tables() -> Select[str | None]:
+    """The ids of the tables of a duplicate round in which a table is still playing (or
+    not yet seated): their games stay closed, whatever their own state."""
+    other = aliased(ChampionshipTable)
+    other_row = aliased(TableRow)
+    playing = (
+        select(other.id)
+        .outerjoin(other_row, other_row.id == other.table_id)
+        .where(other.championship_id == ChampionshipTable.championship_id,
+               other.round == ChampionshipTable.round,
+               or_(other.table_id.is_(None), other_row.record.is_(None)))
+        .correlate(ChampionshipTable)
+    )
+    return (
+        select(ChampionshipTable.table_id)
+        .join(Championship, Championship.id == ChampionshipTable.championship_id)
+        .where(Championship.duplicate.is_(True), ChampionshipTable.table_id.is_not(None),
+               exists(playing))
+    )
+
+
+def round_playing(s: Session, table_id: str) -> bool:
+    """Whether ``table_id`` belongs to a duplicate round that is not over."""
+    sealed = sealed_tables().where(ChampionshipTable.table_id == table_id)
+    return s.scalar(select(exists(sealed))) is True
+
+
+def _seated(s: Session, table_id: str, viewer: Account | None) -> bool:
+    if viewer is None:
+        return False
+    return s.scalar(select(exists().where(
+        SeatRow.table_id == table_id, SeatRow.account_id == viewer.id))) is True
+
+
+def _admitted(row: TableRow, invite: str | None) -> bool:
+    return invite is not None and row.invite is not None and hmac.compare_digest(
+        invite.encode(), row.invite.encode())
+
+
+def game_data(s: Session, table_id: str, viewer: Account | None, what: GameData,
+              invite: str | None = None) -> TableRow:
+    """The finished table whose ``what`` the viewer asks for, or the refusal: 404 no such
+    table, 403 private, 409 not finished or its duplicate round still playing."""
+    row = s.get(TableRow, table_id)
+    if row is None:
+        raise ApiError(404, "no_table", "there is no such table")
+    if row.private and not (_seated(s, table_id, viewer) or _admitted(row, invite)):
+        raise ApiError(403, "private_table", f"this table is private: its {what} is for "
+                       "its players (and whom its invite admits)")
+    if row.record is None:
+        raise ApiError(409, "not_finished", f"the game is not finished: no {what} yet")
+    if round_playing(s, table_id):
+        raise ApiError(409, "round_playing", f"the other tables of this duplicate round are "
+                       f"still playing the same deal: the {what} opens when the round has "
+                       "ended")
+    return row
+
+
+def listed_tables(viewer: Account | None) -> Select[TableRow]:
+    """The tables a list may show the viewer: public ones and the private ones she sits
+    at, never a table of a duplicate round still playing (its result would tell)."""
+    mine = select(SeatRow.table_id).where(SeatRow.account_id == (viewer.id if viewer else -1))
+    return select(TableRow).where(
+        or_(TableRow.private.is_(False), TableRow.id.in_(mine)),
+        or_(TableRow.record.is_(None), TableRow.id.not_in(sealed_tables())),
+    )
+
+
+def may_watch(s: Session, table_id: str, viewer: Account | None) -> bool:
+    """Whether the viewer may open the table's live view as a spectator: not a table of a
+    duplicate round still playing (its moves show the hands of the same deal)."""
+    return not round_playing(s, table_id) or _seated(s, table_id, viewer)
+
+
+def open_results(s: Session, event: Championship,
+                 known: list[TableResult]) -> list[TableResult]:
+    """The results of an event's tables that may be shown: those of a duplicate round
+    still playing are held back (a table's finals tell the others about the same deal)."""
+    if not event.duplicate or round_over(s, event, known):
+        return known
+    last = max((r.round for r in known), default=0)
+    return [TableResult(r.round, r.number, None) if r.round == last else r for r in known]

@@ -1,0 +1,191 @@
+"""The app: :func:`create_app` assembles the server's API, the table socket and the pages
+on one store, with no module-level state, and answers every error one way.
+
+Every refusal is the JSON body ``{"error": {"code", "message"}}`` with a 4xx status (a
+page with the same sentence for a browser that asks for a page); an unexpected failure
+is a 500 with the same shape and no traceback. A request body larger than
+:data:`MAX_BODY` is refused (413) before it is read.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import fido
+from fido.safe_text import printable
+from fido.server import csrf
+from fido.server.accounts_api import accounts_routes
+from fido.server.analysis_api import analysis_routes
+from fido.server.assistant_api import assistant_routes
+from fido.server.deps import Limits, Server, https, server
+from fido.server.errors import ApiError
+from fido.server.events_api import events_routes, seat_waiting_rounds
+from fido.server.hub import Hub, PlaySettings
+from fido.server.lobby import lobby_routes
+from fido.server.monthly import MonthlyClose, MonthlySettings
+from fido.server.play import SessionSockets, SocketCount, play_routes
+from fido.server.ratelimit import RateLimiter
+from fido.server.schemas import ErrorBody
+from fido.server.sessions import COOKIE as SESSION
+from fido.server.sessions import SESSION_SECONDS, Sessions, server_secret
+from fido.store import Store, open_store
+from fido.web.assistant_pages import assistant_pages
+from fido.web.pages import error_page, install_web, wants_page
+from fido.web.ranking_pages import ranking_routes
+from fido.web.sheets import Refused, refused_page, sheet_routes
+
+__all__ = ["MAX_BODY", "Limits", "Server", "create_app"]
+
+log = logging.getLogger("fido.server")
+
+MAX_BODY = 1 << 20  # bytes: the largest form or JSON any page or client sends is far less
+
+_STATUS_CODES = {
+    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
+    422: "invalid", 429: "rate_limited",
+}
+
+
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
+    body = ErrorBody.model_validate({"error": {"code": code, "message": message}})
+    return JSONResponse(body.model_dump(), status_code=status, headers=headers)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for e in exc.errors()[:5]:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    return printable("; ".join(parts), 500)
+
+
+def create_app(
+    db_url: str | None = None,
+    *,
+    secret: str | None = None,
+    limits: Limits = Limits(),  # noqa: B008 (frozen)
+    store: Store | None = None,
+    play: PlaySettings = PlaySettings(),  # noqa: B008 (frozen)
+    origins: tuple[str, ...] = (),
+    monthly: MonthlySettings = MonthlySettings(),  # noqa: B008 (frozen)
+) -> FastAPI:
+    """The server app on the store at ``db_url`` (default ``$FIDO_DB`` or ./fido.db),
+    migrated on open; ``secret`` (default ``$FIDO_SECRET`` or the stored one) signs cookies.
+
+    ``play`` sets the bots' pace and the grace periods; ``origins`` names other
+    sites whose pages may open a table's WebSocket (the server's own always may);
+    ``monthly`` how often the monthly close looks for an ended month (0: never).
+    """
+    store = store or open_store(db_url)
+    key = server_secret(store, secret)
+    hub = Hub(store, play)
+    closer = MonthlyClose(store, monthly)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()  # every running table goes on: bots, clocks (with grace)
+        await seat_waiting_rounds(hub)  # an event round drawn but not seated before a stop
+        await closer.start()  # ended months are published by themselves
+        try:
+            yield
+        finally:
+            await closer.stop()
+            await hub.stop()
+
+    app = FastAPI(
+        title="fido server", version=fido.__version__, lifespan=lifespan,
+        description="FIDO dominoes: accounts, sessions, tables (docs/server.md); "
+        "play over the WebSocket /ws/tables/{id} (docs/protocol.md).",
+    )
+    app.state.server = Server(
+        store=store,
+        sessions=Sessions(key),
+        csrf=csrf.Csrf(key),
+        per_account=RateLimiter(limits.per_account, limits.window),
+        per_address=RateLimiter(limits.per_address, limits.window),
+        hub=hub,
+        sockets=SocketCount(),
+        session_sockets=SessionSockets(),
+        origins=frozenset(origins),
+        limits=limits,
+        opened=RateLimiter(limits.tables_per_address, limits.window),
+        guests=RateLimiter(limits.guests_per_address, limits.window),
+    )
+    app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and records are long
+    app.include_router(accounts_routes())
+    app.include_router(lobby_routes())
+    app.include_router(play_routes())
+    app.include_router(assistant_routes())  # the table assistant (docs/web.md)
+    app.include_router(events_routes())
+    app.include_router(analysis_routes())  # finished games' analyses (docs/analysis.md)
+    install_web(app)
+    app.include_router(assistant_pages())
+    app.include_router(sheet_routes())  # score sheets, reviews, inbox, the federation's page
+    app.add_exception_handler(Refused, refused_page)
+    app.include_router(ranking_routes())
+    _csrf_cookie(app)
+    _error_handlers(app)
+    return app
+
+
+def _csrf_cookie(app: FastAPI) -> None:
+    @app.middleware("http")
+    async def csrf_cookie(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        # every browser gets the CSRF token of its session (or a signed one, without)
+        checker = server(request).csrf
+        token = request.cookies.get(csrf.COOKIE)
+        request.state.csrf_token = checker.expected(request.cookies.get(SESSION), token)
+        response = await call_next(request)
+        set_here = any(v.startswith(csrf.COOKIE + "=")
+                       for v in response.headers.getlist("set-cookie"))
+        if request.state.csrf_token != token and not set_here:
+            response.set_cookie(
+                csrf.COOKIE, request.state.csrf_token, max_age=SESSION_SECONDS, path="/",
+                httponly=False, samesite="lax", secure=https(request),
+            )
+        return response
+
+
+def _error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> Response:
+        if wants_page(request):
+            return await error_page(request, exc.status, exc.message)
+        return _error(exc.status, exc.code, exc.message, exc.headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        code = _STATUS_CODES.get(exc.status_code, "error")
+        message = exc.detail if isinstance(exc.detail, str) else code
+        if wants_page(request):
+            return await error_page(request, exc.status_code, {
+                404: "Nothing is at this address: it may be mistyped, or the page is gone.",
+                405: "This address does not take that request.",
+            }.get(exc.status_code, printable(message, 500)))
+        return _error(exc.status_code, code, printable(message, 500), dict(exc.headers or {}))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        if wants_page(request):
+            return await error_page(request, 422, "Part of this address is not right ("
+                                    + _validation_message(exc) + ").")
+        return _error(422, "invalid", _validation_message(exc))
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception) -> Response:
+        log.error("unexpected %s on %s %s", type(exc).__name__, request.method, request.url.path)
+        if wants_page(request):
+            return await error_page(request, 500, "The server met an error it did not expect; "
+                                    "it is logged. Please try again.")
+        return _error(500, "internal", "internal server error")
