@@ -21,7 +21,7 @@ from fido.layout.grid import (
 )
 from fido.moves import Placement
 
-if TYPE_CHECKING:  # the layouter calls the search: its type only, no import cycle
+if TYPE_CHECKING:  # the layouter runs the search on itself: its type only
     from fido.layout.layouter import Layouter
 
 class Repair:
