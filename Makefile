@@ -57,6 +57,7 @@ system-deps:
 test: system-deps $(DEV_STAMP) $(COMPILED)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports  # the architecture: pyproject.toml's [tool.importlinter]
 	$(BIN)/python tests/with_postgres.py $(BIN)/pytest  # + a throwaway PostgreSQL if installed
 	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/test_golden.py tests/test_errors.py tests/test_notation.py \
 		tests/test_properties.py tests/test_undo_chance.py tests/test_hostile_input.py tests/test_position.py
@@ -75,5 +76,6 @@ bench: $(COMPILED) $(VENV)/.installed-bench
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) build .mypy_cache .pytest_cache .ruff_cache .hypothesis $(COMPILED)
+	rm -rf $(VENV) build .mypy_cache .pytest_cache .ruff_cache .hypothesis .import_linter_cache \
+		.grimp_cache $(COMPILED)
 	find src -name '*.so' -delete

@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 
 import fido
-from fido.cli_accounts import accounts_app
-from fido.cli_ranking import players_app, ranking_app, results_app
+from fido.cli.accounts import accounts_app
+from fido.cli.ranking import players_app, ranking_app, results_app
 from fido.server.serve import serve_app
 
 HEAVY = ("sqlalchemy", "alembic", "numpy", "matplotlib", "fido.store", "fido.ranking",
-         "fido.cli_ranking", "fastapi", "starlette", "uvicorn", "argon2", "itsdangerous",
+         "fido.cli.ranking", "fastapi", "starlette", "uvicorn", "argon2", "itsdangerous",
          "fido.server")
 SRC = str(Path(fido.__file__).parent.parent)  # this fido, not another one installed
 
@@ -104,7 +104,7 @@ def test_help_lists_the_federation_commands_without_loading_them() -> None:
 def test_a_federation_command_loads_its_stack_when_run() -> None:
     code, modules, out = _modules("ranking", "--help")
     assert code == 0 and "compute" in out and "Publish" not in out
-    assert "fido.cli_ranking" in modules and "sqlalchemy" in modules
+    assert "fido.cli.ranking" in modules and "sqlalchemy" in modules
 
 
 def test_fido_serve_loads_the_server_stack_only_when_run() -> None:
@@ -115,7 +115,7 @@ def test_fido_serve_loads_the_server_stack_only_when_run() -> None:
 
 
 def test_the_lazy_registry_repeats_the_sub_apps_help() -> None:
-    from fido.cli import _FEDERATION  # noqa: PLC0415 (the registry, not the app)
+    from fido.cli.main import _FEDERATION  # noqa: PLC0415 (the registry, not the app)
 
     apps = {
         "players": players_app, "results": results_app, "ranking": ranking_app,

@@ -3,7 +3,7 @@
 The first federation account is made here (``fido accounts grant NAME
 federation``); organisers get a scope (``--scope club:Rostock``). An account
 is linked to its ranking player by the federation (``fido accounts link``),
-so that her score sheets and reviews are hers. Like :mod:`fido.cli_ranking`,
+so that her score sheets and reviews are hers. Like :mod:`fido.cli.ranking`,
 every command takes ``--db`` and refuses bad input with ``error: ...``.
 """
 
@@ -17,7 +17,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from sqlalchemy import select
 
-from fido.cli_ranking import Db, refusing
+from fido.cli.ranking import Db, refusing
 from fido.ranking.errors import ResultError
 from fido.ranking.players import find_player
 from fido.rich_text import shown

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from fido.cli_lazy import LazyApp, lazy_group
+from fido.cli.lazy import LazyApp, lazy_group
 from fido.errors import FidoError
 from fido.game import Game
 from fido.moves import Placement
@@ -27,13 +27,13 @@ from fido.terminal.screen import results_table
 # Alembic, numpy): imported only when one of them runs, so that `fido play`,
 # `replay` and `rules` start fast (tests/test_cli_startup.py)
 _FEDERATION = {
-    "players": LazyApp("fido.cli_ranking", "players_app", "Register and list players."),
-    "results": LazyApp("fido.cli_ranking", "results_app", "Enter, import and review game results."),
+    "players": LazyApp("fido.cli.ranking", "players_app", "Register and list players."),
+    "results": LazyApp("fido.cli.ranking", "results_app", "Enter, import and review game results."),
     "ranking": LazyApp(
-        "fido.cli_ranking", "ranking_app", "The monthly FIDO world ranking (FLADUB)."
+        "fido.cli.ranking", "ranking_app", "The monthly FIDO world ranking (FLADUB)."
     ),
     "accounts": LazyApp(
-        "fido.cli_accounts",
+        "fido.cli.accounts",
         "accounts_app",
         "Server accounts: roles (organiser, federation), player links.",
     ),
@@ -355,7 +355,7 @@ def analyze(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     top: Annotated[int, typer.Option(help="rows of the mistakes table (0: every decision)")] = 15,
 ) -> None:
     """Judge every move from what its player could see: the points each one lost."""
-    from fido.cli_analysis import analyze as run  # noqa: PLC0415 (keeps other commands fast)
+    from fido.cli.analysis import analyze as run  # noqa: PLC0415 (keeps other commands fast)
 
     run(records, seat, all_seats, json_out, samples, seed, jobs, ray, top, console, err)
 
