@@ -17,7 +17,7 @@ from pathlib import Path
 import fido
 from fido.cli.accounts import accounts_app
 from fido.cli.ranking import players_app, ranking_app, results_app
-from fido.server.serve import serve_app
+from fido.cli.serve import serve_app
 
 HEAVY = ("sqlalchemy", "alembic", "numpy", "matplotlib", "fido.store", "fido.ranking",
          "fido.cli.ranking", "fastapi", "starlette", "uvicorn", "argon2", "itsdangerous",
@@ -111,7 +111,7 @@ def test_fido_serve_loads_the_server_stack_only_when_run() -> None:
     code, modules, out = _modules("serve", "--help")
     assert code == 0 and "--port" in out
     assert "fastapi" not in modules  # the app itself is built when the server starts
-    assert "uvicorn" in modules and "fido.server.serve" in modules
+    assert "uvicorn" in modules and "fido.cli.serve" in modules
 
 
 def test_the_lazy_registry_repeats_the_sub_apps_help() -> None:

@@ -5,7 +5,7 @@
 in their own modules, imported only when one of them runs (:mod:`fido.cli.lazy`):
 :mod:`fido.cli.ranking` (``players``, ``results``, ``ranking``),
 :mod:`fido.cli.accounts` (``accounts``) and :mod:`fido.cli.analysis` (the body of
-``analyze``). ``fido serve`` is :mod:`fido.server.serve`.
+``analyze``). ``fido serve`` is :mod:`fido.cli.serve`.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ _FEDERATION = {
         "Server accounts: roles (organiser, federation), player links.",
     ),
     # FastAPI, uvicorn and argon2 as well: imported only by `fido serve`
-    "serve": LazyApp("fido.server.serve", "serve_app", "Run the multiplayer server (HTTP API)."),
+    "serve": LazyApp("fido.cli.serve", "serve_app", "Run the multiplayer server (HTTP API)."),
 }
 
 app = typer.Typer(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import unicodedata
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -22,6 +21,7 @@ from sqlalchemy.orm import Session
 from fido.safe_text import control_chars
 from fido.server.claims import claim_out, latest
 from fido.server.errors import ApiError
+from fido.server.names import name_key
 from fido.server.schemas import AccountOut
 from fido.store import Account, Player
 
@@ -46,9 +46,6 @@ def _now() -> dt.datetime:
 _GUEST_NAME = re.compile(r"guest\W*\d+", re.ASCII)
 
 
-def name_key(name: str) -> str:
-    """The form two names are compared in: "Anna", "ANNA" and its full-width form are one."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def account_out(s: Session, account: Account) -> AccountOut:

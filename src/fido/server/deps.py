@@ -25,8 +25,8 @@ from fido.store import Account, Store
 if TYPE_CHECKING:
     from fido.server.hub import Hub
     from fido.server.live import Room
-    from fido.server.play import SessionSockets, SocketCount
     from fido.server.ratelimit import RateLimiter
+    from fido.server.sockets import SessionSockets, SocketCount
 
 __all__ = [
     "TABLE_ID",

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from fido.server.deps import Server
     from fido.server.live import Room
 
-__all__ = ["Credit", "SessionSockets", "SocketCount", "play_routes"]
+__all__ = ["Credit", "play_routes"]
 
 CLOSE_ORIGIN = 4403  # close codes: the handshake refused (cross-site)
 CLOSE_FORBIDDEN = 4403  # or the policy: a duplicate round's table, watched from outside
@@ -51,62 +51,11 @@ CLOSE_NO_TABLE = 4404
 CLOSE_SLOW = 4408  # the client did not read its messages fast enough
 CLOSE_TOO_MANY = 4429  # too many open connections from one account or address
 CLOSE_SIGNED_OUT = 4401  # the session the socket was opened with has ended
-RECHECK = 30.0  # seconds: how stale a socket's knowledge of its session may be when it acts
-
-
-class SessionSockets:
-    """The table sockets of each session (by its stored id), so that signing out, in or
-    up closes them at once in this process; a socket of another process finds out when
-    it next acts, or within :data:`RECHECK` seconds if it only listens."""
-
-    def __init__(self) -> None:
-        self.conns: dict[str, set[Conn]] = {}
-
-    def add(self, key: str, conn: Conn) -> None:
-        self.conns.setdefault(key, set()).add(conn)
-
-    def remove(self, key: str, conn: Conn) -> None:
-        group = self.conns.get(key)
-        if group is not None:
-            group.discard(conn)
-            if not group:
-                del self.conns[key]
-
-    def end(self, key: str | None) -> int:
-        """Close the sockets of session ``key`` (on the event loop); how many."""
-        group = self.conns.pop(key, set()) if key is not None else set()
-        for conn in group:
-            conn.signed_out = True
-            conn.close()
-        return len(group)
+RECHECK = 30.0  # seconds: how stale a socket's knowledge of its session may be
 
 
 def _close_code(conn: Conn) -> int:
     return CLOSE_SLOW if conn.slow else CLOSE_SIGNED_OUT if conn.signed_out else 1000
-
-
-class SocketCount:
-    """Open table connections per account and per address, capped: the credit
-    counter limits one connection, this limits opening many."""
-
-    def __init__(self, per_account: int = 20, per_address: int = 200) -> None:
-        self.limits = {"account": per_account, "address": per_address}
-        self.count: dict[str, int] = {}
-
-    def open(self, keys: list[str]) -> bool:
-        if any(self.count.get(k, 0) >= self.limits[k.split(":", 1)[0]] for k in keys):
-            return False
-        for k in keys:
-            self.count[k] = self.count.get(k, 0) + 1
-        return True
-
-    def close(self, keys: list[str]) -> None:
-        for k in keys:
-            left = self.count.get(k, 0) - 1
-            if left > 0:
-                self.count[k] = left
-            else:
-                self.count.pop(k, None)
 
 
 class Credit:

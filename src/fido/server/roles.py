@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session
 
 from fido.errors import FidoError
 from fido.safe_text import control_chars
+from fido.server.names import name_key
 from fido.store import Account, ChampionshipTable, GameRow, RoleRow
 
 __all__ = [
@@ -137,8 +138,6 @@ def covers_game(s: Session, scope: str, game: GameRow) -> bool:
 
 def find_account(s: Session, name: str) -> Account:
     """The registered account of this name (as sign-in compares names)."""
-    from fido.server.accounts import name_key  # noqa: PLC0415 (argon2: only when used)
-
     account = None
     if not control_chars(name):
         account = s.scalar(select(Account).where(Account.name_key == name_key(name)))

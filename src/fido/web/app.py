@@ -31,11 +31,12 @@ from fido.server.events_api import events_routes, seat_waiting_rounds
 from fido.server.hub import Hub, PlaySettings
 from fido.server.lobby import lobby_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
-from fido.server.play import SessionSockets, SocketCount, play_routes
+from fido.server.play import play_routes
 from fido.server.ratelimit import RateLimiter
 from fido.server.schemas import ErrorBody
 from fido.server.sessions import COOKIE as SESSION
 from fido.server.sessions import SESSION_SECONDS, Sessions, server_secret
+from fido.server.sockets import SessionSockets, SocketCount
 from fido.store import Store, open_store
 from fido.web.assistant_pages import assistant_pages
 from fido.web.pages import error_page, install_web, wants_page
