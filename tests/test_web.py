@@ -10,6 +10,7 @@ last sequence number, and a spectator never receives a tile of any hand.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -19,6 +20,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, WebSocket
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from fido.record import GameRecord
 from fido.sorting import ratzek_rows
@@ -330,3 +332,217 @@ def test_the_lobby_lists_new_tables_by_itself(browser: Browser, server: str) -> 
     finally:
         looker.close()
         host.close()
+
+
+# ------------------------------------------------------------ a move resent after a drop
+
+# In every page of her context. The test arms what happens to the next move frame:
+# "after": it goes out and the socket closes at once, so its ack is never read (a
+# closing socket reads no message); "before": the socket closes and the frame never
+# goes out. While `fidoOffline` is set, a new socket goes to an address of this site
+# that refuses it (the page's CSP allows it), as when the network is down.
+_DROP = """(() => {
+  const send = WebSocket.prototype.send;
+  window.fidoDrop = null;
+  window.fidoOffline = false;
+  WebSocket.prototype.send = function (data) {
+    const mode = window.fidoDrop;
+    if (mode && typeof data === "string" && JSON.parse(data).type === "move") {
+      window.fidoDrop = null;
+      if (mode === "after") send.call(this, data);
+      this.close();
+      return;
+    }
+    send.call(this, data);
+  };
+  const Real = window.WebSocket;
+  window.WebSocket = class extends Real {
+    constructor(url, protocols) {
+      super(window.fidoOffline ? url.replace(/\\/ws\\/tables\\/.*/, "/ws/nowhere") : url,
+        protocols);
+    }
+  };
+})();"""
+
+_HER_TURN = """() => { const s = window.fidoTable;
+    return Boolean(s && s.view && !s.pending && s.socket && s.socket.readyState === 1
+                   && (s.view.outcome || s.view.turn === s.seat)); }"""
+
+
+Traffic = tuple[list[tuple[int, str]], list[tuple[int, dict[str, Any]]]]
+
+
+def _seated_at_her_turn(
+        browser: Browser, server: str, name: str, seed: int) -> tuple[Person, str, Traffic]:
+    """A person at a FIDO double-9 table with three bots, her page armed with _DROP, at
+    her first turn; and her page's socket traffic from the start."""
+    person = Person(browser, server, seed=seed)
+    person.context.add_init_script(_DROP)
+    traffic = _traffic(person)
+    person.sign_up(name)
+    table = person.create_table("fido", 9, ("me", "bot:expert", "bot:expert", "bot:expert"))
+    person.page.wait_for_function(_HER_TURN, timeout=15_000)
+    if person.state()["over"]:
+        person.close()
+        pytest.skip("the game ended before her turn")
+    return person, table, traffic
+
+
+def _traffic(person: Person) -> Traffic:
+    """The frames her page sends (as sent) and receives, each with its socket's number."""
+    sent: list[tuple[int, str]] = []
+    received: list[tuple[int, dict[str, Any]]] = []
+    numbers = itertools.count(1)
+
+    def on_socket(ws: WebSocket) -> None:
+        n = next(numbers)
+        ws.on("framesent", lambda p: sent.append((n, p if isinstance(p, str) else p.decode())))
+        ws.on("framereceived", lambda p: received.append(
+            (n, json.loads(p if isinstance(p, str) else p.decode()))))
+
+    person.page.on("websocket", on_socket)
+    return sent, received
+
+
+def _server_moves(person: Person, table: str) -> list[dict[str, Any]]:
+    """The table's move events as the server holds them: a fresh socket's welcome from 0."""
+    moves: list[dict[str, Any]] = person.page.evaluate("""(id) => new Promise((ok, fail) => {
+        const ws = new WebSocket(`ws://${location.host}/ws/tables/${id}?seq=0`);
+        ws.onmessage = (e) => {
+          const m = JSON.parse(e.data);
+          if (m.type !== "welcome") return;
+          ws.close();
+          ok(m.events.filter((x) => x.kind === "move"));
+        };
+        ws.onclose = () => fail(new Error("closed before its welcome"));
+    })""", table)
+    return moves
+
+
+def _agrees_with_the_server(person: Person, table: str, server: str) -> list[dict[str, Any]]:
+    """At her turn (nothing moves then): her page's move log is the server's, and its
+    sequence number the table's (GET /api/tables/{id}). Returns the server's moves."""
+    page = person.page
+    page.wait_for_function(_HER_TURN, timeout=15_000)
+    moves = _server_moves(person, table)
+    log = page.evaluate("() => window.fidoTable.log.map((m) => [m.seat, m.move])")
+    assert log == [[e["seat"], e["move"]] for e in moves]
+    info = person.context.request.get(f"{server}/api/tables/{table}").json()
+    page.wait_for_function(f"() => window.fidoTable.seq === {info['seq']}", timeout=5_000)
+    assert page.locator("#turn-note").inner_text() != "Sending your move…"
+    return moves
+
+
+def _mine_after(moves: list[dict[str, Any]], seat: int, seq: int) -> list[str]:
+    return [e["move"] for e in moves if e["seat"] == seat and e["seq"] > seq]
+
+
+def _moves_sent(sent: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    return [(n, frame) for n, frame in sent if json.loads(frame)["type"] == "move"]
+
+
+def test_a_move_whose_ack_was_lost_is_sent_again_and_played_once(
+        browser: Browser, server: str) -> None:
+    """The move reaches the table, but the socket closes before its ack is read: the
+    next socket sends the very same frame; the server answers with its first outcome
+    (an ack marked duplicate) and the move is on the table once."""
+    lena, table, (sent, received) = _seated_at_her_turn(browser, server, "Lena", 21)
+    try:
+        seat, seq = lena.state()["seat"], lena.state()["seq"]
+        lena.page.evaluate("() => { window.fidoDrop = 'after'; }")
+        move = lena.play_one(prefer="first")
+        lena.page.wait_for_function("() => !window.fidoTable.pending", timeout=10_000)
+
+        frames = _moves_sent(sent)
+        assert len(frames) == 2, f"the move was not sent again after the drop: {frames}"
+        (first, frame), (again, resent) = frames
+        assert again > first and resent == frame, "not the very same message, on the next socket"
+        msg_id = json.loads(frame)["id"]
+        answers = [m for n, m in received if n == again and m.get("id") == msg_id]
+        assert len(answers) == 1 and answers[0]["type"] == "ack", answers
+        assert answers[0].get("duplicate") is True, answers
+
+        moves = _agrees_with_the_server(lena, table, server)
+        assert _mine_after(moves, seat, seq) == [move], "the move is not on the table once"
+        assert [e["seq"] for e in moves if e["seat"] == seat and e["seq"] > seq] == [
+            answers[0]["seq"]]
+        assert lena.page.locator("#alert").is_hidden()
+        if not lena.state()["over"]:  # the next turn is played as usual
+            lena.play_one(prefer="first")
+            assert len(_mine_after(_agrees_with_the_server(lena, table, server), seat, seq)) == 2
+        assert not [e for e in lena.errors if "favicon" not in e], lena.errors
+    finally:
+        lena.close()
+
+
+def test_a_move_that_never_went_out_is_sent_on_the_next_socket(
+        browser: Browser, server: str) -> None:
+    """The socket closes before the move frame goes out: the next socket sends it, and
+    it is played (once) without a second click."""
+    nora, table, (sent, received) = _seated_at_her_turn(browser, server, "Nora", 22)
+    try:
+        seat, seq, log = (nora.state()[k] for k in ("seat", "seq", "log"))
+        nora.page.evaluate("() => { window.fidoDrop = 'before'; }")
+        move = nora.click_a_move(prefer="first")
+        try:
+            nora.page.wait_for_function(
+                f"() => window.fidoTable.log.length > {log} "
+                "&& !window.fidoTable.pending", timeout=10_000)
+        except PlaywrightTimeout:
+            pytest.fail(f"the move {move} sent on a closed socket was never played")
+        frames = _moves_sent(sent)
+        assert len(frames) == 1, frames  # only the second socket's frame went out
+        msg_id = json.loads(frames[0][1])["id"]
+        answers = [m for _n, m in received if m.get("id") == msg_id]
+        assert [(a["type"], a.get("duplicate")) for a in answers] == [("ack", None)], answers
+
+        moves = _agrees_with_the_server(nora, table, server)
+        assert _mine_after(moves, seat, seq) == [move]
+        assert nora.page.locator("#alert").is_hidden()
+        if not nora.state()["over"]:
+            nora.play_one(prefer="first")
+            assert len(_mine_after(_agrees_with_the_server(nora, table, server), seat, seq)) == 2
+        assert not [e for e in nora.errors if "favicon" not in e], nora.errors
+    finally:
+        nora.close()
+
+
+def test_a_resent_move_the_game_went_past_is_refused_with_a_clear_word(
+        browser: Browser, server: str) -> None:
+    """Her move never went out and her connection stays down while her other tab plays:
+    when it is back, the resent move is refused (the table moved on), the page shows
+    the game as it is with a message that says so, and she plays on."""
+    mia, table, (sent, received) = _seated_at_her_turn(browser, server, "Mia", 23)
+    other = mia.new_tab()
+    try:
+        other.goto(f"/tables/{table}")
+        other.page.wait_for_function(_HER_TURN, timeout=15_000)
+        seat, seq = mia.state()["seat"], mia.state()["seq"]
+        mia.page.evaluate("() => { window.fidoOffline = true; window.fidoDrop = 'before'; }")
+        mia.click_a_move(prefer="first")
+        played = other.play_one(prefer="first")  # her other tab, still connected
+        other.page.wait_for_function(_HER_TURN, timeout=15_000)
+        mia.page.evaluate("() => { window.fidoOffline = false; }")
+        try:
+            mia.page.wait_for_function(
+                "() => document.querySelector('#alert:not([hidden])')?.textContent"
+                ".includes('was not played: the connection dropped')", timeout=10_000)
+        except PlaywrightTimeout:
+            pytest.fail("no word that her move was not played: "
+                        f"{mia.page.locator('#alert').inner_text()!r}")
+        frames = _moves_sent(sent)
+        assert len(frames) == 1, frames
+        msg_id = json.loads(frames[0][1])["id"]
+        answers = [m for _n, m in received if m.get("id") == msg_id]
+        assert [a["type"] for a in answers] == ["refused"], answers
+        assert answers[0]["code"] in ("stale", "not_your_turn", "game_over"), answers
+
+        moves = _agrees_with_the_server(mia, table, server)
+        assert _mine_after(moves, seat, seq) == [played], "only her other tab's move is played"
+        if not mia.state()["over"]:
+            mia.play_one(prefer="first")
+            assert len(_mine_after(_agrees_with_the_server(mia, table, server), seat, seq)) == 2
+        refused = [e for e in mia.errors if "favicon" not in e and "/ws/nowhere" not in e]
+        assert not refused, refused
+    finally:
+        mia.close()

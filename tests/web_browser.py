@@ -7,6 +7,7 @@ PostgreSQL); ``FIDO_CHROMIUM`` names another binary.
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 import re
@@ -91,6 +92,16 @@ class Person:
     def close(self) -> None:
         self.context.close()
 
+    def new_tab(self) -> Person:
+        """Another tab of hers: the same context (her cookies), a page of its own.
+        Close her, not the tab: the context is shared."""
+        tab = copy.copy(self)
+        tab.page = self.context.new_page()
+        tab.errors = []
+        tab.page.on("pageerror", lambda e: tab.errors.append(str(e)))
+        tab.page.on("console", lambda m: tab.errors.append(m.text) if m.type == "error" else None)
+        return tab
+
     def goto(self, path: str) -> None:
         self.page.goto(self.base + path)
 
@@ -160,9 +171,17 @@ class Person:
 
     def play_one(self, *, prefer: str = "random", via: str = "any") -> str:
         """Make one move by clicking, as a person does: a playable tile, then one of
-        its targets (on the board or in the list), or draw or pass. Returns the move."""
-        page = self.page
+        its targets (on the board or in the list), or draw or pass; wait until it is
+        in the log and acknowledged. Returns the move."""
         before = self.state()["log"]
+        move = self.click_a_move(prefer=prefer, via=via)
+        self.page.wait_for_function(f"() => window.fidoTable.log.length > {before} "
+                                    "&& !window.fidoTable.pending", timeout=15_000)
+        return move
+
+    def click_a_move(self, *, prefer: str = "random", via: str = "any") -> str:
+        """The clicks of :meth:`play_one`, without waiting for the answer. Returns the move."""
+        page = self.page
         playable = page.locator("#hand .tile.playable")
         count = playable.count()
         if count:
@@ -193,8 +212,6 @@ class Person:
                     break
             else:
                 raise AssertionError("my turn, but no tile, no draw and no pass to click")
-        page.wait_for_function(f"() => window.fidoTable.log.length > {before} "
-                               "&& !window.fidoTable.pending", timeout=15_000)
         return move
 
 

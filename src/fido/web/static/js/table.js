@@ -18,7 +18,7 @@ const state = {
   view: null,
   log: [], // moves: { seat, move, points, sum, drawn }
   selected: null, // the tile picked in the hand
-  pending: null, // a move sent, not yet acknowledged
+  pending: null, // a move sent, not yet acknowledged: { id, move, message, socket, seq, resent }
   socket: null,
   retry: 0,
   closedForGood: false,
@@ -68,7 +68,8 @@ function connect() {
   socket.addEventListener("close", (e) => {
     if (state.socket !== socket) return;
     state.socket = null;
-    state.pending = null;
+    // a pending move stays pending: it may or may not have reached the table, and the
+    // next socket sends it again (resendPending)
     if (e.code === 4401) {  // signed out (in this tab or another): the page as she is now
       state.closedForGood = true;
       setConnection("signed out");
@@ -77,6 +78,10 @@ function connect() {
     }
     if (e.code === 4404 || e.code === 4403) {
       state.closedForGood = true;
+      if (state.pending) { // no next socket to send it on
+        state.pending = null;
+        render(false);
+      }
       setConnection(e.code === 4404 ? "no such table" : "refused");
       return;
     }
@@ -101,6 +106,24 @@ setInterval(() => {
   }
 }, 25000);
 
+/**
+ * A move sent on a socket that closed before its answer came may or may not have
+ * reached the table: the next socket sends the very same message again, once its
+ * welcome is in. The server answers an id it has seen with its first outcome (an ack
+ * or the refusal, marked duplicate) and never plays a move twice (docs/protocol.md).
+ */
+function resendPending() {
+  const p = state.pending;
+  if (!p || p.socket === state.socket) return; // none, or a sync's welcome on the same socket
+  if (p.seq && state.seq >= p.seq) { // acknowledged before the drop, and the catch-up holds it
+    state.pending = null;
+    return;
+  }
+  p.socket = state.socket;
+  p.resent = true;
+  state.socket.send(JSON.stringify(p.message));
+}
+
 function receive(msg) {
   if (msg.type === "welcome") {
     state.seat = msg.seat;
@@ -112,6 +135,7 @@ function receive(msg) {
     state.seq = msg.seq;
     state.view = msg.view;
     state.welcomed = state.log.length; // the moves that came with the welcome: no knock for them
+    resendPending();
     render(true);
   } else if (msg.type === "update") {
     const first = msg.events.length ? msg.events[0].seq : msg.seq + 1;
@@ -136,12 +160,19 @@ function receive(msg) {
     }
   } else if (msg.type === "ack") {
     if (state.pending && state.pending.id === msg.id) {
-      if (msg.seq <= state.seq) state.pending = null;
-      else state.pending.seq = msg.seq;
+      if (msg.seq <= state.seq) { // a resent move's: the welcome already held it, no update follows
+        state.pending = null;
+        render(false);
+      } else state.pending.seq = msg.seq;
     }
   } else if (msg.type === "refused") {
+    const p = state.pending;
     state.pending = null;
-    showAlert(msg.message || "refused");
+    // a resent move that the table never had: say why it is not on the table, not only
+    // the server's reason (she did nothing since she played it)
+    const lost = p && p.resent && p.id === msg.id && !msg.duplicate;
+    showAlert(lost ? `Your move ${p.move} was not played: the connection dropped before it reached`
+      + ` the table, and it cannot be played now (${msg.message}).` : msg.message || "refused");
     if (msg.code === "stale") send({ type: "sync", seq: state.seq });
     render(false);
   }
@@ -175,8 +206,9 @@ function applyEvents(events, catchingUp) {
 function play(move) {
   if (state.pending) return;
   const id = msgId();
-  if (send({ type: "move", id, seq: state.seq, move })) {
-    state.pending = { id, move };
+  const message = { type: "move", id, seq: state.seq, move };
+  if (send(message)) {
+    state.pending = { id, move, message, socket: state.socket };
     state.selected = null;
     render(false);
   }
