@@ -213,6 +213,7 @@ class Client:
                     session = value.strip()
             if not session:
                 raise RuntimeError("no session cookie from POST /api/guest")
+            token = r.json()["csrf_token"]  # the guest's session has its own (fido.server.csrf)
             return Player(f"fido_csrf={token}; fido_session={session}", token)
 
     async def post(self, who: Player, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -435,7 +436,9 @@ class ServerProcess:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
         cmd = [sys.executable, "-c", "from fido.cli import main; main()", "serve",
-               "--db", db_url, "--port", str(self.port), "--bot-delay", str(bot_delay)]
+               "--db", db_url, "--port", str(self.port), "--bot-delay", str(bot_delay),
+               # a thousand guests and their tables from one (loopback) address, on purpose
+               "--accounts-per-address", "0", "--tables-per-address", "0"]
         with log.open("w") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         self.pid = self.proc.pid

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -26,8 +27,9 @@ from sqlalchemy import delete, select
 from fido.analysis.report import default_samples
 from fido.ranking import ResultIn, submit
 from fido.rules import Ruleset
-from fido.server import play
+from fido.server import live, play
 from fido.server.accounts import sign_up
+from fido.server.deps import Limits
 from fido.server.roles import (
     RoleError,
     check_settle,
@@ -38,6 +40,7 @@ from fido.server.roles import (
     settlers,
 )
 from fido.store import Championship, WebSession, open_store
+from fido.web.app import MAX_BODY
 from server_client import PASSWORD, Person, TableSocket, play_to_end
 from server_live import FAST, browser, live_server
 from test_events_api import EVENT, event_people, open_event
@@ -309,3 +312,88 @@ def test_a_csrf_token_of_another_browser_is_refused(store_url: str) -> None:
         assert r.status_code == 200 and r.json()["csrf_token"] != mine
         r = victim.http.post("/api/guest", headers={"X-CSRF-Token": mine})
         assert r.status_code == 403
+
+
+# 5 ---------------------------------------------------------------------------------------
+
+def test_one_person_cannot_flood_the_lobby(store_url: str) -> None:
+    """Her open tables are capped (3 at once), an address's new guests and tables per
+    window too, and the lobby lists a few of each person's tables, so other people's
+    stay in view whatever one person does; the list loads seats in one query."""
+    limits = Limits(accounts_per_address=6, tables_per_address=8)
+    with live_server(store_url, limits=limits) as base:
+        others = [Person.guest(base) for _ in range(2)]
+        theirs = {o.open_table("fido set=6", 3)["id"] for o in others}
+        flooder = Person.guest(base)
+        mine = [flooder.open_table("fido set=6", 3)["id"] for _ in range(3)]
+        r = flooder.http.post("/api/tables", json={"ruleset": "fido set=6", "players": 3})
+        assert r.status_code == 429 and _code(r) == "too_many_open_tables", r.text
+        # more guests from the same address: each may open three, then the address stops
+        extra = [Person.guest(base) for _ in range(3)]
+        r = browser(base).post("/api/guest")
+        assert r.status_code == 429 and _code(r) == "rate_limited", r.text
+        opened = 0
+        for guest in extra:
+            for _ in range(3):
+                r = guest.http.post("/api/tables", json={"ruleset": "fido set=6",
+                                                         "players": 3})
+                opened += r.status_code == 201
+                assert r.status_code in (201, 429)
+        assert opened == 8 - 2 - 3  # the address's 8: two of the others', three of hers
+        listed = [t["id"] for t in browser(base).get(
+            "/api/tables", params={"status": "open", "limit": 200}).json()["tables"]]
+        assert theirs <= set(listed)
+        assert set(mine) <= set(listed)
+        r = flooder.http.get("/api/tables", params={"status": "open",
+                                                    "account": flooder.id})
+        assert {t["id"] for t in r.json()["tables"]} == set(mine)
+
+
+def test_the_lobby_shows_a_few_of_each_persons_tables(store_url: str) -> None:
+    limits = Limits(open_tables_per_account=0)  # no cap: the list alone keeps it fair
+    with live_server(store_url, limits=limits) as base:
+        other = Person.guest(base)
+        theirs = other.open_table("fido set=6", 3)["id"]
+        flooder = Person.guest(base)
+        for _ in range(12):
+            flooder.open_table("fido set=6", 3)
+        listed = [t["id"] for t in browser(base).get(
+            "/api/tables", params={"status": "open", "limit": 5}).json()["tables"]]
+        assert theirs in listed and len(listed) == 4  # three of hers, and the other's
+
+
+def test_one_person_cannot_fill_a_tables_log_with_chat(
+        store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "CHAT_PER_PERSON", 5)
+    with live_server(store_url) as base:
+        anna = Person.guest(base)
+        tid = anna.open_table("fido set=6", 3)["id"]
+        sock = anna.connect(tid)
+        answers = [sock.request({"type": "chat", "id": f"c{i}", "text": f"line {i}"})
+                   for i in range(7)]
+        assert [a["type"] for a in answers] == ["ack"] * 5 + ["refused"] * 2
+        assert answers[-1]["code"] == "rate_limited"
+
+
+# 8 ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/api/assistant/state", "/api/guest", "/signin"])
+def test_an_oversized_body_is_refused_before_it_is_read(store_url: str, path: str) -> None:
+    with live_server(store_url) as base:
+        client = browser(base)
+        big = b"x" * (MAX_BODY + 1)
+        r = client.post(path, content=big, headers={"content-type": "application/json"})
+        assert r.status_code == 413 and _code(r) == "too_large"
+        if path == "/api/guest":  # takes no body: a streamed one is never read
+            return
+
+        # streamed, without a declared length: refused once it passes the limit, before
+        # the CSRF check or the handler has done anything with it
+        def chunks() -> Iterator[bytes]:
+            yield b"csrf_token=" + client.cookies["fido_csrf"].encode() + b"&name="
+            for _ in range(64):
+                yield b"x" * (MAX_BODY // 16)
+        r = client.post(path, content=chunks(),
+                        headers={"content-type": "application/x-www-form-urlencoded"})
+        assert r.status_code == 413 and _code(r) == "too_large"
+        assert client.get("/api/health").status_code == 200  # and the server goes on

@@ -11,6 +11,7 @@ import uvicorn
 from sqlalchemy.engine import make_url
 
 from fido.safe_text import printable
+from fido.server.deps import Limits
 from fido.server.hub import PlaySettings
 from fido.store import StoreError, database_url
 
@@ -49,6 +50,16 @@ def serve(
                      help="seconds between looks for an ended month to publish (0: never; "
                      "`fido ranking close` from cron instead)"),
     ] = 600.0,  # MonthlySettings.every (not imported here: it loads the ranking)
+    accounts_per_address: Annotated[
+        int,
+        typer.Option(min=0, max=1_000_000, help="new accounts and guests one address may "
+                     "make in 15 minutes (0: no limit; a bench on loopback)"),
+    ] = Limits.accounts_per_address,
+    tables_per_address: Annotated[
+        int,
+        typer.Option(min=0, max=1_000_000, help="tables one address may open in 15 minutes "
+                     "(0: no limit)"),
+    ] = Limits.tables_per_address,
     close_delay: Annotated[
         float,
         typer.Option(min=0.0, max=31 * 24.0, help="hours after a month's end before "
@@ -64,7 +75,9 @@ def serve(
     play = PlaySettings(bot_delay=bot_delay, bot_processes=bot_processes)
     monthly = MonthlySettings(every=close_every, delay=close_delay * 3600)
     try:
-        app = create_app(url, play=play, monthly=monthly)
+        limits = Limits(accounts_per_address=accounts_per_address,
+                        tables_per_address=tables_per_address)
+        app = create_app(url, play=play, monthly=monthly, limits=limits)
     except StoreError as e:
         typer.echo(f"error: {printable(e)}", err=True)
         raise typer.Exit(code=1) from None

@@ -19,6 +19,7 @@ from fido.server import accounts, claims, roles
 from fido.server.deps import (
     CsrfChecked,
     address,
+    count_against,
     errors,
     me,
     server,
@@ -84,6 +85,8 @@ def accounts_routes() -> APIRouter:
                 if current is not None and not current.guest:
                     raise ApiError(409, "signed_in", "sign out before signing up another "
                                    "account")
+                if current is None:  # a guest signing up is no new account
+                    count_against(request, srv.created, "new accounts")
                 account = accounts.sign_up(s, body.name, body.password, body.email, current)
                 srv.sessions.end(s, old)  # a new id after a change of rights (no fixation)
                 cookie = srv.sessions.start(s, account)
@@ -171,6 +174,7 @@ def accounts_routes() -> APIRouter:
             current = me(request, s)
             if current is not None:
                 return _info(request, s, current)
+            count_against(request, srv.created, "new guests")
             guest = accounts.new_guest(s)
             cookie = srv.sessions.start(s, guest)
             info = _info(request, s, guest)

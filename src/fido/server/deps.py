@@ -35,6 +35,7 @@ __all__ = [
     "Server",
     "account",
     "address",
+    "count_against",
     "errors",
     "finished_record",
     "https",
@@ -52,16 +53,17 @@ TABLE_ID = r"^[A-Za-z0-9_-]{6,16}$"
 
 @dataclass(frozen=True)
 class Limits:
-    """Failed sign-ins allowed per ``window`` seconds, per account and per address; what
-    one person (account or guest) and one address may open: tables a ``window`` and
-    guests a ``window``."""
+    """What one person or one address may do in a ``window`` of seconds, so that nobody
+    crowds out the others: failed sign-ins per account and per address, new accounts
+    (guests and sign-ups) and tables opened per address, and tables waiting for players
+    per person at once (0: no limit)."""
 
     per_account: int = 5
     per_address: int = 20
     window: float = 15 * 60
-    tables_per_account: int = 20  # opened in a window (the lobby stays other people's too)
-    tables_per_address: int = 60
-    guests_per_address: int = 30  # new guests from one address in a window
+    accounts_per_address: int = 50  # a club behind one router signs up together
+    tables_per_address: int = 100
+    open_tables_per_account: int = 3  # waiting for players: the lobby is everyone's
 
 
 @dataclass
@@ -78,8 +80,8 @@ class Server:
     session_sockets: SessionSockets  # and of each session, closed when it ends
     origins: frozenset[str]  # pages of other sites allowed to open the table socket
     limits: Limits
-    opened: RateLimiter  # tables opened, per account and per address
-    guests: RateLimiter  # guests started, per address
+    opened: RateLimiter  # tables opened, per address
+    created: RateLimiter  # accounts created (guests, sign-ups), per address
 
 
 def server(request: Request) -> Server:
@@ -185,3 +187,14 @@ def finished_record(request: Request, table_id: str, what: policy.GameData,
         row = policy.game_data(s, table_id, me(request, s), what, invite)
         assert row.record is not None
         return row.record
+
+
+def count_against(request: Request, limiter: RateLimiter, what: str) -> None:
+    """Count one more ``what`` of this request's address (429 past the limit)."""
+    if limiter.limit <= 0:
+        return
+    key = "address:" + address(request)
+    if limiter.reserve(key) is None:
+        wait = max(limiter.retry_after(key), 1)
+        raise ApiError(429, "rate_limited", f"too many {what} from your address: try again "
+                       f"in {wait} s", headers={"Retry-After": str(wait)})

@@ -55,6 +55,7 @@ log = logging.getLogger("fido.server")
 
 OUTBOX = 256  # messages queued for one connection before it is judged too slow
 CATCH_UP = 300  # a client further behind than this many events gets a fresh view
+CHAT_PER_PERSON = 200  # chat lines one person may write at one table (its log is kept)
 REMEMBERED = 2000  # refused message ids remembered per table (a resend gets the same answer)
 LAYOUT_IN_THREAD = 30  # tiles on the table from which the layout runs in a worker thread
 NOTIFY_CHANNEL = "fido_tables"
@@ -647,6 +648,12 @@ class Room:
             old = self._remembered(key, msg.id)
             if old is not None:
                 conn.send(old)
+                return
+            written = sum(1 for e in self.log if e.kind == "chat"
+                          and e.account_id == conn.account_id)
+            if written >= CHAT_PER_PERSON:  # the table's log is everyone's, and kept
+                conn.send(Refusal(Reason.RATE_LIMITED, f"you have written {written} lines at "
+                                  "this table: it keeps no more of yours").message_for(msg.id))
                 return
             event = await self._append(lambda: self._new(
                 "chat", conn.seat, {"name": conn.name, "text": text_},

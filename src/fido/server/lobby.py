@@ -13,8 +13,8 @@ import secrets
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session, selectinload
 
 from fido.errors import FidoError
 from fido.record import GameRecord
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["lobby_routes"]
 
 TableId = Annotated[str, Query(pattern=TABLE_ID)]
+PER_PERSON = 3  # open tables of one person the lobby lists (the rest: her own page)
 # a private table's invite admits its holder to the finished game's record and replay
 Invite = Annotated[str | None, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
@@ -107,6 +108,8 @@ def lobby_routes() -> APIRouter:
             with srv.store.session() as s:
                 me = deps.signed_in(request, s)
                 ruleset, rows = _check_table(body, s, me)
+                _check_open_tables(s, me, srv.limits.open_tables_per_account)
+                deps.count_against(request, srv.opened, "tables opened")
                 table_id = secrets.token_urlsafe(9)
                 table = TableRow(
                     id=table_id, ruleset=ruleset, players=body.players, status="open",
@@ -145,10 +148,13 @@ def lobby_routes() -> APIRouter:
         with srv.store.session(write=False) as s:
             me = deps.me(request, s)
             query = policy.listed_tables(me).where(TableRow.status == status)
+            if status == "open" and account is None:  # a few of each person's: everyone's
+                query = query.where(TableRow.id.in_(_newest_of_each(PER_PERSON)))
             if account is not None:
                 query = query.where(TableRow.id.in_(
                     select(SeatRow.table_id).where(SeatRow.account_id == account)))
-            rows = s.scalars(query.order_by(TableRow.created_at.desc()).limit(limit)).all()
+            rows = s.scalars(query.order_by(TableRow.created_at.desc()).limit(limit).options(
+                selectinload(TableRow.seats).selectinload(SeatRow.account))).all()
             return TableList(tables=[_out(_row_info(r), me) for r in rows])
 
     @api.get("/tables/{table_id}", response_model=TableOut, responses=errors(404))
@@ -198,6 +204,25 @@ def lobby_routes() -> APIRouter:
         return replay_json(GameRecord.from_json(record))
 
     return api
+
+
+def _check_open_tables(s: Session, me: Account, most: int) -> None:
+    """A person has at most ``most`` tables waiting for players at once (0: any number)."""
+    if most <= 0:
+        return
+    waiting = s.scalar(select(func.count()).select_from(TableRow).where(
+        TableRow.created_by == me.id, TableRow.status == "open")) or 0
+    if waiting >= most:
+        raise ApiError(429, "too_many_open_tables", f"{waiting} tables of yours are waiting "
+                       "for players: start or leave one of them first")
+
+
+def _newest_of_each(n: int) -> Select[tuple[str]]:
+    """The ids of each creator's ``n`` newest open tables."""
+    rank = func.row_number().over(partition_by=TableRow.created_by,
+                                  order_by=TableRow.created_at.desc()).label("rank")
+    ranked = select(TableRow.id, rank).where(TableRow.status == "open").subquery()
+    return select(ranked.c.id).where(ranked.c.rank <= n)
 
 
 def _drop(srv: Server, table_id: str) -> None:

@@ -4,7 +4,7 @@ on one store, with no module-level state, and answers every error one way.
 Every refusal is the JSON body ``{"error": {"code", "message"}}`` with a 4xx status (a
 page with the same sentence for a browser that asks for a page); an unexpected failure
 is a 500 with the same shape and no traceback. A request body larger than
-:data:`MAX_BODY` is refused (413) before it is read.
+:data:`~fido.server.body_limit.MAX_BODY` is refused (413) before it is read.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from fido.server import csrf
 from fido.server.accounts_api import accounts_routes
 from fido.server.analysis_api import analysis_routes
 from fido.server.assistant_api import assistant_routes
+from fido.server.body_limit import MAX_BODY, BodyLimit
 from fido.server.deps import Limits, Server, https, server
 from fido.server.errors import ApiError
 from fido.server.events_api import events_routes, seat_waiting_rounds
@@ -46,8 +47,6 @@ from fido.web.sheets import Refused, refused_page, sheet_routes
 __all__ = ["MAX_BODY", "Limits", "Server", "create_app"]
 
 log = logging.getLogger("fido.server")
-
-MAX_BODY = 1 << 20  # bytes: the largest form or JSON any page or client sends is far less
 
 _STATUS_CODES = {
     400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
@@ -119,7 +118,7 @@ def create_app(
         origins=frozenset(origins),
         limits=limits,
         opened=RateLimiter(limits.tables_per_address, limits.window),
-        guests=RateLimiter(limits.guests_per_address, limits.window),
+        created=RateLimiter(limits.accounts_per_address, limits.window),
     )
     app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and records are long
     app.include_router(accounts_routes())
@@ -135,6 +134,7 @@ def create_app(
     app.include_router(ranking_routes())
     _csrf_cookie(app)
     _error_handlers(app)
+    app.add_middleware(BodyLimit)  # outermost: before anything reads a body
     return app
 
 
