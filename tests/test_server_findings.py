@@ -41,7 +41,7 @@ from fido.server.roles import (
 )
 from fido.store import Championship, WebSession, open_store
 from fido.web.app import MAX_BODY
-from server_client import PASSWORD, Person, TableSocket, play_to_end
+from server_client import PASSWORD, Person, TableSocket, first_legal, play_to_end
 from server_live import FAST, browser, live_server
 from test_events_api import EVENT, event_people, open_event
 from test_web_replay import _finish, _table
@@ -82,6 +82,8 @@ def test_a_duplicate_round_stays_closed_until_every_table_has_ended(store_url: s
                 assert r.status_code in (403, 409), (what, r.status_code)
                 assert _code(r) in ("round_playing", "private_table")
         assert _code(mine.get(f"/api/tables/{one}/replay")) == "round_playing"
+        page = mine.get(f"/tables/{one}/replay", headers={"accept": "text/html"})
+        assert page.status_code == 409 and "same deal" in page.text
         r = mine.post(f"/api/tables/{one}/analysis", json={})
         assert r.status_code == 409 and _code(r) == "round_playing"
         # nor its result, in the event or the lists of finished games
@@ -397,3 +399,40 @@ def test_an_oversized_body_is_refused_before_it_is_read(store_url: str, path: st
                         headers={"content-type": "application/x-www-form-urlencoded"})
         assert r.status_code == 413 and _code(r) == "too_large"
         assert client.get("/api/health").status_code == 200  # and the server goes on
+
+
+# the write path ------------------------------------------------------------------------
+
+def test_a_move_whose_write_fails_after_the_push_is_taken_back(
+        store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anything failing between the engine's push and the commit (the record, the ranking,
+    the write itself) takes the move back: refused ``unavailable``, the game as it was,
+    and the same message sent again is played once."""
+    failing = {"left": 1}
+    commit = live.Room._commit
+
+    async def broken(self: live.Room, *args: Any, **kwargs: Any) -> None:
+        if failing["left"]:
+            failing["left"] -= 1
+            raise RuntimeError("a bug after the push")
+        await commit(self, *args, **kwargs)
+
+    with live_server(store_url) as base:
+        anna = Person.guest(base)
+        tid = anna.open_table("fido set=6", 3, seats=[
+            {"kind": "me"}, {"kind": "bot", "level": "greedy"},
+            {"kind": "bot", "level": "greedy"}])["id"]
+        sock = anna.connect(tid)
+        if not sock.my_turn():
+            sock.until(lambda f: sock.my_turn(), timeout=30)
+        assert sock.view is not None and sock.seq is not None
+        before, legal = sock.seq, sock.view["legal"]
+        monkeypatch.setattr(live.Room, "_commit", broken)
+        move = first_legal(sock.view)
+        reply = sock.move(move, msg_id="m-taken-back", synced=False)
+        assert reply["type"] == "refused" and reply["code"] == "unavailable", reply
+        assert anna.table(tid)["seq"] == before
+        again = anna.connect(tid)  # a fresh view from the room: nothing was played
+        assert again.view is not None and again.view["legal"] == legal
+        reply = sock.move(move, msg_id="m-taken-back")
+        assert reply["type"] == "ack" and reply["seq"] == before + 1

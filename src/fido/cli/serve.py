@@ -11,8 +11,8 @@ import uvicorn
 from sqlalchemy.engine import make_url
 
 from fido.safe_text import printable
-from fido.server.deps import Limits
 from fido.server.hub import PlaySettings
+from fido.server.limits import Limits
 from fido.store import StoreError, database_url
 
 __all__ = ["serve_app"]

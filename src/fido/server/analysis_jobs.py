@@ -31,7 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from fido.rules import Ruleset
-from fido.server.botpool import _end_with_parent
+from fido.server.botpool import end_with_parent
 from fido.server.errors import ApiError
 from fido.store import AnalysisRow, Store, TableRow
 
@@ -44,7 +44,7 @@ STALE = 5 * 60  # seconds a "running" analysis may take before another process r
 
 def _worker_start() -> None:
     """The analysis worker yields to the server and the bots (nice 10), and ends with it."""
-    _end_with_parent()
+    end_with_parent()
     with contextlib.suppress(OSError):  # not allowed here: the same priority then
         os.nice(10)
 

@@ -42,7 +42,7 @@ def decide(spec: str, view: SeatView, seed: int) -> str:
     return move.text()
 
 
-def _end_with_parent() -> None:
+def end_with_parent() -> None:
     """A worker's initializer: a thread ends the worker when its parent has ended."""
     parent = multiprocessing.parent_process()
     if parent is None:
@@ -64,7 +64,7 @@ class BotPool:
         if n > 0:
             # spawn, not fork: the server has threads, and a forked lock may never open
             self.executor = ProcessPoolExecutor(
-                max_workers=n, mp_context=get_context("spawn"), initializer=_end_with_parent
+                max_workers=n, mp_context=get_context("spawn"), initializer=end_with_parent
             )
         else:
             self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fido-bot")

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from fido.server import csrf, policy
 from fido.server.errors import ApiError
+from fido.server.limits import Limits
 from fido.server.schemas import ErrorBody
 from fido.server.sessions import COOKIE, SESSION_SECONDS, Sessions
 from fido.store import Account, Store
@@ -49,21 +50,6 @@ __all__ = [
 ]
 
 TABLE_ID = r"^[A-Za-z0-9_-]{6,16}$"
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one person or one address may do in a ``window`` of seconds, so that nobody
-    crowds out the others: failed sign-ins per account and per address, new accounts
-    (guests and sign-ups) and tables opened per address, and tables waiting for players
-    per person at once (0: no limit)."""
-
-    per_account: int = 5
-    per_address: int = 20
-    window: float = 15 * 60
-    accounts_per_address: int = 50  # a club behind one router signs up together
-    tables_per_address: int = 100
-    open_tables_per_account: int = 3  # waiting for players: the lobby is everyone's
 
 
 @dataclass

@@ -546,6 +546,35 @@ class Room:
             game.push(move, seat=seat)
         except IllegalMoveError as e:
             return Refusal(Reason.ILLEGAL, str(e))
+        try:
+            events, update, record = await self._write_move(game, seat, by, account, msg_id)
+        except Behind:
+            game.pop()
+            raise
+        except SQLAlchemyError as e:
+            game.pop()
+            log.error("table %s: write failed: %s", self.id, type(e).__name__)
+            return Refusal(Reason.UNAVAILABLE, "the move could not be saved: try again")
+        except Exception:  # anything after the push (the record, the ranking): taken back
+            game.pop()
+            log.exception("table %s: the move could not be written", self.id)
+            return Refusal(Reason.UNAVAILABLE, "the move could not be saved: try again")
+        first = events[0]
+        outcome = game.outcome
+        self.log.extend(events)
+        self.seq = events[-1].seq
+        self.move_seq = first.seq
+        self.deadline = update.get("deadline")
+        if outcome is not None:
+            self.status, self.record = "finished", record
+            self.hub.finished(self)
+        return events
+
+    async def _write_move(
+        self, game: Game, seat: int | None, by: str, account: int | None, msg_id: str | None
+    ) -> tuple[list[Event], dict[str, Any], str | None]:
+        """The pushed move's draw, events, record and ranking, written in one transaction
+        (the caller takes the move back if any of it fails)."""
         drawn: Tile | None = None
         chance = game.chance
         if chance is not None:
@@ -575,23 +604,8 @@ class Room:
             deadline = self._deadline_for(game.turn)
             update["deadline"] = deadline
         extra = self._to_ranking(record) if outcome is not None and self.rated else None
-        try:
-            await self._commit(events, update, extra)
-        except Behind:
-            game.pop()
-            raise
-        except SQLAlchemyError as e:
-            game.pop()
-            log.error("table %s: write failed: %s", self.id, type(e).__name__)
-            return Refusal(Reason.UNAVAILABLE, "the move could not be saved: try again")
-        self.log.extend(events)
-        self.seq = events[-1].seq
-        self.move_seq = first.seq
-        self.deadline = update.get("deadline")
-        if outcome is not None:
-            self.status, self.record = "finished", record
-            self.hub.finished(self)
-        return events
+        await self._commit(events, update, extra)
+        return events, update, record
 
     def _record(self, game: Game) -> str:
         names = [s.name or f"seat {i}" for i, s in enumerate(self.seats)]

@@ -102,6 +102,7 @@ def play_routes() -> APIRouter:
     async def table_socket(ws: WebSocket, table_id: str, seq: int | None = None) -> None:
         srv: Server = ws.app.state.server
         if not origin_ok(ws, srv.origins):
+            await ws.accept()  # first, so the page reads the code (not an HTTP 403)
             await ws.close(code=CLOSE_ORIGIN, reason="cross-site connection refused")
             return
 

@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse
 
 from fido.rules import FIDO_DIVISORS
 from fido.server.assistant_api import SETS
-from fido.web.pages import me, render
+from fido.web.pages import render, viewer
 
 __all__ = ["assistant_pages"]
 
@@ -25,12 +25,12 @@ def assistant_pages() -> APIRouter:
     def setup_page(request: Request) -> HTMLResponse:
         """The setup: the set (and so the divisor), the players in their seating order."""
         sets = [{"n": n, "divisor": FIDO_DIVISORS[n]} for n in SETS]
-        return render(request, "assistant.html", me=me(request), sets=sets,
+        return render(request, "assistant.html", me=viewer(request), sets=sets,
                       players=range(3, 10))
 
     @pages.get("/assistant/play", response_class=HTMLResponse)
     def play_page(request: Request) -> HTMLResponse:
         """The game: the table drawn, the tiles left, draw and undo, then the sheet."""
-        return render(request, "assistant_play.html", me=me(request))
+        return render(request, "assistant_play.html", me=viewer(request))
 
     return pages

@@ -17,7 +17,7 @@ from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
 from fido.server import csrf
 from fido.web.api import InProcessApi
-from fido.web.pages import _form, _me, _see, render
+from fido.web.pages import page_form, render, see_other, viewer
 
 __all__ = ["event_routes"]
 
@@ -50,7 +50,7 @@ def event_routes() -> APIRouter:
 
     async def events_page(request: Request, form: dict[str, str] | None = None,
                           error: str = "", status: int = 200) -> HTMLResponse:
-        me = await asyncio.to_thread(_me, request)
+        me = await asyncio.to_thread(viewer, request)
         answer = await InProcessApi(request).call("GET", "/api/events")
         return render(request, "events.html", status, me=me, form=form or DEFAULTS,
                       error=error, events=answer.body.get("events", []) if answer.ok else [],
@@ -62,18 +62,18 @@ def event_routes() -> APIRouter:
 
     @pages.post("/events")
     async def create(request: Request) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         api = InProcessApi(request, form.get(csrf.FIELD))
         answer = await api.call("POST", "/api/events", _event_body(form))
         if answer.ok:
-            return _see(f"/events/{answer.body['id']}", api)
+            return see_other(f"/events/{answer.body['id']}", api)
         return await events_page(request, form, answer.message, answer.status)
 
     async def event_page(request: Request, event_id: int, error: str = "",
                          status: int = 200) -> HTMLResponse:
-        me = await asyncio.to_thread(_me, request)
+        me = await asyncio.to_thread(viewer, request)
         answer = await InProcessApi(request).call("GET", f"/api/events/{event_id}")
         if not answer.ok:
             return render(request, "message.html", answer.status, me=me, title="No such event",
@@ -95,18 +95,18 @@ def event_routes() -> APIRouter:
 
     async def act(request: Request, event_id: str, method: str, path: str,
                   body: dict[str, Any] | None = None) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         eid = _valid_id(event_id)
         if eid is None:
-            return _see("/events")
+            return see_other("/events")
         api = InProcessApi(request, form.get(csrf.FIELD))
         if body is not None and form.get("name", "").strip():
             body = {"name": form["name"].strip()}
         answer = await api.call(method, f"/api/events/{eid}{path}", body)
         if answer.ok:
-            return _see(f"/events/{eid}", api)
+            return see_other(f"/events/{eid}", api)
         return await event_page(request, eid, answer.message, answer.status)
 
     @pages.post("/events/{event_id}/register")
@@ -135,7 +135,7 @@ def event_routes() -> APIRouter:
     async def cards(request: Request, event_id: str, round_no: int) -> HTMLResponse:
         """The round's table cards, one a table, to print (one card a page)."""
         eid = _valid_id(event_id)
-        me = await asyncio.to_thread(_me, request)
+        me = await asyncio.to_thread(viewer, request)
         answer = await InProcessApi(request).call("GET", f"/api/events/{eid or 0}")
         if eid is None or not answer.ok:
             return render(request, "message.html", 404, title="No such event",

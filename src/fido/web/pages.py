@@ -21,7 +21,7 @@ from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
-from sqlalchemy.orm import object_session
+from sqlalchemy.orm import Session, object_session
 
 import fido
 from fido.rules import FIDO_DIVISORS
@@ -31,7 +31,6 @@ from fido.server.claims import pending_count
 from fido.server.errors import ApiError
 from fido.server.notifications import unread_of
 from fido.server.roles import is_federation
-from fido.server.sessions import COOKIE
 from fido.store import Account, SeatRow, TableRow
 from fido.web.api import Answer, InProcessApi
 from fido.web.forms import (
@@ -71,20 +70,22 @@ def _server_store(request: Request) -> Any:
     return request.app.state.server.store
 
 
-def _me(request: Request) -> dict[str, Any] | None:
-    """Who this browser is (None: anonymous): id, name, guest."""
-    srv = request.app.state.server
-    with srv.store.session(write=False) as s:
-        account = srv.sessions.account(s, request.cookies.get(COOKIE))
-        if account is None:
-            return None
-        return _person(account)
+def viewer(request: Request) -> dict[str, Any] | None:
+    """Who this browser is (None: anonymous), for a page's nav: id, name, guest..."""
+    with deps.server(request).store.session(write=False) as s:
+        return person_of(request, s)
 
 
-me = _me  # the rules page asks too (fido.web.rulebook)
+def person_of(request: Request, s: Session) -> dict[str, Any] | None:
+    """:func:`viewer` in a session of the caller's."""
+    account = deps.me(request, s)
+    return person_json(account) if account is not None else None
 
 
-def _person(account: Account) -> dict[str, Any]:
+
+
+
+def person_json(account: Account) -> dict[str, Any]:
     name = account.name if account.name is not None else f"guest {account.id}"
     session = object_session(account)
     federation = session is not None and not account.guest and is_federation(session, account.id)
@@ -127,7 +128,7 @@ def wants_page(request: Request) -> bool:
 async def error_page(request: Request, status: int, message: str) -> HTMLResponse:
     """An error as a page with the nav (the JSON body is for the API)."""
     try:
-        who = await asyncio.to_thread(_me, request)
+        who = await asyncio.to_thread(viewer, request)
     except Exception:  # the database may be the trouble: the page shows all the same
         who = None
     if not hasattr(request.state, "csrf_token"):  # an error before the middleware ran
@@ -143,12 +144,12 @@ def _local(path: str | None) -> str:
     return path
 
 
-def _see(path: str, api: InProcessApi | None = None) -> Response:
+def see_other(path: str, api: InProcessApi | None = None) -> Response:
     response = RedirectResponse(_local(path), status_code=303)
     return api.pass_cookies(response) if api is not None else response
 
 
-async def _form(request: Request) -> dict[str, str] | HTMLResponse:
+async def page_form(request: Request) -> dict[str, str] | HTMLResponse:
     """The posted form, after its CSRF token was checked against the cookie;
     a page saying why when it was not (a stale tab, a forged post)."""
     try:
@@ -215,7 +216,7 @@ def page_routes() -> APIRouter:
 
     async def lobby(request: Request, form: dict[str, str] | None = None, error: str = "",
                     status: int = 200) -> HTMLResponse:
-        me = await asyncio.to_thread(_me, request)
+        me = await asyncio.to_thread(viewer, request)
         api = InProcessApi(request)
         open_ = await api.call("GET", "/api/tables?status=open")
         running = await api.call("GET", "/api/tables?status=running")
@@ -244,20 +245,20 @@ def page_routes() -> APIRouter:
 
     @pages.post("/tables")
     async def create_table(request: Request) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         try:
             body = table_body(form)
         except FormError as e:
             return await lobby(request, form, str(e), 422)
-        me = await asyncio.to_thread(_me, request)
+        me = await asyncio.to_thread(viewer, request)
         api = InProcessApi(request, form.get(csrf.FIELD))
         refused = await _ensure_someone(api, me)
         if refused is None:
             answer = await api.call("POST", "/api/tables", body)
             if answer.ok:
-                return _see(f"/tables/{answer.body['id']}", api)
+                return see_other(f"/tables/{answer.body['id']}", api)
             refused = answer
         page = await lobby(request, form, refused.message, refused.status)
         return api.pass_cookies(page)
@@ -266,12 +267,12 @@ def page_routes() -> APIRouter:
 
     @pages.get("/signup", response_class=HTMLResponse)
     async def signup_page(request: Request, next: str = "/") -> HTMLResponse:
-        me = await asyncio.to_thread(_me, request)
+        me = await asyncio.to_thread(viewer, request)
         return render(request, "signup.html", me=me, next=_local(next), form={})
 
     @pages.post("/signup")
     async def signup(request: Request) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         api = InProcessApi(request, form.get(csrf.FIELD))
@@ -281,43 +282,43 @@ def page_routes() -> APIRouter:
             body["email"] = form["email"].strip()
         answer = await api.call("POST", "/api/accounts", body)
         if answer.ok:
-            return _see(form.get("next", "/"), api)
-        me = await asyncio.to_thread(_me, request)
+            return see_other(form.get("next", "/"), api)
+        me = await asyncio.to_thread(viewer, request)
         return render(request, "signup.html", answer.status, me=me, error=answer.message,
                       next=_local(form.get("next")), form={"name": form.get("name", ""),
                                                           "email": form.get("email", "")})
 
     @pages.get("/signin", response_class=HTMLResponse)
     async def signin_page(request: Request, next: str = "/") -> HTMLResponse:
-        me = await asyncio.to_thread(_me, request)
+        me = await asyncio.to_thread(viewer, request)
         return render(request, "signin.html", me=me, next=_local(next), form={})
 
     @pages.post("/signin")
     async def signin(request: Request) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         api = InProcessApi(request, form.get(csrf.FIELD))
         answer = await api.call("POST", "/api/session", {
             "name": form.get("name", ""), "password": form.get("password", "")})
         if answer.ok:
-            return _see(form.get("next", "/"), api)
-        me = await asyncio.to_thread(_me, request)
+            return see_other(form.get("next", "/"), api)
+        me = await asyncio.to_thread(viewer, request)
         return render(request, "signin.html", answer.status, me=me, error=answer.message,
                       next=_local(form.get("next")), form={"name": form.get("name", "")})
 
     @pages.post("/signout")
     async def signout(request: Request) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         api = InProcessApi(request, form.get(csrf.FIELD))
         await api.call("DELETE", "/api/session")
-        return _see("/", api)
+        return see_other("/", api)
 
     @pages.post("/guest")
     async def guest(request: Request) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         api = InProcessApi(request, form.get(csrf.FIELD))
@@ -325,7 +326,7 @@ def page_routes() -> APIRouter:
         if not answer.ok:
             return render(request, "message.html", answer.status, title="Not now",
                           message=answer.message)
-        return _see(form.get("next", "/"), api)
+        return see_other(form.get("next", "/"), api)
 
     # ------------------------------------------------------------ tables
 
@@ -335,7 +336,7 @@ def page_routes() -> APIRouter:
         if not _TABLE_ID.fullmatch(table_id):
             return render(request, "message.html", 404, title="No such table",
                           message="There is no table with this address.")
-        me = await asyncio.to_thread(_me, request)
+        me = await asyncio.to_thread(viewer, request)
         answer = await InProcessApi(request).call("GET", f"/api/tables/{table_id}")
         if not answer.ok:
             return render(request, "message.html", answer.status, me=me,
@@ -358,7 +359,7 @@ def page_routes() -> APIRouter:
         if not _TABLE_ID.fullmatch(table_id):
             return render(request, "message.html", 404, title="No such table",
                           message="There is no table with this address.")
-        me = await asyncio.to_thread(_me, request)
+        me = await asyncio.to_thread(viewer, request)
         answer = await InProcessApi(request).call("GET", f"/api/tables/{table_id}")
         if not answer.ok:
             return render(request, "message.html", answer.status, me=me,
@@ -373,19 +374,24 @@ def page_routes() -> APIRouter:
                                    "game is over (until then the hands are secret).")
             return render(request, "message.html", 409, me=me, title="No replay yet",
                           message=why, back=f"/tables/{table_id}")
+        refused = await asyncio.to_thread(_replay_refused, request, table_id)
+        if refused is not None:  # private, or its duplicate round still plays
+            return render(request, "message.html", refused.status, me=me,
+                          title="No replay for you yet", message=refused.message,
+                          back=f"/tables/{table_id}")
         config = {"id": table_id, "seats": table["seats"], "me": me,
                   "my_seat": table.get("my_seat"), "csrf": request.state.csrf_token}
         return render(request, "replay.html", me=me, table=table, config=config)
 
     @pages.post("/tables/{table_id}/join")
     async def join(request: Request, table_id: str) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         if not _TABLE_ID.fullmatch(table_id):
             return render(request, "message.html", 404, title="No such table",
                           message="There is no table with this address.")
-        me = await asyncio.to_thread(_me, request)
+        me = await asyncio.to_thread(viewer, request)
         api = InProcessApi(request, form.get(csrf.FIELD))
         refused = await _ensure_someone(api, me)
         if refused is None:
@@ -396,7 +402,7 @@ def page_routes() -> APIRouter:
                 body["invite"] = form["invite"]
             answer = await api.call("POST", f"/api/tables/{table_id}/seats", body)
             if answer.ok:
-                return _see(f"/tables/{table_id}", api)
+                return see_other(f"/tables/{table_id}", api)
             refused = answer
         page = render(request, "message.html", refused.status, me=me,
                       title="You could not sit down", message=refused.message,
@@ -405,17 +411,17 @@ def page_routes() -> APIRouter:
 
     @pages.post("/tables/{table_id}/leave")
     async def leave(request: Request, table_id: str) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         if not _TABLE_ID.fullmatch(table_id):
-            return _see("/")
+            return see_other("/")
         api = InProcessApi(request, form.get(csrf.FIELD))
         answer = await api.call("DELETE", f"/api/tables/{table_id}/seats/mine")
         if not answer.ok:
             return render(request, "message.html", answer.status, title="You are still seated",
                           message=answer.message, back=f"/tables/{table_id}")
-        return _see("/")
+        return see_other("/")
 
     # ------------------------------------------------------------ games and players
 
@@ -424,7 +430,7 @@ def page_routes() -> APIRouter:
         srv = request.app.state.server
         with srv.store.session(write=False) as s:
             account = deps.me(request, s)
-            me = _person(account) if account is not None else None
+            me = person_json(account) if account is not None else None
             rows = s.scalars(
                 policy.listed_tables(account).where(TableRow.status == "finished")
                 .order_by(TableRow.finished_at.desc()).limit(100)
@@ -437,7 +443,7 @@ def page_routes() -> APIRouter:
         srv = request.app.state.server
         with srv.store.session(write=False) as s:
             account = deps.me(request, s)
-            me = _person(account) if account is not None else None
+            me = person_json(account) if account is not None else None
             who = s.get(Account, account_id) if 0 < account_id < 2**31 else None
             if who is None:
                 return render(request, "message.html", 404, me=me, title="No such player",
@@ -449,12 +455,23 @@ def page_routes() -> APIRouter:
                 .order_by(TableRow.created_at.desc()).limit(200)
             ).all()
             games = _games_rows(list(rows))
-            person = _person(who)
+            person = person_json(who)
         for g in games:
             g["her"] = next((x for x in g["seats"] if x["account"] == person["id"]), None)
         return render(request, "player.html", me=me, person=person, games=games)
 
     return pages
+
+
+def _replay_refused(request: Request, table_id: str) -> ApiError | None:
+    """Why the policy shows this replay to nobody asking now (None: it shows it)."""
+    invite = request.query_params.get("invite")
+    with deps.server(request).store.session(write=False) as s:
+        try:
+            policy.game_data(s, table_id, deps.me(request, s), "replay", invite)
+        except ApiError as e:
+            return e
+    return None
 
 
 def install_web(app: FastAPI) -> None:

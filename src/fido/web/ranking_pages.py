@@ -36,9 +36,8 @@ from fido.ranking.errors import ResultError
 from fido.ranking.players import survivor
 from fido.ranking.report import MonthComputation, month_computation, player_report
 from fido.ranking.snapshot import Entry, Ranking, month_key, published
-from fido.server.sessions import COOKIE
 from fido.store import INT_MAX, EntryRow, Player, SnapshotRow
-from fido.web.pages import _person, render
+from fido.web.pages import person_of, render
 from fido.web.ranking_chart import history_chart
 
 __all__ = ["PAGE_SIZE", "ranking_routes"]
@@ -181,9 +180,6 @@ def _matches(entries: tuple[Entry, ...], query: str) -> list[Entry]:
     return [e for e in entries if folded in e.name.casefold()]
 
 
-def _me(request: Request, s: Session) -> dict[str, Any] | None:
-    account = request.app.state.server.sessions.account(s, request.cookies.get(COOKIE))
-    return _person(account) if account is not None else None
 
 
 def _missing(request: Request, me: dict[str, Any] | None, months: list[str], title: str,
@@ -215,7 +211,7 @@ def ranking_routes() -> APIRouter:
                    page_text: str | None) -> HTMLResponse:
         srv = request.app.state.server
         with srv.store.session(write=False) as s:
-            me = _me(request, s)
+            me = person_of(request, s)
             months = _months(s)
             if month_text is None:
                 if not months:
@@ -273,10 +269,10 @@ def ranking_routes() -> APIRouter:
             try:
                 got = kept.get(s, month) if month else None
             except ResultError as e:
-                return None, _broken(request, _me(request, s), str(e))
+                return None, _broken(request, person_of(request, s), str(e))
             ranking = got[0] if got else None
             if ranking is None:
-                return None, _missing(request, _me(request, s), _months(s), "No such ranking",
+                return None, _missing(request, person_of(request, s), _months(s), "No such ranking",
                                       f"The ranking of {month or month_text[:20]} has not "
                                       "been published.")
         return ranking, None
@@ -303,7 +299,7 @@ def ranking_routes() -> APIRouter:
     def player_page(request: Request, number: str, month: str | None = None) -> Response:
         srv = request.app.state.server
         with srv.store.session(write=False) as s:
-            me = _me(request, s)
+            me = person_of(request, s)
             months = _months(s)
             who = None
             if _NUMBER.fullmatch(number) and 1 <= int(number) <= INT_MAX:

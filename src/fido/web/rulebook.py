@@ -97,9 +97,9 @@ def rules_routes() -> APIRouter:
     @router.get("/rules", response_class=HTMLResponse)
     async def rules_page(request: Request) -> HTMLResponse:
         """The rule book, for players: what fido plays, with pictures of the examples."""
-        from fido.web.pages import me, render  # noqa: PLC0415
+        from fido.web.pages import render, viewer  # noqa: PLC0415
 
-        who = await asyncio.to_thread(me, request)
+        who = await asyncio.to_thread(viewer, request)
         return render(request, "rules.html", me=who, body=rules_html())
 
     return router

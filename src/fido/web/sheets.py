@@ -35,7 +35,7 @@ from fido.ranking import ResultError, Status, confirm, dispute, register_player,
 from fido.ranking.clock import utcnow
 from fido.ranking.submission import find_game, games_of
 from fido.safe_text import whole_or_none
-from fido.server import claims
+from fido.server import claims, deps
 from fido.server import notifications as notes
 from fido.server.errors import ApiError
 from fido.server.roles import (
@@ -48,11 +48,9 @@ from fido.server.roles import (
     revoke,
     roles_of,
 )
-from fido.server.sessions import COOKIE
 from fido.server.sheet_entry import enter_sheet
 from fido.store import INT_MAX, Account, GameRow, Notification, Player, ReviewRow, RoleRow
-from fido.web.pages import _form, _person, _see, render
-from fido.web.pages import me as page_me
+from fido.web.pages import page_form, person_json, render, see_other, viewer
 from fido.web.sheet_form import (
     GENERAL,
     MAX_ROWS,
@@ -80,15 +78,9 @@ class Refused(Exception):
         self.status, self.title, self.message = status, title, message
 
 
-def _account(request: Request, s: Session) -> Account | None:
-    srv = request.app.state.server
-    account: Account | None = srv.sessions.account(s, request.cookies.get(COOKIE))
-    return account
-
-
 def _signed_in(request: Request, s: Session) -> Account:
-    """The signed-in account, else :class:`Refused` (401)."""
-    account = _account(request, s)
+    """The signed-in account, else :class:`Refused` (401: the page asks her to sign in)."""
+    account = deps.me(request, s)
     if account is None or account.guest:
         raise Refused(401, "Sign in first", "Score sheets and reviews are made by signed-in "
                       "accounts: sign in (or sign up) first.")
@@ -98,7 +90,7 @@ def _signed_in(request: Request, s: Session) -> Account:
 def _me(s: Session, account: Account | None) -> dict[str, Any] | None:
     if account is None:
         return None
-    me: dict[str, Any] = _person(account)
+    me: dict[str, Any] = person_json(account)
     return me
 
 
@@ -119,7 +111,7 @@ async def refused_page(request: Request, exc: Exception) -> Response:
     """A :class:`Refused` that left a page's handler (the store's session rolled back):
     its page with her nav, or JSON for a client that asks for it."""
     assert isinstance(exc, Refused)
-    return _refused(request, exc, await asyncio.to_thread(page_me, request))
+    return _refused(request, exc, await asyncio.to_thread(viewer, request))
 
 
 def _inbox_item(n: Notification) -> dict[str, Any]:
@@ -244,13 +236,13 @@ def sheet_routes() -> APIRouter:
                 except ResultError as e:
                     sheet.error(field_of(sheet, str(e)), str(e))
             if game_id is not None:
-                return _see(f"/sheets/{game_id}?sent=1")
+                return see_other(f"/sheets/{game_id}?sent=1")
             return _form_page(request, sheet, status, me=me,
                               linked=account.player_id is not None)
 
     @router.post("/sheets")
     async def post_sheet(request: Request) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         return await asyncio.to_thread(_enter, request, form)
@@ -274,7 +266,7 @@ def sheet_routes() -> APIRouter:
                 return JSONResponse({"players": found})
             if request.headers.get("HX-Request"):
                 return render(request, "sheet_players.html", found=found)
-            me = _me(s, _account(request, s))
+            me = _me(s, deps.me(request, s))
             return render(request, "sheet_find.html", me=me, found=found, q=text)
 
     # ------------------------------------------------------------ a stored sheet
@@ -282,7 +274,7 @@ def sheet_routes() -> APIRouter:
     def _show(request: Request, game_id: int, *, error: str = "", status: int = 200,
               note: str = "") -> Response:
         with _store(request).session() as s:
-            account = _account(request, s)
+            account = deps.me(request, s)
             try:
                 game = find_game(s, game_id)
             except ResultError:
@@ -338,11 +330,11 @@ def sheet_routes() -> APIRouter:
             if status == 404:
                 return _refused(request, Refused(404, "No such sheet", str(e)))
             return _show(request, game_id, error=str(e), status=status, note=note)
-        return _see(f"/sheets/{game_id}")
+        return see_other(f"/sheets/{game_id}")
 
     @router.post("/sheets/{game_id}/review")
     async def post_review(request: Request, game_id: int) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         return await asyncio.to_thread(_review, request, game_id, form)
@@ -383,19 +375,19 @@ def sheet_routes() -> APIRouter:
                 account = _signed_in(request, s)
                 if form.get("action") == "new":  # no number yet: a new player (no federation)
                     claims.register_self(s, account)
-                    return _see("/sheets")
+                    return see_other("/sheets")
                 wanted = whole_or_none(number)
                 if wanted is None or not 1 <= wanted <= INT_MAX:
                     raise ApiError(422, "invalid", "a player number is a whole number from 1")
                 claims.ask_or_link(s, account, wanted)
         except ApiError as e:
             return _results_page(request, e.message, e.status, number)
-        return _see("/sheets")
+        return see_other("/sheets")
 
     @router.post("/sheets/player")
     async def ask_player(request: Request) -> Response:
         """She asks the federation to link her account to her ranking player."""
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         return await asyncio.to_thread(_ask, request, form)
@@ -439,11 +431,11 @@ def sheet_routes() -> APIRouter:
         with _store(request).session() as s:
             account = _signed_in(request, s)
             notes.mark_read(s, account.id)
-        return _see("/inbox")
+        return see_other("/inbox")
 
     @router.post("/inbox/read")
     async def read_all(request: Request) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         return await asyncio.to_thread(_read_all, request)
@@ -513,11 +505,11 @@ def sheet_routes() -> APIRouter:
                         grant(s, who, ORGANISER, form.get("scope", ""))
         except FidoError as e:
             return _roles_page(request, str(e), 422, form)
-        return _see("/admin/roles" + (f"?done={quote(done)}" if done else ""))
+        return see_other("/admin/roles" + (f"?done={quote(done)}" if done else ""))
 
     @router.post("/admin/roles")
     async def post_role(request: Request) -> Response:
-        form = await _form(request)
+        form = await page_form(request)
         if isinstance(form, HTMLResponse):
             return form
         return await asyncio.to_thread(_change_role, request, form)

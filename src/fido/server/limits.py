@@ -1,0 +1,23 @@
+"""What one person or one address may do, as ``fido serve`` is told (no web stack here:
+the command line reads its defaults)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Limits"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one person or one address may do in a ``window`` of seconds, so that nobody
+    crowds out the others: failed sign-ins per account and per address, new accounts
+    (guests and sign-ups) and tables opened per address, and tables waiting for players
+    per person at once (0: no limit)."""
+
+    per_account: int = 5
+    per_address: int = 20
+    window: float = 15 * 60
+    accounts_per_address: int = 50  # a club behind one router signs up together
+    tables_per_address: int = 100
+    open_tables_per_account: int = 3  # waiting for players: the lobby is everyone's
