@@ -94,3 +94,9 @@ def link(db: str, name: str, number: int) -> None:
             link_player(s, find_account(s, name), number)
     finally:
         store.close()
+
+
+def token_of(client: httpx.Client) -> str:
+    """The CSRF token a browser's next form carries: its cookie's (it follows the session)."""
+    token: str = client.cookies["fido_csrf"]
+    return token

@@ -19,7 +19,7 @@ from fido.ranking import dispute, register_player, status_at, submit
 from fido.server.accounts import sign_up
 from fido.server.roles import RoleError, check_settle, check_submit, covers, parse_scope
 from fido.store import Account, GameRow, Player, ReviewRow, RoleRow, Store, open_store
-from server_live import live_server
+from server_live import live_server, token_of
 
 runner = CliRunner()
 PASSWORD = "a long password"
@@ -148,10 +148,10 @@ def test_who_may_settle_and_who_may_enter(store: Store, store_url: str) -> None:
 def _client(base: str, name: str) -> tuple[httpx.Client, str]:
     client = httpx.Client(base_url=base, timeout=20)
     client.get("/signin")
-    token = client.cookies["fido_csrf"]
-    r = client.post("/signin", data={"csrf_token": token, "name": name, "password": PASSWORD})
+    r = client.post("/signin",
+                    data={"csrf_token": token_of(client), "name": name, "password": PASSWORD})
     assert r.status_code == 303, r.text
-    return client, token
+    return client, client.cookies["fido_csrf"]  # her session's (bound to it)
 
 
 def _reviews(store: Store, game_id: int) -> list[str]:
@@ -166,17 +166,20 @@ def test_the_web_refuses_a_settlement_by_a_player_or_another_scope(
     fido(store_url, "accounts", "grant", "olga", "organiser", "--scope", "club:Kiel")
     fido(store_url, "accounts", "grant", "fred", "federation")
     with live_server(store_url) as base:
-        dora, dtok = _client(base, "dora")
+        dora, _dtok = _client(base, "dora")
         page = dora.get(f"/sheets/{game_id}")
         assert page.status_code == 200 and "disputed" in page.text
         assert "settle-form" not in page.text  # a player is not offered it
-        r = dora.post(f"/sheets/{game_id}/review", data={"csrf_token": dtok, "verdict": "accept"})
+        r = dora.post(f"/sheets/{game_id}/review",
+            data={"csrf_token": token_of(dora), "verdict": "accept"})
         assert r.status_code == 403 and "only an organiser" in r.text
-        r = dora.post(f"/sheets/{game_id}/review", data={"csrf_token": dtok, "verdict": "reject"},
+        r = dora.post(f"/sheets/{game_id}/review",
+            data={"csrf_token": token_of(dora), "verdict": "reject"},
                       headers={"accept": "application/json"})
         assert r.status_code == 403  # a page still (the form's answer), saying why
         olga, otok = _client(base, "olga")
-        r = olga.post(f"/sheets/{game_id}/review", data={"csrf_token": otok, "verdict": "accept"})
+        r = olga.post(f"/sheets/{game_id}/review",
+            data={"csrf_token": token_of(olga), "verdict": "accept"})
         assert r.status_code == 403 and "does not cover" in r.text
         assert olga.get("/admin/roles").status_code == 403
         assert olga.get("/admin/roles", headers={"accept": "application/json"}).json() == {
@@ -184,7 +187,7 @@ def test_the_web_refuses_a_settlement_by_a_player_or_another_scope(
                       "to players and grants roles (fido accounts grant NAME federation)."}}
         assert _reviews(store, game_id) == ["dispute"]  # nothing was settled
         # CSRF: a post without the token, or with another one, changes nothing
-        fred, ftok = _client(base, "fred")
+        fred, _ftok = _client(base, "fred")
         r = fred.post(f"/sheets/{game_id}/review", data={"verdict": "accept"})
         assert r.status_code == 403 and "not sent from this site" in r.text
         r = fred.post(f"/sheets/{game_id}/review",
@@ -192,10 +195,10 @@ def test_the_web_refuses_a_settlement_by_a_player_or_another_scope(
         assert r.status_code == 403
         assert _reviews(store, game_id) == ["dispute"]
         # the federation grants Kiel's organiser Rostock on the web, and she settles
-        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "grant",
+        r = fred.post("/admin/roles", data={"csrf_token": token_of(fred), "action": "grant",
                                             "name": "olga", "scope": "club:Rostock"})
         assert r.status_code == 303
-        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "grant",
+        r = fred.post("/admin/roles", data={"csrf_token": token_of(fred), "action": "grant",
                                             "name": "olga", "scope": "Rostock"})
         assert r.status_code == 422 and "club:NAME or event:NAME" in r.text
         assert "settle-form" in olga.get(f"/sheets/{game_id}").text
@@ -257,34 +260,34 @@ def test_the_federation_registers_players_and_links_accounts_on_the_web(
     with store.session() as s:
         sign_up(s, "erik", PASSWORD, None)
     with live_server(store_url) as base:
-        fred, ftok = _client(base, "fred")
+        fred, _ftok = _client(base, "fred")
         assert 'href="/admin/roles"' in fred.get("/").text  # the nav offers the page
-        olga, otok = _client(base, "olga")
+        olga, _otok = _client(base, "olga")
         assert 'href="/admin/roles"' not in olga.get("/").text
         # not the federation: refused, nothing registered
-        r = olga.post("/admin/roles", data={"csrf_token": otok, "action": "register",
+        r = olga.post("/admin/roles", data={"csrf_token": token_of(olga), "action": "register",
                                             "player": "Mallory"})
         assert r.status_code == 403
-        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "register",
+        r = fred.post("/admin/roles", data={"csrf_token": token_of(fred), "action": "register",
                                             "player": "Erik <b>Ek</b>", "country": "swe"})
         assert r.status_code == 303 and "registered" in r.headers["location"]
         page = fred.get(r.headers["location"]).text
         assert "Erik &lt;b&gt;Ek&lt;/b&gt; as player 5" in page
         # a number taken, a name with a control character: refused with the reason
-        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "register",
+        r = fred.post("/admin/roles", data={"csrf_token": token_of(fred), "action": "register",
                                             "player": "Twin", "number": "5"})
         assert r.status_code == 422 and "already registered" in r.text
-        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "register",
+        r = fred.post("/admin/roles", data={"csrf_token": token_of(fred), "action": "register",
                                             "player": "Bell\x07"})
         assert r.status_code == 422 and "control" in r.text
         # link erik to player 5; a player linked already is refused
-        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "link",
+        r = fred.post("/admin/roles", data={"csrf_token": token_of(fred), "action": "link",
                                             "name": "erik", "number": "5"})
         assert r.status_code == 303
-        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "link",
+        r = fred.post("/admin/roles", data={"csrf_token": token_of(fred), "action": "link",
                                             "name": "olga", "number": "1"})
         assert r.status_code == 422 and "linked to another account" in r.text
-        r = fred.post("/admin/roles", data={"csrf_token": ftok, "action": "link",
+        r = fred.post("/admin/roles", data={"csrf_token": token_of(fred), "action": "link",
                                             "name": "olga", "number": "five"})
         assert r.status_code == 422 and "whole number" in r.text
     with store.session(write=False) as s:

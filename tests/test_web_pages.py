@@ -13,7 +13,7 @@ import pytest
 
 from fido.rules import FIDO_DIVISORS, RULESETS, Ruleset
 from fido.web.forms import game_label
-from server_live import live_server
+from server_live import live_server, token_of
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +64,13 @@ def _visitor(base: str) -> tuple[httpx.Client, str]:
 
 def _sign_up(base: str, name: str) -> tuple[httpx.Client, str]:
     client, token = _visitor(base)
-    r = client.post("/signup", data={"csrf_token": token, "name": name,
+    r = client.post("/signup", data={"csrf_token": token_of(client), "name": name,
                                      "password": "a long password"})
     assert r.status_code == 303 and r.headers["location"] == "/"
+    # her session has its own token (it is bound to the session): the next page's forms
+    # carry it, as the cookie does
+    token = _parse(client.get("/").text).tokens[0]
+    assert token == client.cookies["fido_csrf"]
     return client, token
 
 
@@ -128,7 +132,7 @@ def test_forms_without_the_csrf_token_are_refused(base: str) -> None:
         r = client.post(path, data=data | {"csrf_token": token[:-2] + "xx"})
         assert r.status_code == 403, path
     # nothing happened: no account called Mallory
-    r = client.post("/signin", data={"csrf_token": token, "name": "Mallory",
+    r = client.post("/signin", data={"csrf_token": token_of(client), "name": "Mallory",
                                      "password": "a long password"})
     assert r.status_code == 401
 
@@ -147,8 +151,8 @@ def test_names_with_markup_are_text_everywhere(base: str) -> None:
     me = client.get("/api/session").json()["account"]["id"]
     assert "<script>alert" not in client.get(f"/players/{me}").text
     # a failed sign-up shows what was typed, escaped
-    other, other_token = _visitor(base)
-    r = other.post("/signup", data={"csrf_token": other_token, "name": evil,
+    other, _other_token = _visitor(base)
+    r = other.post("/signup", data={"csrf_token": token_of(other), "name": evil,
                                     "password": "a long password"})
     assert r.status_code == 409
     assert "<script>alert" not in r.text and "already" in r.text.lower()
@@ -157,18 +161,20 @@ def test_names_with_markup_are_text_everywhere(base: str) -> None:
 
 
 def test_sign_in_out_and_mistakes(base: str) -> None:
-    client, token = _sign_up(base, "Dora")
+    client, _token = _sign_up(base, "Dora")
     assert ">Dora</a>" in client.get("/").text
-    r = client.post("/signout", data={"csrf_token": token})
+    r = client.post("/signout", data={"csrf_token": token_of(client)})
     assert r.status_code == 303
     assert ">Dora</a>" not in client.get("/").text
-    r = client.post("/signin", data={"csrf_token": token, "name": "Dora", "password": "wrong"})
+    r = client.post("/signin",
+        data={"csrf_token": token_of(client), "name": "Dora", "password": "wrong"})
     assert r.status_code == 401 and "wrong name or password" in r.text
-    r = client.post("/signin", data={"csrf_token": token, "name": "Dora",
+    r = client.post("/signin", data={"csrf_token": token_of(client), "name": "Dora",
                                      "password": "a long password", "next": "//evil.example/"})
     assert r.status_code == 303 and r.headers["location"] == "/"  # no open redirect
     assert ">Dora</a>" in client.get("/").text
-    r = client.post("/signup", data={"csrf_token": token, "name": "x", "password": "short"})
+    r = client.post("/signup",
+        data={"csrf_token": token_of(client), "name": "x", "password": "short"})
     assert r.status_code in (409, 422)
 
 
@@ -180,7 +186,7 @@ def test_a_guest_plays_at_once_and_keeps_her_games_when_she_signs_up(base: str) 
     table_id = r.headers["location"].rsplit("/", 1)[1]
     session = client.get("/api/session").json()
     assert session["kind"] == "guest"
-    r = client.post("/signup", data={"csrf_token": token, "name": "Erin",
+    r = client.post("/signup", data={"csrf_token": token_of(client), "name": "Erin",
                                      "password": "a long password"})
     assert r.status_code == 303
     me = client.get("/api/session").json()["account"]
@@ -197,13 +203,13 @@ def test_private_tables_and_invite_links(base: str) -> None:
     link = re.search(r'value="(http[^"]+\?invite=([A-Za-z0-9_-]+))"', page)
     assert link, "the seated creator sees the invite link"
     invite = link.group(2)
-    guest, guest_token = _visitor(base)
+    guest, _guest_token = _visitor(base)
     assert f"/tables/{table_id}" not in guest.get("/").text  # not listed
-    r = guest.post(f"/tables/{table_id}/join", data={"csrf_token": guest_token})
+    r = guest.post(f"/tables/{table_id}/join", data={"csrf_token": token_of(guest)})
     assert r.status_code == 403 and "invite" in r.text
     page = guest.get(f"/tables/{table_id}?invite={invite}").text
     assert f'name="invite" value="{invite}"' in page
-    r = guest.post(f"/tables/{table_id}/join", data={"csrf_token": guest_token,
+    r = guest.post(f"/tables/{table_id}/join", data={"csrf_token": token_of(guest),
                                                      "invite": invite})
     assert r.status_code == 303
     table = guest.get(f"/api/tables/{table_id}").json()
@@ -255,7 +261,8 @@ def test_numbers_typed_in_forms_are_refused_plainly(base: str, typed: str) -> No
     assert r.status_code == 422 and "2 to 9 players" in r.text, r.text[:300]
     r = client.post("/tables", data=_table_form(token, clock=typed), headers=html)
     assert r.status_code == 422 and "clocks offered" in r.text
-    r = client.post("/sheets/player", data={"csrf_token": token, "number": typed}, headers=html)
+    r = client.post("/sheets/player",
+        data={"csrf_token": token_of(client), "number": typed}, headers=html)
     assert r.status_code == 422 and "whole number" in r.text
     assert client.get(f"/events/{typed}", headers=html).status_code == 404
 
@@ -275,14 +282,14 @@ def test_a_seat_reserved_for_a_friend(base: str) -> None:
                                               name1="gus", seat2="bot:greedy"))
     assert r.status_code == 303
     table_id = r.headers["location"].rsplit("/", 1)[1]
-    stranger, stranger_token = _sign_up(base, "Ivo")
-    r = stranger.post(f"/tables/{table_id}/join", data={"csrf_token": stranger_token})
+    stranger, _stranger_token = _sign_up(base, "Ivo")
+    r = stranger.post(f"/tables/{table_id}/join", data={"csrf_token": token_of(stranger)})
     assert r.status_code == 409  # the only free seat is Gus's
-    friend, friend_token = _visitor(base)
-    r = friend.post("/signin", data={"csrf_token": friend_token, "name": "Gus",
+    friend, _friend_token = _visitor(base)
+    r = friend.post("/signin", data={"csrf_token": token_of(friend), "name": "Gus",
                                      "password": "a long password"})
     assert r.status_code == 303
-    r = friend.post(f"/tables/{table_id}/join", data={"csrf_token": friend_token})
+    r = friend.post(f"/tables/{table_id}/join", data={"csrf_token": token_of(friend)})
     assert r.status_code == 303
     assert friend.get(f"/api/tables/{table_id}").json()["my_seat"] == 1
     r = host.post("/tables", data=_table_form(token, seat1="reserved", name1="nobody here"))

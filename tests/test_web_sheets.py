@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from fido.cli import app
 from fido.ranking import register_player
 from fido.store import GameRow, Store, open_store
-from server_live import live_server
+from server_live import live_server, token_of
 from test_server_rated import _person, _play_to_the_end, _socket
 from web_browser import Person, browser_session
 
@@ -298,7 +298,8 @@ def test_hostile_addresses_get_a_page_never_a_500(
                          ("/sheets/players?q=%00%25_", 200),
                          ("/sheets/players?q=" + "x" * 5000, 200)):
         assert client.get(path).status_code == status, path
-    r = client.post("/sheets/99999999999/review", data={"csrf_token": token, "verdict": "confirm"})
+    r = client.post("/sheets/99999999999/review",
+        data={"csrf_token": token_of(client), "verdict": "confirm"})
     assert r.status_code == 404
     r = client.post("/sheets", content=b"csrf_token=" + token.encode() + b"&x=" + b"y" * 20000,
                     headers={"content-type": "application/x-www-form-urlencoded"})
