@@ -15,8 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from fido.accounts.roles import find_account, grant
 from fido.ranking import register_player
-from fido.server.roles import find_account, grant
 from fido.store import open_store
 from server_live import browser as http_client
 from server_live import link, live_server

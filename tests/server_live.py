@@ -17,9 +17,9 @@ from http.cookies import SimpleCookie
 import httpx
 import uvicorn
 
-from fido.server.claims import link_player
+from fido.accounts.claims import link_player
+from fido.accounts.roles import find_account
 from fido.server.hub import PlaySettings
-from fido.server.roles import find_account
 from fido.store import open_store
 from fido.web.app import Limits, create_app
 
@@ -87,7 +87,7 @@ def csrf_hook(request: httpx.Request) -> None:
 
 def link(db: str, name: str, number: int) -> None:
     """Link the account ``name`` to the ranking player ``number``, as the federation does
-    (an account only asks: fido.server.claims)."""
+    (an account only asks: fido.accounts.claims)."""
     store = open_store(db)
     try:
         with store.session() as s:

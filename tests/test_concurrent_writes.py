@@ -13,16 +13,16 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from fido.accounts.claims import ask, decide, link_player
+from fido.accounts.roles import ORGANISER, grant
+from fido.accounts.signup import sign_up
+from fido.errors import Refused
 from fido.events.championships import create_event, register
 from fido.events.errors import EventError
 from fido.events.rounds import draw_round
 from fido.ranking import ResultError, Status, dispute, register_player, settle, status_at
 from fido.ranking.submission import ResultIn, find_game, submit
-from fido.server.accounts import sign_up
 from fido.server.analysis_jobs import AnalysisJobs
-from fido.server.claims import ask, decide, link_player
-from fido.server.errors import ApiError
-from fido.server.roles import ORGANISER, grant
 from fido.server.sheet_entry import enter_sheet
 from fido.store import (
     Account,
@@ -88,7 +88,7 @@ def test_two_links_of_one_player_at_once_leave_one(pg: Store) -> None:
     first, second = race(pg, lambda s: link_player(s, _account(s, ids[0]), number),
                          lambda s: link_player(s, _account(s, ids[1]), number))
     assert not isinstance(first, Exception), first
-    assert isinstance(second, ApiError) and second.code == "player_taken"
+    assert isinstance(second, Refused) and second.code == "player_taken"
     with pg.session(write=False) as s:
         linked = [_account(s, i).player_id for i in ids]
     assert linked[0] is not None and linked[1] is None
@@ -139,7 +139,7 @@ def test_two_federation_answers_to_one_request_at_once(pg: Store) -> None:
     first, second = race(pg, lambda s: decide(s, claim_id, _account(s, feds[0]), True),
                          lambda s: decide(s, claim_id, _account(s, feds[1]), False))
     assert isinstance(first, PlayerClaim)
-    assert isinstance(second, ApiError) and second.code == "decided"
+    assert isinstance(second, Refused) and second.code == "decided"
     with pg.session(write=False) as s:
         claim = s.get(PlayerClaim, claim_id)
         assert claim is not None and claim.approved is True and claim.decided_by == feds[0]

@@ -15,14 +15,14 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
+from fido.accounts.claims import link_player
+from fido.accounts.roles import find_account, grant
+from fido.accounts.signup import sign_up
 from fido.events import Round, Table, repeat_lower_bound, repeat_meetings
 from fido.events.championships import create_event, register
 from fido.events.rounds import draw_round
 from fido.ranking import register_player
 from fido.record import GameRecord
-from fido.server.accounts import sign_up
-from fido.server.claims import link_player
-from fido.server.roles import find_account, grant
 from fido.store import GameRow, TableRow, open_store
 from server_live import browser, link, live_server
 

@@ -14,10 +14,10 @@ import pytest
 from sqlalchemy import func, select
 from typer.testing import CliRunner
 
+from fido.accounts.roles import RoleError, check_settle, check_submit, covers, parse_scope
+from fido.accounts.signup import sign_up
 from fido.cli import app
 from fido.ranking import dispute, register_player, status_at, submit
-from fido.server.accounts import sign_up
-from fido.server.roles import RoleError, check_settle, check_submit, covers, parse_scope
 from fido.store import Account, GameRow, Player, ReviewRow, RoleRow, Store, open_store
 from server_live import live_server, token_of
 
@@ -51,7 +51,7 @@ def _setup(store: Store) -> int:
 
 
 def _account(s: object, name: str) -> Account:
-    from fido.server.roles import find_account  # noqa: PLC0415
+    from fido.accounts.roles import find_account  # noqa: PLC0415
 
     return find_account(s, name)  # type: ignore[arg-type]
 
@@ -224,8 +224,8 @@ def test_the_web_refuses_a_settlement_by_a_player_or_another_scope(
 def test_notifications_and_roles_leave_with_their_account(store: Store) -> None:
     """Deleting an account deletes its roles and notifications (ON DELETE CASCADE)."""
     game_id = _setup(store)
-    from fido.server import notifications as notes  # noqa: PLC0415
-    from fido.server.roles import grant  # noqa: PLC0415
+    from fido.accounts import notifications as notes  # noqa: PLC0415
+    from fido.accounts.roles import grant  # noqa: PLC0415
 
     with store.session() as s:
         bert = _account(s, "bert")
@@ -286,7 +286,7 @@ def test_the_federation_registers_players_and_links_accounts_on_the_web(
         assert r.status_code == 303
         r = fred.post("/admin/roles", data={"csrf_token": token_of(fred), "action": "link",
                                             "name": "olga", "number": "1"})
-        assert r.status_code == 422 and "linked to another account" in r.text
+        assert r.status_code == 422 and "linked to the account &#39;" in r.text
         r = fred.post("/admin/roles", data={"csrf_token": token_of(fred), "action": "link",
                                             "name": "olga", "number": "five"})
         assert r.status_code == 422 and "whole number" in r.text

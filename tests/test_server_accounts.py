@@ -19,10 +19,10 @@ import pytest
 from sqlalchemy import func, select
 
 import fido
+from fido.accounts.claims import link_player
+from fido.accounts.roles import FEDERATION, find_account, grant
 from fido.ranking import register_player
-from fido.server.claims import link_player
 from fido.server.deps import Limits
-from fido.server.roles import FEDERATION, find_account, grant
 from fido.store import Account, Notification, WebSession, open_store
 from server_live import browser, free_port, live_server
 

@@ -24,13 +24,7 @@ import httpx
 import pytest
 from sqlalchemy import delete, select
 
-from fido.analysis.report import default_samples
-from fido.ranking import ResultIn, submit
-from fido.rules import Ruleset
-from fido.server import live, play
-from fido.server.accounts import sign_up
-from fido.server.deps import Limits
-from fido.server.roles import (
+from fido.accounts.roles import (
     RoleError,
     check_settle,
     covers_game,
@@ -39,6 +33,12 @@ from fido.server.roles import (
     roles_of,
     settlers,
 )
+from fido.accounts.signup import sign_up
+from fido.analysis.report import default_samples
+from fido.ranking import ResultIn, submit
+from fido.rules import Ruleset
+from fido.server import live, play
+from fido.server.deps import Limits
 from fido.store import Championship, WebSession, open_store
 from fido.web.app import MAX_BODY
 from server_client import PASSWORD, Person, TableSocket, first_legal, play_to_end

@@ -14,8 +14,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import func, select
 
+from fido.accounts.roles import FEDERATION, find_account, grant
 from fido.ranking import register_player
-from fido.server.roles import FEDERATION, find_account, grant
 from fido.store import Account, PlayerClaim, open_store
 from server_live import live_server
 from web_browser import Person, browser_session

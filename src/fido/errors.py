@@ -15,12 +15,29 @@ __all__ = [
     "IllegalMoveError",
     "NotationError",
     "RecordError",
+    "Refused",
     "quote",
 ]
 
 
 class FidoError(ValueError):
     """Base class of every error fido raises on bad input."""
+
+
+class Refused(FidoError):
+    """An action refused for a reason: ``code`` for a program (stable, English), the
+    sentence for a person, and ``status``, the HTTP status the server answers it with.
+
+    The one refusal family: the accounts, roles, claims and the server's own checks raise
+    it (or a subclass); the server turns it into its error body, the command line into an
+    ``error:`` line, the pages into their message.
+    """
+
+    def __init__(self, code: str, message: str, status: int = 409,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+        self.headers = headers or {}
 
 
 class ArgumentError(FidoError):

@@ -17,12 +17,10 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from sqlalchemy import select
 
+from fido.accounts.claims import link_player
+from fido.accounts.roles import find_account, grant, revoke, roles_of
 from fido.cli.ranking import Db, refusing
-from fido.ranking.errors import ResultError
-from fido.ranking.players import find_player
 from fido.rich_text import shown
-from fido.server.claims import link_player
-from fido.server.roles import find_account, grant, revoke, roles_of
 from fido.store import Account, RoleRow, open_store
 
 __all__ = ["accounts_app"]
@@ -73,12 +71,8 @@ def accounts_link(
     """Link an account to its ranking player (one account per player)."""
     with refusing(), open_store(db).session() as s:
         account = find_account(s, name)
-        player = find_player(s, number, live=True)  # its own message when unknown
-        other = s.scalar(select(Account).where(Account.player_id == player.id,
-                                               Account.id != account.id))
-        if other is not None:
-            raise ResultError(f"player {number} is linked to the account {other.name!r}")
-        link_player(s, account, number)  # and answers her pending request, if any
+        # its checks and refusals (fido.errors.Refused) are the service's, as on the web
+        player = link_player(s, account, number)  # and answers her pending request, if any
         console.print(Text.assemble(shown(account.name or ""), f" is player {number} (",
                                     shown(player.name), ")"))
 

@@ -15,7 +15,10 @@ from fastapi import APIRouter, Path, Request, Response
 from sqlalchemy.orm import Session
 
 import fido
-from fido.server import accounts, claims, roles
+from fido.accounts import claims, roles
+from fido.accounts import signup as accounts
+from fido.accounts.sessions import COOKIE
+from fido.server.account_views import account_out, claim_out
 from fido.server.deps import (
     CsrfChecked,
     address,
@@ -36,7 +39,6 @@ from fido.server.schemas import (
     SignIn,
     SignUp,
 )
-from fido.server.sessions import COOKIE
 from fido.store import INT_MAX, Account, PlayerClaim
 
 __all__ = ["accounts_routes"]
@@ -48,7 +50,7 @@ def _info(request: Request, s: Session, account: Account | None) -> SessionInfo:
         return SessionInfo(kind="anonymous", account=None, csrf_token=token)
     return SessionInfo(
         kind="guest" if account.guest else "account",
-        account=accounts.account_out(s, account),
+        account=account_out(s, account),
         csrf_token=token,
     )
 
@@ -199,7 +201,7 @@ def accounts_routes() -> APIRouter:
                 raise ApiError(403, "guest", "a guest cannot be linked to a player: sign up first")
             if claims.ask_or_link(s, account, body.number):
                 response.status_code = 200
-            return accounts.account_out(s, account)
+            return account_out(s, account)
 
     @api.post(
         "/account/player", response_model=AccountOut, tags=["accounts"], status_code=201,
@@ -214,7 +216,7 @@ def accounts_routes() -> APIRouter:
             if account is None:
                 raise ApiError(401, "signed_out", "sign in first")
             claims.register_self(s, account)
-            return accounts.account_out(s, account)
+            return account_out(s, account)
 
     @api.get("/claims", response_model=list[ClaimFor], tags=["accounts"],
              responses=errors(401, 403))
@@ -249,7 +251,7 @@ def _federation_account(s: Session, request: Request) -> Account:
 
 
 def _claim_for(claim: PlayerClaim) -> ClaimFor:
-    out = claims.claim_out(claim)
+    out = claim_out(claim)
     assert out is not None
     return ClaimFor(account=claim.account_id, account_name=claim.account.name or "?",
                     **out.model_dump())

@@ -210,9 +210,9 @@ def assistant_routes() -> APIRouter:
         other players then confirm it. Every player must be a ranking player."""
         from pydantic import ValidationError  # noqa: PLC0415
 
+        from fido.accounts.roles import RoleError  # noqa: PLC0415
         from fido.ranking import ResultError, ResultIn  # noqa: PLC0415
         from fido.ranking.players import first_error  # noqa: PLC0415
-        from fido.server.roles import RoleError  # noqa: PLC0415
         from fido.server.sheet_entry import enter_sheet  # noqa: PLC0415
 
         srv = deps.server(request)

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Depends, Header, Request, Response
 from sqlalchemy.orm import Session
 
+from fido.accounts.sessions import COOKIE, SESSION_SECONDS, Sessions
 from fido.server import csrf, policy
 from fido.server.errors import ApiError
 from fido.server.limits import Limits
 from fido.server.schemas import ErrorBody
-from fido.server.sessions import COOKIE, SESSION_SECONDS, Sessions
 from fido.store import Account, Store
 
 if TYPE_CHECKING:

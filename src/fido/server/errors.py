@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
+from fido.errors import Refused
+
 __all__ = ["ApiError"]
 
 
-class ApiError(Exception):
-    """A refusal the client can act on: its HTTP status, a stable code, a sentence.
-
-    Raised by the accounts, sessions and CSRF layers; the app turns it into
-    the JSON error body (never a traceback).
-    """
+class ApiError(Refused):
+    """A :class:`~fido.errors.Refused` raised by the server's own checks, written as HTTP
+    reads it: the status first. The app turns every ``Refused`` into the JSON error body
+    (never a traceback)."""
 
     def __init__(
         self, status: int, code: str, message: str, headers: dict[str, str] | None = None
     ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.headers = headers or {}
+        super().__init__(code, message, status, headers)

@@ -22,11 +22,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from fido.accounts import roles
+from fido.accounts.signup import name_key
 from fido.events import championships as champs
 from fido.events import rounds
 from fido.events.championships import ChampionshipIn, EventError
-from fido.server import deps, policy, roles
-from fido.server.accounts import name_key
+from fido.server import deps, policy
 from fido.server.deps import CsrfChecked, errors
 from fido.server.errors import ApiError
 from fido.store import INT_MAX, Account, Championship, ChampionshipTable, TableRow

@@ -742,7 +742,7 @@ class Room:
 
     async def join(self, account: Account, seat: int | None, invite: str | None) -> int:
         """Seat ``account`` (a free or reserved-for-her seat); deal when the last one fills."""
-        from fido.server.accounts import name_key  # noqa: PLC0415
+        from fido.accounts.signup import name_key  # noqa: PLC0415
         from fido.server.errors import ApiError  # noqa: PLC0415
 
         async with self.lock:

@@ -16,10 +16,11 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, selectinload
 
+from fido.accounts import signup as accounts
 from fido.errors import FidoError
 from fido.record import GameRecord
 from fido.rules import Ruleset
-from fido.server import accounts, deps, policy
+from fido.server import deps, policy
 from fido.server.deps import TABLE_ID, CsrfChecked, errors
 from fido.server.errors import ApiError
 from fido.server.live import seat_info

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from fido.accounts.sessions import COOKIE
 from fido.safe_text import control_chars
 from fido.server import policy
 from fido.server.deps import TABLE_ID
@@ -36,7 +37,6 @@ from fido.server.protocol import (
     message_id,
     parse_incoming,
 )
-from fido.server.sessions import COOKIE
 from fido.store import Account
 
 if TYPE_CHECKING:

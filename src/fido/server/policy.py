@@ -13,7 +13,7 @@ reads the code, a person the sentence). The rules (docs/server.md, docs/events.m
   of the round has ended (409 ``round_playing``), or its replay would show the other
   tables the hands they are playing.
 * Only the federation settles a dispute about an online game; an organiser's scope
-  covers what it names exactly (:mod:`fido.server.roles`).
+  covers what it names exactly (:mod:`fido.accounts.roles`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ table assistant both take: who may enter it, storing it, asking the others.
 
 A sheet is entered by one of its players (her account linked to a ranking
 player on it), an organiser of its event or the federation
-(:func:`fido.server.roles.check_submit`); the sheet of an event's drawn
+(:func:`fido.accounts.roles.check_submit`); the sheet of an event's drawn
 table by one of that table's players, the event's organiser or the
 federation, with exactly the table's players
 (:mod:`fido.events.scoresheets`). Then :func:`fido.ranking.submit` stores
@@ -17,10 +17,10 @@ from collections.abc import Iterable
 
 from sqlalchemy.orm import Session
 
+from fido.accounts import notifications as notes
+from fido.accounts.roles import check_submit, is_federation
 from fido.events.scoresheets import attach_sheet, check_sheet, sheet_key, sheet_table
 from fido.ranking import ResultIn, submit
-from fido.server import notifications as notes
-from fido.server.roles import check_submit, is_federation
 from fido.store import Account, GameRow
 
 __all__ = ["enter_sheet"]

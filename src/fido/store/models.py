@@ -16,14 +16,14 @@
   tables, their seats and each table's event log (migration 0005).
 * :class:`RoleRow` and :class:`Notification`: an account's roles (organiser
   of a scope, federation) and the notes the app shows her, such as a score
-  sheet to confirm (migration 0006, :mod:`fido.server.roles`).
+  sheet to confirm (migration 0006, :mod:`fido.accounts.roles`).
 * :class:`Championship`, :class:`ChampionshipEntry` and
   :class:`ChampionshipTable`: events, their players and the tables of their
   rounds (migration 0007, :mod:`fido.events`).
 * :class:`AnalysisRow`: a finished game's analysis of one seat's moves
   (migration 0008, :mod:`fido.server.analysis_jobs`).
 * :class:`PlayerClaim`: an account asking to be linked to a ranking player,
-  and the federation's answer (migration 0009, :mod:`fido.server.claims`).
+  and the federation's answer (migration 0009, :mod:`fido.accounts.claims`).
 
 The schema is created and upgraded by the Alembic migrations in
 ``fido/store/migrations`` (run by :func:`fido.store.open_store`), never by
@@ -529,7 +529,7 @@ class PlayerClaim(Base):
     """An account asks to be linked to a ranking player; the federation approves
     or refuses (``approved``), so nobody plays rated games or enters sheets as
     somebody else. Pending while ``decided_at`` is None; at most one pending an
-    account (:mod:`fido.server.claims` keeps that)."""
+    account (:mod:`fido.accounts.claims` keeps that)."""
 
     __tablename__ = "player_claims"
 

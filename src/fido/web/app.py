@@ -20,6 +20,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import fido
+from fido.accounts.sessions import COOKIE as SESSION
+from fido.accounts.sessions import SESSION_SECONDS, Sessions, server_secret
+from fido.errors import Refused
 from fido.safe_text import printable
 from fido.server import csrf
 from fido.server.accounts_api import accounts_routes
@@ -27,7 +30,6 @@ from fido.server.analysis_api import analysis_routes
 from fido.server.assistant_api import assistant_routes
 from fido.server.body_limit import MAX_BODY, BodyLimit
 from fido.server.deps import Limits, Server, https, server
-from fido.server.errors import ApiError
 from fido.server.events_api import events_routes, seat_waiting_rounds
 from fido.server.hub import Hub, PlaySettings
 from fido.server.lobby import lobby_routes
@@ -35,14 +37,12 @@ from fido.server.monthly import MonthlyClose, MonthlySettings
 from fido.server.play import play_routes
 from fido.server.ratelimit import RateLimiter
 from fido.server.schemas import ErrorBody
-from fido.server.sessions import COOKIE as SESSION
-from fido.server.sessions import SESSION_SECONDS, Sessions, server_secret
 from fido.server.sockets import SessionSockets, SocketCount
 from fido.store import Store, open_store
 from fido.web.assistant_pages import assistant_pages
 from fido.web.pages import error_page, install_web, wants_page
 from fido.web.ranking_pages import ranking_routes
-from fido.web.sheets import Refused, refused_page, sheet_routes
+from fido.web.sheets import RefusedPage, refused_page, sheet_routes
 
 __all__ = ["MAX_BODY", "Limits", "Server", "create_app"]
 
@@ -130,7 +130,7 @@ def create_app(
     install_web(app)
     app.include_router(assistant_pages())
     app.include_router(sheet_routes())  # score sheets, reviews, inbox, the federation's page
-    app.add_exception_handler(Refused, refused_page)
+    app.add_exception_handler(RefusedPage, refused_page)
     app.include_router(ranking_routes())
     _csrf_cookie(app)
     _error_handlers(app)
@@ -159,8 +159,8 @@ def _csrf_cookie(app: FastAPI) -> None:
 
 
 def _error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(ApiError)
-    async def api_error(request: Request, exc: ApiError) -> Response:
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> Response:
         if wants_page(request):
             return await error_page(request, exc.status, exc.message)
         return _error(exc.status, exc.code, exc.message, exc.headers)

@@ -24,13 +24,13 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from sqlalchemy.orm import Session, object_session
 
 import fido
+from fido.accounts.claims import pending_count
+from fido.accounts.notifications import unread_of
+from fido.accounts.roles import is_federation
 from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
 from fido.server import csrf, deps, policy
-from fido.server.claims import pending_count
 from fido.server.errors import ApiError
-from fido.server.notifications import unread_of
-from fido.server.roles import is_federation
 from fido.store import Account, SeatRow, TableRow
 from fido.web.api import Answer, InProcessApi
 from fido.web.forms import (

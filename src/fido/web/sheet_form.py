@@ -98,7 +98,7 @@ def resolve_player(s: Session, typed: str) -> int:
         return number
     if control_chars(text):
         raise ValueError("a name holds no control characters")
-    from fido.server.accounts import name_key  # noqa: PLC0415 (argon2: only when used)
+    from fido.accounts.signup import name_key  # noqa: PLC0415 (argon2: only when used)
 
     account = s.scalar(select(Account).where(Account.name_key == name_key(text)))
     if account is not None:

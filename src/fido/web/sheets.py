@@ -6,7 +6,7 @@
 * ``/sheets/{id}``: a stored game's sheet, its status and reviews; its
   players confirm or dispute (:func:`fido.ranking.confirm`, ``dispute``), an
   organiser of its event or the federation settles (:func:`fido.ranking.settle`,
-  who may: :mod:`fido.server.roles`).
+  who may: :mod:`fido.accounts.roles`).
 * ``/sheets``: her results (sheets and rated online games) with their status;
   ``/reviews``: the disputes she may settle; ``/inbox``: her notifications;
   ``/sheets/players``: find a ranking player by name.
@@ -27,18 +27,9 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from fido.errors import FidoError
-from fido.events.championships import event_label
-from fido.events.errors import EventError
-from fido.events.scoresheets import sheet_players, sheet_table
-from fido.ranking import ResultError, Status, confirm, dispute, register_player, settle, status_at
-from fido.ranking.clock import utcnow
-from fido.ranking.submission import find_game, games_of
-from fido.safe_text import whole_or_none
-from fido.server import claims, deps
-from fido.server import notifications as notes
-from fido.server.errors import ApiError
-from fido.server.roles import (
+from fido.accounts import claims
+from fido.accounts import notifications as notes
+from fido.accounts.roles import (
     FEDERATION,
     ORGANISER,
     RoleError,
@@ -48,6 +39,17 @@ from fido.server.roles import (
     revoke,
     roles_of,
 )
+from fido.errors import FidoError, Refused
+from fido.events.championships import event_label
+from fido.events.errors import EventError
+from fido.events.scoresheets import sheet_players, sheet_table
+from fido.ranking import ResultError, Status, confirm, dispute, register_player, settle, status_at
+from fido.ranking.clock import utcnow
+from fido.ranking.submission import find_game, games_of
+from fido.safe_text import whole_or_none
+from fido.server import deps
+from fido.server.account_views import claim_out
+from fido.server.errors import ApiError
 from fido.server.sheet_entry import enter_sheet
 from fido.store import INT_MAX, Account, GameRow, Notification, Player, ReviewRow, RoleRow
 from fido.web.pages import page_form, person_json, render, see_other, viewer
@@ -64,25 +66,27 @@ from fido.web.sheet_form import (
     validate,
 )
 
-__all__ = ["Refused", "refused_page", "sheet_routes"]
+__all__ = ["RefusedPage", "refused_page", "sheet_routes"]
 
 VERDICTS = {"confirm": "confirmed", "dispute": "disputed", "accept": "accepted (settled)",
             "reject": "rejected (settled)"}
 
 
-class Refused(Exception):
-    """A request the page answers with a status and a sentence (and changes nothing)."""
+class RefusedPage(Refused):
+    """A request the page answers with a status, a title and a sentence (and changes
+    nothing): a :class:`~fido.errors.Refused` with its page's title."""
 
     def __init__(self, status: int, title: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.title, self.message = status, title, message
+        code = {401: "signed_out", 403: "forbidden", 404: "not_found"}.get(status, "refused")
+        super().__init__(code, message, status)
+        self.title = title
 
 
 def _signed_in(request: Request, s: Session) -> Account:
-    """The signed-in account, else :class:`Refused` (401: the page asks her to sign in)."""
+    """The signed-in account, else :class:`RefusedPage` (401: the page asks her to sign in)."""
     account = deps.me(request, s)
     if account is None or account.guest:
-        raise Refused(401, "Sign in first", "Score sheets and reviews are made by signed-in "
+        raise RefusedPage(401, "Sign in first", "Score sheets and reviews are made by signed-in "
                       "accounts: sign in (or sign up) first.")
     return account
 
@@ -99,18 +103,17 @@ def _wants_json(request: Request) -> bool:
     return "application/json" in accept and "text/html" not in accept
 
 
-def _refused(request: Request, e: Refused, me: dict[str, Any] | None = None) -> Response:
+def _refused(request: Request, e: RefusedPage, me: dict[str, Any] | None = None) -> Response:
     if _wants_json(request):
-        code = {401: "signed_out", 403: "forbidden", 404: "not_found"}.get(e.status, "refused")
-        return JSONResponse({"error": {"code": code, "message": e.message}}, e.status)
+        return JSONResponse({"error": {"code": e.code, "message": e.message}}, e.status)
     return render(request, "sheet_refused.html", e.status, me=me, title=e.title,
                            message=e.message)
 
 
 async def refused_page(request: Request, exc: Exception) -> Response:
-    """A :class:`Refused` that left a page's handler (the store's session rolled back):
+    """A :class:`RefusedPage` that left a page's handler (the store's session rolled back):
     its page with her nav, or JSON for a client that asks for it."""
-    assert isinstance(exc, Refused)
+    assert isinstance(exc, RefusedPage)
     return _refused(request, exc, await asyncio.to_thread(viewer, request))
 
 
@@ -198,7 +201,7 @@ def sheet_routes() -> APIRouter:
                     event, drawn = sheet_table(s, table)
                     numbers = sheet_players(s, drawn)
                 except EventError as e:
-                    return _refused(request, Refused(409, "No sheet to enter", str(e)), me)
+                    return _refused(request, RefusedPage(409, "No sheet to enter", str(e)), me)
                 sheet.values |= {"event": event_label(event, drawn), "set": str(event.set),
                                  "divisor": str(event.divisor), "event_table": str(table)}
                 for i, n in enumerate(numbers):
@@ -278,7 +281,7 @@ def sheet_routes() -> APIRouter:
             try:
                 game = find_game(s, game_id)
             except ResultError:
-                return _refused(request, Refused(404, "No such sheet",
+                return _refused(request, RefusedPage(404, "No such sheet",
                                                  f"There is no game {game_id}."), _me(s, account))
             if account is not None:
                 notes.mark_read(s, account.id, game.id)
@@ -301,14 +304,14 @@ def sheet_routes() -> APIRouter:
                 game = find_game(s, game_id)
                 if verdict in ("confirm", "dispute"):
                     if account.player is None:
-                        raise Refused(403, "Not linked", "Your account is not linked to a "
+                        raise RefusedPage(403, "Not linked", "Your account is not linked to a "
                                       "ranking player: the federation links it.")
                     review = confirm if verdict == "confirm" else dispute
                     now = review(s, game.id, account.player.number, note=note)
                     if now is Status.DISPUTED and verdict == "dispute":
                         told = set(notes.accounts_of_players(
                             s, [game.submitted_by] if game.submitted_by else []))
-                        from fido.server.roles import settlers  # noqa: PLC0415
+                        from fido.accounts.roles import settlers  # noqa: PLC0415
                         told |= set(settlers(s, game))
                         notes.notify(s, told - {account.id}, "disputed", game)
                 elif verdict in ("accept", "reject"):
@@ -317,9 +320,9 @@ def sheet_routes() -> APIRouter:
                     players = notes.accounts_of_players(s, [ln.player_id for ln in game.lines])
                     notes.notify(s, set(players) - {account.id}, "settled", game)
                 else:
-                    raise Refused(400, "Which verdict?", "Choose confirm or dispute (or, "
+                    raise RefusedPage(400, "Which verdict?", "Choose confirm or dispute (or, "
                                   "settling, accept or reject).")
-        except Refused as e:
+        except RefusedPage as e:
             if e.status == 401:
                 return _refused(request, e)
             return _show(request, game_id, error=e.message, status=e.status, note=note)
@@ -328,7 +331,7 @@ def sheet_routes() -> APIRouter:
         except ResultError as e:
             status = 404 if str(e).startswith("there is no game") else 409
             if status == 404:
-                return _refused(request, Refused(404, "No such sheet", str(e)))
+                return _refused(request, RefusedPage(404, "No such sheet", str(e)))
             return _show(request, game_id, error=str(e), status=status, note=note)
         return see_other(f"/sheets/{game_id}")
 
@@ -358,7 +361,7 @@ def sheet_routes() -> APIRouter:
                                  "players": len(game.lines)})
             player = _name(s, account.player_id)
             # not linked yet: her request to the federation, if she made one
-            claim = claims.claim_out(claims.latest(s, account.id)) if player is None else None
+            claim = claim_out(claims.latest(s, account.id)) if player is None else None
             direct = player is None and claims.links_at_once(s, account)
             settles = bool(roles_of(s, account.id))
         return render(request, "sheets.html", status, me=me, rows=rows, player=player,
@@ -380,7 +383,7 @@ def sheet_routes() -> APIRouter:
                 if wanted is None or not 1 <= wanted <= INT_MAX:
                     raise ApiError(422, "invalid", "a player number is a whole number from 1")
                 claims.ask_or_link(s, account, wanted)
-        except ApiError as e:
+        except Refused as e:
             return _results_page(request, e.message, e.status, number)
         return see_other("/sheets")
 
@@ -399,7 +402,7 @@ def sheet_routes() -> APIRouter:
             me = _me(s, account)
             roles = roles_of(s, account.id)
             if not roles:
-                raise Refused(403, "Organisers only", "Disputes are settled by an "
+                raise RefusedPage(403, "Organisers only", "Disputes are settled by an "
                               "organiser of the game's club or event, or by the federation; "
                               "your account holds neither role.")
             disputed = select(ReviewRow.game_id).where(ReviewRow.verdict == "dispute")
@@ -480,10 +483,7 @@ def sheet_routes() -> APIRouter:
                     claim_id = whole_or_none(form.get("claim", ""))
                     if claim_id is None or claim_id > INT_MAX:
                         raise RoleError("which request?")
-                    try:
-                        c = claims.decide(s, claim_id, me, action == "approve")
-                    except ApiError as e:
-                        raise RoleError(e.message) from None
+                    c = claims.decide(s, claim_id, me, action == "approve")
                     done = (f"{c.account.name} is player {c.player.number} ({c.player.name})"
                             if c.approved else
                             f"refused {c.account.name}'s request to be player {c.player.number}")
@@ -492,10 +492,7 @@ def sheet_routes() -> APIRouter:
                     linked = whole_or_none(form.get("number", "").strip())
                     if linked is None:
                         raise RoleError("a player number is a whole number")
-                    try:
-                        player = claims.link_player(s, who, linked)
-                    except ApiError as e:
-                        raise RoleError(e.message) from None
+                    player = claims.link_player(s, who, linked)
                     done = f"linked {who.name} to player {player.number} ({player.name})"
                 else:
                     who = find_account(s, form.get("name", "").strip())
@@ -519,5 +516,5 @@ def sheet_routes() -> APIRouter:
 
 def _federation(s: Session, account: Account) -> None:
     if not any(r.role == FEDERATION for r in roles_of(s, account.id)):
-        raise Refused(403, "The federation only", "Only a federation account links accounts to "
+        raise RefusedPage(403, "The federation only", "Only a federation account links accounts to "
                       "players and grants roles (fido accounts grant NAME federation).")

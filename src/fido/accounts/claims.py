@@ -10,7 +10,7 @@ turns the requests on. The federation links directly too
 (:func:`link_player`, the federation's page and
 ``fido accounts link``); an account linked that way has its pending request
 answered by it. These functions take a session and raise
-:class:`~fido.server.errors.ApiError`, like :mod:`fido.server.accounts`.
+:class:`~fido.errors.Refused`, like :mod:`fido.accounts.signup`.
 """
 
 from __future__ import annotations
@@ -21,18 +21,15 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from fido.errors import FidoError
+from fido.accounts.notifications import notify_claim
+from fido.accounts.roles import FEDERATION
+from fido.errors import FidoError, Refused
 from fido.ranking.players import find_player, register_player
-from fido.server.errors import ApiError
-from fido.server.notifications import notify_claim
-from fido.server.roles import FEDERATION
-from fido.server.schemas import ClaimOut
 from fido.store import Account, Player, PlayerClaim, RoleRow
 
 __all__ = [
     "ask",
     "ask_or_link",
-    "claim_out",
     "decide",
     "latest",
     "link_player",
@@ -52,18 +49,19 @@ def link_player(s: Session, account: Account, number: int) -> Player:
     try:
         player = find_player(s, number, live=True)
     except FidoError as e:
-        raise ApiError(404, "unknown_player", str(e)) from None
+        raise Refused("unknown_player", str(e), 404) from None
     other = s.scalar(
-        select(Account.id).where(Account.player_id == player.id, Account.id != account.id)
+        select(Account.name).where(Account.player_id == player.id, Account.id != account.id)
     )
     if other is not None:
-        raise ApiError(409, "player_taken", f"player {number} is linked to another account")
+        raise Refused("player_taken", f"player {number} is linked to the account {other!r}",
+                      409)
     account.player_id = player.id
     try:
         s.flush()  # two links of one player at once: the unique column refuses the second
     except IntegrityError:
-        raise ApiError(409, "player_taken", f"player {number} is linked to another account"
-                       ) from None
+        raise Refused("player_taken", f"player {number} is linked to another account",
+                      409) from None
     for claim in s.scalars(select(PlayerClaim).where(PlayerClaim.account_id == account.id,
                                                     PlayerClaim.decided_at.is_(None))):
         # her request is answered by the link, and her inbox says so
@@ -77,18 +75,18 @@ def ask(s: Session, account: Account, number: int,
         now: dt.datetime | None = None) -> PlayerClaim:
     """Ask to be player ``number``; a request still pending is replaced by this one."""
     if account.guest:
-        raise ApiError(403, "guest", "a guest cannot be linked to a player: sign up first")
+        raise Refused("guest", "a guest cannot be linked to a player: sign up first", 403)
     if account.player_id is not None:
         mine = s.get(Player, account.player_id)
-        raise ApiError(409, "already_linked",
-                       f"your account is player {mine.number if mine else '?'}; "
-                       "only the federation changes that")
+        raise Refused("already_linked",
+                      f"your account is player {mine.number if mine else '?'}; "
+                      "only the federation changes that", 409)
     try:
         player = find_player(s, number, live=True)
     except FidoError as e:
-        raise ApiError(404, "unknown_player", str(e)) from None
+        raise Refused("unknown_player", str(e), 404) from None
     if s.scalar(select(Account.id).where(Account.player_id == player.id)) is not None:
-        raise ApiError(409, "player_taken", f"player {number} is linked to another account")
+        raise Refused("player_taken", f"player {number} is linked to another account", 409)
     # her row locked: two requests of hers at once take turns, one stays pending
     s.execute(select(Account.id).where(Account.id == account.id).with_for_update())
     claim = s.scalar(select(PlayerClaim).where(PlayerClaim.account_id == account.id,
@@ -114,7 +112,7 @@ def links_at_once(s: Session, account: Account) -> bool:
 def ask_or_link(s: Session, account: Account, number: int) -> bool:
     """:func:`link_player` where :func:`links_at_once`, else :func:`ask`. True: linked."""
     if account.guest:
-        raise ApiError(403, "guest", "a guest cannot be linked to a player: sign up first")
+        raise Refused("guest", "a guest cannot be linked to a player: sign up first", 403)
     if links_at_once(s, account):
         link_player(s, account, number)
         return True
@@ -126,18 +124,18 @@ def register_self(s: Session, account: Account) -> Player:
     """A new ranking player in her account's name, linked to her: only where nobody is to
     be asked (:func:`links_at_once`; a federation registers its players itself)."""
     if account.guest or account.name is None:
-        raise ApiError(403, "guest", "a guest cannot be a ranking player: sign up first")
+        raise Refused("guest", "a guest cannot be a ranking player: sign up first", 403)
     if account.player_id is not None:
         mine = s.get(Player, account.player_id)
-        raise ApiError(409, "already_linked",
-                       f"your account is player {mine.number if mine else '?'} already")
+        raise Refused("already_linked",
+                      f"your account is player {mine.number if mine else '?'} already", 409)
     if not links_at_once(s, account):
-        raise ApiError(403, "federation_registers", "the federation registers ranking "
-                       "players here: ask it for your number")
+        raise Refused("federation_registers", "the federation registers ranking "
+                      "players here: ask it for your number", 403)
     try:
         player = register_player(s, account.name)
     except FidoError as e:
-        raise ApiError(409, "invalid", str(e)) from None
+        raise Refused("invalid", str(e), 409) from None
     link_player(s, account, player.number)
     return player
 
@@ -166,9 +164,9 @@ def decide(s: Session, claim_id: int, by: Account, approve: bool,
     claim = s.get(PlayerClaim, claim_id, with_for_update=True,  # two answers take turns
                   populate_existing=True)
     if claim is None:
-        raise ApiError(404, "unknown_claim", f"there is no request {claim_id}")
+        raise Refused("unknown_claim", f"there is no request {claim_id}", 404)
     if claim.decided_at is not None:
-        raise ApiError(409, "decided", "this request was answered already")
+        raise Refused("decided", "this request was answered already", 409)
     if approve:
         link_player(s, claim.account, claim.player.number)  # answers the claim too
     claim.decided_at, claim.decided_by, claim.approved = now or _now(), by.id, approve
@@ -176,12 +174,3 @@ def decide(s: Session, claim_id: int, by: Account, approve: bool,
     if not approve:  # (approved: link_player has told her)
         notify_claim(s, claim, now=claim.decided_at)
     return claim
-
-
-def claim_out(claim: PlayerClaim | None) -> ClaimOut | None:
-    if claim is None:
-        return None
-    return ClaimOut(id=claim.id, number=claim.player.number, name=claim.player.name,
-                    status=("pending" if claim.decided_at is None
-                            else "approved" if claim.approved else "refused"),
-                    asked_at=claim.asked_at, decided_at=claim.decided_at)

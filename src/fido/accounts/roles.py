@@ -35,9 +35,9 @@ from collections.abc import Iterable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from fido.errors import FidoError
+from fido.accounts.names import name_key
+from fido.errors import Refused
 from fido.safe_text import control_chars
-from fido.server.names import name_key
 from fido.store import Account, ChampionshipTable, GameRow, RoleRow
 
 __all__ = [
@@ -68,8 +68,11 @@ SCOPE_KINDS = ("club", "event")
 SCOPE_MAX = 200
 
 
-class RoleError(FidoError):
+class RoleError(Refused):
     """A role that cannot be granted, or an action the account's roles do not allow."""
+
+    def __init__(self, message: str, code: str = "role", status: int = 403) -> None:
+        super().__init__(code, message, status)
 
 
 def event_key(text: str) -> str:

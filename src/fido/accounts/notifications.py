@@ -4,7 +4,7 @@ Kinds: ``review`` (a sheet of a game you played in, to confirm or
 dispute), ``disputed`` (your sheet was disputed; or, for an organiser or the
 federation, a dispute to settle), ``settled`` (a dispute of your game was
 settled), ``claim`` (the federation answered her request to be a ranking
-player: :mod:`fido.server.claims`). A notification is read when its account
+player: :mod:`fido.accounts.claims`). A notification is read when its account
 opens the game's sheet page (a claim's: her results page) or marks her
 inbox read. Only accounts linked to a ranking player get
 the players' kinds: the ranking knows players, the app accounts.

@@ -3,7 +3,7 @@
 Passwords are hashed with argon2id (:class:`argon2.PasswordHasher`, its
 defaults); an unknown name still costs one verification, so the time taken
 does not tell which names exist. These functions take a SQLAlchemy session
-and raise :class:`~fido.server.errors.ApiError`; they neither commit nor
+and raise :class:`~fido.errors.Refused`; they neither commit nor
 know about HTTP beyond the status of their refusals.
 """
 
@@ -18,15 +18,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from fido.accounts.names import name_key
+from fido.errors import Refused
 from fido.safe_text import control_chars
-from fido.server.claims import claim_out, latest
-from fido.server.errors import ApiError
-from fido.server.names import name_key
-from fido.server.schemas import AccountOut
-from fido.store import Account, Player
+from fido.store import Account
 
 __all__ = [
-    "account_out",
     "authenticate",
     "name_key",
     "new_guest",
@@ -48,21 +45,6 @@ _GUEST_NAME = re.compile(r"guest\W*\d+", re.ASCII)
 
 
 
-def account_out(s: Session, account: Account) -> AccountOut:
-    number = None
-    if account.player_id is not None:
-        player = s.get(Player, account.player_id)
-        number = player.number if player else None
-    return AccountOut(
-        id=account.id,
-        name=account.name if account.name is not None else f"guest {account.id}",
-        guest=account.guest,
-        email=account.email,
-        player=number,
-        claim=claim_out(latest(s, account.id)) if not account.guest else None,
-    )
-
-
 def new_guest(s: Session) -> Account:
     """A guest account: no name, no password; its games are hers once she signs up."""
     account = Account(guest=True, created_at=_now())
@@ -80,10 +62,10 @@ def sign_up(
     """
     key = name_key(name)
     if _GUEST_NAME.fullmatch(" ".join(key.split())):
-        raise ApiError(409, "name_reserved", "names like \"guest 12\" are how guests are "
-                       "shown at the table: choose another name")
+        raise Refused("name_reserved", "names like \"guest 12\" are how guests are "
+                       "shown at the table: choose another name", 409)
     if s.scalar(select(Account.id).where(Account.name_key == key)) is not None:
-        raise ApiError(409, "name_taken", "an account with this name exists already")
+        raise Refused("name_taken", "an account with this name exists already", 409)
     account = guest if guest is not None and guest.guest else Account(created_at=_now())
     if account.id is not None:
         account.claimed_at = _now()
@@ -95,7 +77,7 @@ def sign_up(
         with s.begin_nested():  # two sign-ups with one name at once: the second is refused
             s.flush()
     except IntegrityError:
-        raise ApiError(409, "name_taken", "an account with this name exists already") from None
+        raise Refused("name_taken", "an account with this name exists already", 409) from None
     return account
 
 
