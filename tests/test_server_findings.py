@@ -37,8 +37,9 @@ from fido.accounts.signup import sign_up
 from fido.analysis.report import default_samples
 from fido.ranking import ResultIn, submit
 from fido.rules import Ruleset
-from fido.server import live, play
+from fido.server import play
 from fido.server.deps import Limits
+from fido.server.tables import room as live
 from fido.store import Championship, WebSession, open_store
 from fido.web.app import MAX_BODY
 from server_client import PASSWORD, Person, TableSocket, first_legal, play_to_end

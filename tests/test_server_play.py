@@ -17,8 +17,8 @@ from sqlalchemy import delete
 
 from fido.record import GameRecord
 from fido.server import play
-from fido.server.live import CATCH_UP
 from fido.server.protocol import MAX_CHAT
+from fido.server.tables.room import CATCH_UP
 from fido.server.wire import TableDrawing
 from fido.store import Store, WebSession, open_store
 from fido.tiles import Tile

@@ -25,9 +25,9 @@ from fido.store import Account, Store
 
 if TYPE_CHECKING:
     from fido.server.hub import Hub
-    from fido.server.live import Room
     from fido.server.ratelimit import RateLimiter
     from fido.server.sockets import SessionSockets, SocketCount
+    from fido.server.tables import Room
 
 __all__ = [
     "TABLE_ID",

@@ -34,7 +34,7 @@ from fido.store import INT_MAX, Account, Championship, ChampionshipTable, TableR
 
 if TYPE_CHECKING:
     from fido.server.hub import Hub
-    from fido.server.live import Room
+    from fido.server.tables import Room
 
 __all__ = ["events_routes", "seat_waiting_rounds"]
 

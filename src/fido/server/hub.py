@@ -23,14 +23,15 @@ import asyncio
 import contextlib
 import logging
 import threading
-from dataclasses import dataclass
 
 from sqlalchemy import select
 
 from fido.safe_text import whole_or_none
 from fido.server.analysis_jobs import AnalysisJobs
 from fido.server.botpool import BotPool
-from fido.server.live import NOTIFY_CHANNEL, Room
+from fido.server.settings import PlaySettings
+from fido.server.tables import Room, RoomContext
+from fido.server.tables.log import NOTIFY_CHANNEL
 from fido.store import Store, TableRow
 
 __all__ = ["Hub", "PlaySettings"]
@@ -38,25 +39,12 @@ __all__ = ["Hub", "PlaySettings"]
 log = logging.getLogger("fido.server")
 
 
-@dataclass(frozen=True)
-class PlaySettings:
-    """How the server plays: bot pace, the stand-in bot, grace periods, worker processes."""
-
-    bot_delay: float = 1.0  # seconds a bot waits before moving, so people can follow
-    stand_in: str = "expert"  # plays for a person out of time or away too long
-    restart_grace: float = 60.0  # every clock gets this much after a server restart
-    default_grace: int = 60  # seconds a seat may be away before the stand-in plays
-    bot_processes: int | None = None  # None: one per core; 0: threads (tests)
-    analysis_samples: int | None = None  # worlds per decision of an analysis (None: its own)
-    analysis_processes: int = 1  # the analyses' own worker; 0: a thread (tests)
-    analyses_per_account: int = 3  # waiting or running at once (a 4th request: 429)
-
-
 class Hub:
     def __init__(self, store: Store, settings: PlaySettings) -> None:
         self.store, self.settings = store, settings
         self.rooms: dict[str, Room] = {}
         self.bots = BotPool(settings.bot_processes)
+        self.context = RoomContext(store, settings, self.bots, self.finished)
         self.analyses = AnalysisJobs(store, settings.analysis_samples,
                                      settings.analysis_processes,
                                      settings.analyses_per_account)
@@ -77,7 +65,7 @@ class Hub:
         future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
-            room = Room(self, table_id)
+            room = Room(self.context, table_id)
             await room.load()
             self.rooms[table_id] = room
             if self._listener is not None:
@@ -112,7 +100,7 @@ class Hub:
                 return list(s.scalars(select(TableRow.id).where(TableRow.status == "running")))
 
         for table_id in await asyncio.to_thread(running):
-            room = Room(self, table_id)
+            room = Room(self.context, table_id)
             try:
                 await room.load(restarted=True)
             except Exception as e:

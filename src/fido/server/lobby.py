@@ -1,6 +1,6 @@
 """The lobby over HTTP: create a table, list tables, join, leave, and finished games.
 
-Seats change through the table's :class:`~fido.server.live.Room` (its lock,
+Seats change through the table's :class:`~fido.server.tables.Room` (its lock,
 its log), so a join is an event every connection of the table sees. A
 table starts by itself when its last seat is taken.
 """
@@ -23,9 +23,9 @@ from fido.rules import Ruleset
 from fido.server import deps, policy
 from fido.server.deps import TABLE_ID, CsrfChecked, errors
 from fido.server.errors import ApiError
-from fido.server.live import seat_info
 from fido.server.replay import replay_json
 from fido.server.schemas import JoinIn, TableIn, TableList, TableOut
+from fido.server.tables import seat_info
 from fido.store import INT_MAX, Account, SeatRow, TableRow
 
 if TYPE_CHECKING:

@@ -24,7 +24,6 @@ from fido.accounts.sessions import COOKIE
 from fido.safe_text import control_chars
 from fido.server import policy
 from fido.server.deps import TABLE_ID
-from fido.server.live import Conn, Refusal, display_name
 from fido.server.protocol import (
     MAX_FRAME,
     ChatIn,
@@ -37,11 +36,12 @@ from fido.server.protocol import (
     message_id,
     parse_incoming,
 )
+from fido.server.tables import Conn, Refusal, display_name
 from fido.store import Account
 
 if TYPE_CHECKING:
     from fido.server.deps import Server
-    from fido.server.live import Room
+    from fido.server.tables import Room
 
 __all__ = ["Credit", "play_routes"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from fido.server.live import Conn
+    from fido.server.tables import Conn
 
 __all__ = ["SessionSockets", "SocketCount"]
 

@@ -1,24 +1,23 @@
-"""A live table: its game in memory, its log in the database, its connections.
+"""A live table: its game in memory and its decisions (moves, chat, seats, presence, the
+timer), over its log in the database (:mod:`~fido.server.tables.log`).
 
-One :class:`Room` per table in each server process. Everything that changes
-a table goes through :meth:`Room._commit` under the room's lock: the new
-events and the table's new state are written in one transaction, which
-first locks the table's row and checks that its sequence number is the one
-this process knows (another process may have written since: then this one
-reads the log, catches up, and judges the message again). Only after the
-commit is the sender acknowledged and every connection sent its update,
-each built from ``game.view(seat)`` (:mod:`fido.server.wire`).
+One :class:`Room` per table in each server process. Everything that changes a table
+goes through :meth:`Room._commit` under the room's lock: the new events and the table's
+new state are written in one transaction, which first locks the table's row and checks
+that its sequence number is the one this process knows (another process may have written
+since: then this one reads the log, catches up, and judges the message again). Only
+after the commit is the sender acknowledged and every connection sent its update, each
+built from ``game.view(seat)`` (:mod:`fido.server.wire`). A room is given only what it
+uses (:class:`RoomContext`), not the hub that holds it.
 
-The deal is made by the operating system's random source when the last seat
-is taken; the stock has no order: each draw picks its tile when it happens
-(explicit chance). The deal is stored for the replay of the log after a
-restart and never sent.
+The deal is made by the operating system's random source when the last seat is taken;
+the stock has no order: each draw picks its tile when it happens (explicit chance). The
+deal is stored for the replay of the log after a restart and never sent.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import json
 import logging
@@ -27,183 +26,59 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Table, select, text
-from sqlalchemy import insert as sa_insert
-from sqlalchemy import update as sa_update
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
+from fido.accounts.names import name_key
 from fido.errors import FidoError, IllegalMoveError
 from fido.game import Game
 from fido.moves import Move
-from fido.record import GameRecord
 from fido.rules import Ruleset
+from fido.server.errors import ApiError
 from fido.server.protocol import ChatIn, MoveIn, Reason
+from fido.server.tables.ending import game_record, ranking_result
+from fido.server.tables.log import Loaded, SeatsChange, TableLog
+from fido.server.tables.timers import next_timer
+from fido.server.tables.types import Behind, Conn, Event, Refusal, SeatInfo, display_name
 from fido.server.wire import TableDrawing, turn_json, view_json
-from fido.store import Account, EventRow, SeatRow, TableRow
+from fido.store import Account, SeatRow, Store, TableRow
 from fido.tiles import Tile
 
 if TYPE_CHECKING:
-    from fido.server.hub import Hub
+    from fido.server.botpool import BotPool
+    from fido.server.settings import PlaySettings
 
-__all__ = ["Conn", "Event", "Refusal", "Room", "SeatInfo", "display_name", "seat_info"]
+__all__ = ["CATCH_UP", "CHAT_PER_PERSON", "Room", "RoomContext"]
 
 log = logging.getLogger("fido.server")
 
-OUTBOX = 256  # messages queued for one connection before it is judged too slow
 CATCH_UP = 300  # a client further behind than this many events gets a fresh view
 CHAT_PER_PERSON = 200  # chat lines one person may write at one table (its log is kept)
 REMEMBERED = 2000  # refused message ids remembered per table (a resend gets the same answer)
 LAYOUT_IN_THREAD = 30  # tiles on the table from which the layout runs in a worker thread
-NOTIFY_CHANNEL = "fido_tables"
 _SYSTEM = random.SystemRandom()  # deals come from the operating system's random source
-_TABLES: Table = TableRow.__table__  # type: ignore[assignment]
-_EVENTS: Table = EventRow.__table__  # type: ignore[assignment]
-
-
-def display_name(account: Account | None) -> str:
-    if account is None:
-        return "?"
-    return account.name if account.name is not None else f"guest {account.id}"
-
-
-@dataclass
-class SeatInfo:
-    kind: str  # open, reserved, person, bot
-    account_id: int | None = None
-    name: str = ""
-    bot: str | None = None
-    reserved_for: str | None = None  # a name_key
-
-    def public(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.bot,
-                "account": self.account_id}
-
-
-@dataclass
-class Event:
-    """One entry of a table's log, as kept in memory and written to ``table_events``."""
-
-    seq: int
-    kind: str
-    seat: int | None
-    public: dict[str, Any]
-    private: dict[str, Any] | None = None
-    account_id: int | None = None
-    msg_id: str | None = None
-    at: float = field(default_factory=time.time)
-
-    def for_seat(self, seat: int | None) -> dict[str, Any]:
-        """What connection of ``seat`` sees (``private`` only by its own seat)."""
-        out = {"seq": self.seq, "kind": self.kind, "seat": self.seat, "at": round(self.at, 3),
-               **self.public}
-        if self.private is not None and seat is not None and seat == self.seat:
-            out.update(self.private)
-        return out
-
-    def values(self, table_id: str) -> dict[str, Any]:
-        """The columns of its ``table_events`` row."""
-        return {
-            "table_id": table_id, "seq": self.seq, "kind": self.kind, "seat": self.seat,
-            "account_id": self.account_id, "msg_id": self.msg_id,
-            "public": json.dumps(self.public, separators=(",", ":")),
-            "private": json.dumps(self.private) if self.private is not None else None,
-            "at": self.at,
-        }
-
-    def row(self, table_id: str) -> EventRow:
-        return EventRow(**self.values(table_id))
-
-    @classmethod
-    def from_row(cls, row: EventRow) -> Event:
-        return cls(
-            seq=row.seq, kind=row.kind, seat=row.seat, public=json.loads(row.public),
-            private=json.loads(row.private) if row.private else None,
-            account_id=row.account_id, msg_id=row.msg_id, at=row.at,
-        )
 
 
 @dataclass(frozen=True)
-class Refusal:
-    code: Reason
-    message: str
+class RoomContext:
+    """What a room uses of the server: the store, how it plays, the bots, and whom to
+    tell that its game is over (the hub lets it go)."""
 
-    def message_for(self, msg_id: str | None) -> dict[str, Any]:
-        return {"type": "refused", "id": msg_id, "code": self.code.value, "message": self.message}
-
-
-class Behind(Exception):
-    """The table's row has a later sequence number than this process knows."""
-
-
-class Conn:
-    """One WebSocket: its seat (None: a spectator), its account, its outbox.
-
-    Sending never waits: messages go to a bounded queue that the socket's
-    writer task drains; a client too slow to keep up is disconnected (it
-    reconnects with its last sequence number and catches up).
-    """
-
-    def __init__(self, account_id: int | None, seat: int | None, name: str = "") -> None:
-        self.account_id, self.seat, self.name = account_id, seat, name
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX + 1)
-        self.closed = False
-        self.slow = False  # closed because its outbox overflowed
-        self.signed_out = False  # closed because its session ended
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
-
-    def send_text(self, frame: str) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= OUTBOX:
-            self.slow = True
-            self.close()
-            return
-        self.queue.put_nowait(frame)
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
-
-
-@dataclass
-class _Loaded:
-    row: TableRow
-    seats: list[SeatInfo]
-    events: list[Event]
-
-
-def _event_text(s: Session, table_id: str) -> str:
-    """What a rated game's result names as its event: the event's round and table if
-    the table is one of an event's, else the table."""
-    from fido.events.championships import event_label  # noqa: PLC0415
-    from fido.store import ChampionshipTable  # noqa: PLC0415
-
-    table = s.scalar(select(ChampionshipTable).where(ChampionshipTable.table_id == table_id))
-    if table is None:
-        return f"fido online table {table_id}"
-    return event_label(table.championship, table)
-
-
-def seat_info(row: SeatRow) -> SeatInfo:
-    name = display_name(row.account) if row.kind == "person" else ""
-    if row.kind == "bot":
-        name = f"bot ({row.bot})"
-    return SeatInfo(row.kind, row.account_id, name, row.bot, row.reserved_for)
+    store: Store
+    settings: PlaySettings
+    bots: BotPool
+    finished: Callable[[Room], None]
 
 
 class Room:
     """A table live in this process (see the module's docstring)."""
 
-    def __init__(self, hub: Hub, table_id: str) -> None:
-        self.hub, self.id = hub, table_id
+    def __init__(self, context: RoomContext, table_id: str) -> None:
+        self.context, self.id = context, table_id
+        self.table_log = TableLog(context.store, table_id)
         self.lock = asyncio.Lock()
         self.conns: set[Conn] = set()
         self.log: list[Event] = []
@@ -231,26 +106,6 @@ class Room:
 
     # ------------------------------------------------------------ loading
 
-    def _read(self, since: int) -> _Loaded:
-        with self.hub.store.session(write=False) as s:
-            # the seats and their accounts in two queries, not one per seat
-            row = s.get(TableRow, self.id,
-                        options=[selectinload(TableRow.seats).selectinload(SeatRow.account)])
-            if row is None:
-                raise LookupError(self.id)
-            seats = [seat_info(r) for r in row.seats]
-            # only the events the row has counted: each statement of a PostgreSQL
-            # transaction sees the latest commits, and a later event with this row
-            # would leave the row's state (status, deadline, record) behind the events
-            rows = s.scalars(
-                select(EventRow)
-                .where(EventRow.table_id == self.id, EventRow.seq > since,
-                       EventRow.seq <= row.seq)
-                .order_by(EventRow.seq)
-            ).all()
-            s.expunge(row)
-            return _Loaded(row, seats, [Event.from_row(r) for r in rows])
-
     async def load(self, *, restarted: bool = False) -> None:
         """Read the table and its whole log and rebuild the game by replaying it.
 
@@ -260,7 +115,7 @@ class Room:
         away from now for this process's timers, and every clock gets the
         restart grace.
         """
-        loaded = await asyncio.to_thread(self._read, 0)
+        loaded = await asyncio.to_thread(self.table_log.read, 0)
         async with self.lock:
             self._take_row(loaded)
             self.log = []
@@ -273,10 +128,10 @@ class Room:
                 now = time.time()  # a full grace from now; not for those back meanwhile
                 self.away = dict.fromkeys(self.away, now)
                 if self.deadline is not None:
-                    self.deadline = max(self.deadline, now + self.hub.settings.restart_grace)
+                    self.deadline = max(self.deadline, now + self.context.settings.restart_grace)
             self._schedule()
 
-    def _take_row(self, loaded: _Loaded) -> None:
+    def _take_row(self, loaded: Loaded) -> None:
         row = loaded.row
         self.status, self.players, self.clock, self.grace = (
             row.status, row.players, row.clock, row.grace)
@@ -335,7 +190,7 @@ class Room:
                 await self._catch_up()
 
     async def _catch_up(self) -> None:
-        loaded = await asyncio.to_thread(self._read, self.seq)
+        loaded = await asyncio.to_thread(self.table_log.read, self.seq)
         if not loaded.events:
             return
         self._take_row(loaded)
@@ -355,57 +210,12 @@ class Room:
 
     # ------------------------------------------------------------ writing
 
-    def _write(
-        self, events: list[Event], update: dict[str, Any],
-        seats: Callable[[Session, TableRow], None] | None,
-    ) -> None:
-        if seats is None:
-            self._write_fast(events, update)
-            return
-        with self.hub.store.session() as s:
-            row = s.execute(
-                select(TableRow).where(TableRow.id == self.id).with_for_update()
-            ).scalar_one()
-            if row.seq != self.seq:
-                raise Behind
-            for e in events:
-                s.add(e.row(self.id))
-            for key, value in update.items():
-                setattr(row, key, value)
-            row.seq = events[-1].seq
-            if seats is not None:
-                seats(s, row)
-            if s.get_bind().dialect.name == "postgresql":
-                s.execute(text("SELECT pg_notify(:channel, :id)"),
-                          {"channel": NOTIFY_CHANNEL, "id": f"{self.id}:{row.seq}"})
-
-    def _write_fast(self, events: list[Event], update: dict[str, Any]) -> None:
-        """:meth:`_write` without the ORM (every move, chat line and presence goes here).
-
-        One UPDATE that matches only at the sequence number this process knows
-        (it locks the row, as the SELECT ... FOR UPDATE does) and one INSERT of
-        the events; the ORM's SELECT and unit of work cost twice the CPU.
-        """
-        values = update | {"seq": events[-1].seq}
-        with self.hub.store.session() as s:
-            conn = s.connection()
-            done = conn.execute(
-                sa_update(_TABLES).where(_TABLES.c.id == self.id, _TABLES.c.seq == self.seq)
-                .values(values)
-            )
-            if done.rowcount != 1:
-                raise Behind
-            conn.execute(sa_insert(_EVENTS), [e.values(self.id) for e in events])
-            if conn.dialect.name == "postgresql":
-                conn.execute(text("SELECT pg_notify(:channel, :id)"),
-                             {"channel": NOTIFY_CHANNEL, "id": f"{self.id}:{values['seq']}"})
-
     async def _commit(
         self, events: list[Event], update: dict[str, Any] | None = None,
-        seats: Callable[[Session, TableRow], None] | None = None,
+        seats: SeatsChange | None = None,
     ) -> None:
         """Write ``events`` and ``update`` in one transaction (raises :class:`Behind`)."""
-        await asyncio.to_thread(self._write, events, update or {}, seats)
+        await asyncio.to_thread(self.table_log.write, self.seq, events, update or {}, seats)
 
     def _new(self, kind: str, seat: int | None, public: dict[str, Any], **more: Any) -> Event:
         return Event(self.seq + 1, kind, seat, public, **more)
@@ -567,7 +377,7 @@ class Room:
         self.deadline = update.get("deadline")
         if outcome is not None:
             self.status, self.record = "finished", record
-            self.hub.finished(self)
+            self.context.finished(self)
         return events
 
     async def _write_move(
@@ -596,58 +406,19 @@ class Room:
         outcome = game.outcome
         record: str | None = None
         if outcome is not None:
-            record = self._record(game)
+            record = game_record(game, self.seats, self.id)
             events.append(Event(first.seq + 1, "end", None, {"outcome": outcome.to_dict()}))
             update |= {"status": "finished", "record": record, "deadline": None,
                        "finished_at": dt.datetime.now(dt.UTC)}
         else:
             deadline = self._deadline_for(game.turn)
             update["deadline"] = deadline
-        extra = self._to_ranking(record) if outcome is not None and self.rated else None
+        extra = None
+        if outcome is not None and self.rated:
+            assert record is not None and self.rules is not None
+            extra = ranking_result(self.id, record, self.rules, outcome, self.seats)
         await self._commit(events, update, extra)
         return events, update, record
-
-    def _record(self, game: Game) -> str:
-        names = [s.name or f"seat {i}" for i, s in enumerate(self.seats)]
-        bots = [s.bot if s.kind == "bot" else None for s in self.seats]
-        rec = GameRecord.from_game(game, names, date=dt.datetime.now(dt.UTC).date(),
-                                   event=f"fido server table {self.id}", bots=bots)
-        return rec.to_json(None)
-
-    def _to_ranking(self, record: str | None) -> Callable[[Session, TableRow], None]:
-        """A rated game's result goes into the ranking store in the same transaction
-        as its last move, through the ranking's API (source ``online``)."""
-        from fido.ranking import ResultError, submit  # noqa: PLC0415
-
-        assert record is not None and self.rules is not None and self.game is not None
-        outcome = self.game.outcome
-        assert outcome is not None
-        seats = self.seats
-        rules = self.rules
-
-        def store(s: Session, row: TableRow) -> None:
-            numbers = []
-            for info in seats:
-                account = s.get(Account, info.account_id) if info.account_id else None
-                if account is None or account.player is None:
-                    log.warning("table %s: a seat has no ranking player; not rated", self.id)
-                    return
-                numbers.append(account.player.number)
-            result = {
-                "date": dt.datetime.now(dt.UTC).date(), "event": _event_text(s, self.id),
-                "set": rules.max_pips, "divisor": rules.divisor, "source": "online",
-                "key": f"table:{self.id}", "record": json.loads(record),
-                "lines": [{"player": n, "points": r.points, "pips": r.pips}
-                          for n, r in zip(numbers, outcome.seats, strict=True)],
-            }
-            try:
-                with s.begin_nested():
-                    game, _new = submit(s, result)
-                    row.ranking_game = game.id
-            except ResultError as e:  # the game stands; the federation can enter it by hand
-                log.error("table %s: the ranking refused the result: %s", self.id, e)
-
-        return store
 
     def _deadline_for(self, seat: int) -> float | None:
         if self.clock is None or self.seats[seat].kind != "person":
@@ -698,7 +469,7 @@ class Room:
                     and not any(c.seat == seat for c in self.conns) and seat not in self.away):
                 await self._presence(seat, "away")
             if not self.conns and self.status in ("finished", "abandoned"):
-                self.hub.finished(self)
+                self.context.finished(self)
 
     async def _presence(self, seat: int, kind: str) -> None:
         def make() -> Event | None:
@@ -742,9 +513,6 @@ class Room:
 
     async def join(self, account: Account, seat: int | None, invite: str | None) -> int:
         """Seat ``account`` (a free or reserved-for-her seat); deal when the last one fills."""
-        from fido.accounts.signup import name_key  # noqa: PLC0415
-        from fido.server.errors import ApiError  # noqa: PLC0415
-
         async with self.lock:
             await self._catch_up()
             if self.status != "open":
@@ -817,8 +585,6 @@ class Room:
             return seat
 
     async def leave(self, account: Account) -> None:
-        from fido.server.errors import ApiError  # noqa: PLC0415
-
         async with self.lock:
             await self._catch_up()
             seats = [i for i, s in enumerate(self.seats)
@@ -850,7 +616,7 @@ class Room:
             self._apply_events(events)
             self._broadcast(events)
             if alone:
-                self.hub.finished(self)
+                self.context.finished(self)
 
     # ------------------------------------------------------------ bots and clocks
 
@@ -863,21 +629,13 @@ class Room:
         if self.status != "running" or game is None or game.outcome is not None:
             return
         seat = game.turn
-        info = self.seats[seat]
-        settings = self.hub.settings
-        now = time.time()
-        if info.kind == "bot":
-            at, spec, by = now + settings.bot_delay, info.bot or settings.stand_in, "bot"
-        else:
-            at, spec, by = float("inf"), settings.stand_in, "clock"
-            if self.deadline is not None:
-                at = self.deadline
-            since = self.away.get(seat)
-            if since is not None and since + self.grace < at:
-                at, by = max(since + self.grace, now + settings.bot_delay), "away"
-            if at == float("inf"):
-                return
-        self.timer = asyncio.create_task(self._fire(at, self.move_seq, seat, spec, by))
+        timer = next_timer(seat, self.seats[seat], self.context.settings, now=time.time(),
+                           deadline=self.deadline, away_since=self.away.get(seat),
+                           grace=self.grace)
+        if timer is None:
+            return
+        self.timer = asyncio.create_task(
+            self._fire(timer.at, self.move_seq, seat, timer.spec, timer.by))
 
     async def _fire(self, at: float, move_seq: int, seat: int, spec: str, by: str) -> None:
         await asyncio.sleep(max(0.0, at - time.time()))
@@ -886,7 +644,7 @@ class Room:
             return
         view = game.view(seat)
         try:
-            move = await self.hub.bots.decide(spec, view)
+            move = await self.context.bots.decide(spec, view)
         except Exception as e:  # a broken worker must not stop the table
             log.error("table %s: bot %s failed: %s", self.id, spec, type(e).__name__)
             move = view.legal_moves[0]

@@ -1,0 +1,23 @@
+"""How the server plays, as ``fido serve`` is told: the bots' pace, the stand-in, the
+grace periods and the worker processes (no web stack here: the command line reads
+its defaults)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["PlaySettings"]
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """How the server plays: bot pace, the stand-in bot, grace periods, worker processes."""
+
+    bot_delay: float = 1.0  # seconds a bot waits before moving, so people can follow
+    stand_in: str = "expert"  # plays for a person out of time or away too long
+    restart_grace: float = 60.0  # every clock gets this much after a server restart
+    default_grace: int = 60  # seconds a seat may be away before the stand-in plays
+    bot_processes: int | None = None  # None: one per core; 0: threads (tests)
+    analysis_samples: int | None = None  # worlds per decision of an analysis (None: its own)
+    analysis_processes: int = 1  # the analyses' own worker; 0: a thread (tests)
+    analyses_per_account: int = 3  # waiting or running at once (a 4th request: 429)

@@ -1,0 +1,75 @@
+"""The end of a table's game: its record, and for a rated game its result in the ranking,
+written in the same transaction as the last move (an event's standings read it from
+there: :mod:`fido.events.rounds`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fido.game import Game
+from fido.record import GameRecord
+from fido.results import Outcome
+from fido.rules import Ruleset
+from fido.server.tables.log import SeatsChange
+from fido.server.tables.types import SeatInfo
+from fido.store import Account, ChampionshipTable, TableRow
+
+__all__ = ["event_text", "game_record", "ranking_result"]
+
+log = logging.getLogger("fido.server")
+
+
+def game_record(game: Game, seats: list[SeatInfo], table_id: str) -> str:
+    """The finished game's record (the format ``fido replay`` verifies), as JSON text."""
+    names = [s.name or f"seat {i}" for i, s in enumerate(seats)]
+    bots = [s.bot if s.kind == "bot" else None for s in seats]
+    rec = GameRecord.from_game(game, names, date=dt.datetime.now(dt.UTC).date(),
+                               event=f"fido server table {table_id}", bots=bots)
+    return rec.to_json(None)
+
+
+def event_text(s: Session, table_id: str) -> str:
+    """What a rated game's result names as its event: the event's round and table if
+    the table is one of an event's, else the table."""
+    from fido.events.championships import event_label  # noqa: PLC0415
+
+    table = s.scalar(select(ChampionshipTable).where(ChampionshipTable.table_id == table_id))
+    if table is None:
+        return f"fido online table {table_id}"
+    return event_label(table.championship, table)
+
+
+def ranking_result(table_id: str, record: str, rules: Ruleset, outcome: Outcome,
+                   seats: list[SeatInfo]) -> SeatsChange:
+    """What stores a rated game's result in the ranking (source ``online``) through the
+    ranking's API, in the transaction of the game's last move."""
+    from fido.ranking import ResultError, submit  # noqa: PLC0415
+
+    def store(s: Session, row: TableRow) -> None:
+        numbers = []
+        for info in seats:
+            account = s.get(Account, info.account_id) if info.account_id else None
+            if account is None or account.player is None:
+                log.warning("table %s: a seat has no ranking player; not rated", table_id)
+                return
+            numbers.append(account.player.number)
+        result = {
+            "date": dt.datetime.now(dt.UTC).date(), "event": event_text(s, table_id),
+            "set": rules.max_pips, "divisor": rules.divisor, "source": "online",
+            "key": f"table:{table_id}", "record": json.loads(record),
+            "lines": [{"player": n, "points": r.points, "pips": r.pips}
+                      for n, r in zip(numbers, outcome.seats, strict=True)],
+        }
+        try:
+            with s.begin_nested():
+                game, _new = submit(s, result)
+                row.ranking_game = game.id
+        except ResultError as e:  # the game stands; the federation can enter it by hand
+            log.error("table %s: the ranking refused the result: %s", table_id, e)
+
+    return store

@@ -1,0 +1,143 @@
+"""The plain types of a live table: its seats, the events of its log, a refusal, and one
+connection's outbox."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from fido.server.protocol import Reason
+from fido.store import Account, EventRow, SeatRow
+
+__all__ = [
+    "OUTBOX",
+    "Behind",
+    "Conn",
+    "Event",
+    "Refusal",
+    "SeatInfo",
+    "display_name",
+    "seat_info",
+]
+
+OUTBOX = 256  # messages queued for one connection before it is judged too slow
+
+
+def display_name(account: Account | None) -> str:
+    if account is None:
+        return "?"
+    return account.name if account.name is not None else f"guest {account.id}"
+
+
+@dataclass
+class SeatInfo:
+    kind: str  # open, reserved, person, bot
+    account_id: int | None = None
+    name: str = ""
+    bot: str | None = None
+    reserved_for: str | None = None  # a name_key
+
+    def public(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "bot": self.bot,
+                "account": self.account_id}
+
+
+@dataclass
+class Event:
+    """One entry of a table's log, as kept in memory and written to ``table_events``."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    public: dict[str, Any]
+    private: dict[str, Any] | None = None
+    account_id: int | None = None
+    msg_id: str | None = None
+    at: float = field(default_factory=time.time)
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        """What connection of ``seat`` sees (``private`` only by its own seat)."""
+        out = {"seq": self.seq, "kind": self.kind, "seat": self.seat, "at": round(self.at, 3),
+               **self.public}
+        if self.private is not None and seat is not None and seat == self.seat:
+            out.update(self.private)
+        return out
+
+    def values(self, table_id: str) -> dict[str, Any]:
+        """The columns of its ``table_events`` row."""
+        return {
+            "table_id": table_id, "seq": self.seq, "kind": self.kind, "seat": self.seat,
+            "account_id": self.account_id, "msg_id": self.msg_id,
+            "public": json.dumps(self.public, separators=(",", ":")),
+            "private": json.dumps(self.private) if self.private is not None else None,
+            "at": self.at,
+        }
+
+    def row(self, table_id: str) -> EventRow:
+        return EventRow(**self.values(table_id))
+
+    @classmethod
+    def from_row(cls, row: EventRow) -> Event:
+        return cls(
+            seq=row.seq, kind=row.kind, seat=row.seat, public=json.loads(row.public),
+            private=json.loads(row.private) if row.private else None,
+            account_id=row.account_id, msg_id=row.msg_id, at=row.at,
+        )
+
+
+@dataclass(frozen=True)
+class Refusal:
+    code: Reason
+    message: str
+
+    def message_for(self, msg_id: str | None) -> dict[str, Any]:
+        return {"type": "refused", "id": msg_id, "code": self.code.value, "message": self.message}
+
+
+class Behind(Exception):
+    """The table's row has a later sequence number than this process knows."""
+
+
+class Conn:
+    """One WebSocket: its seat (None: a spectator), its account, its outbox.
+
+    Sending never waits: messages go to a bounded queue that the socket's
+    writer task drains; a client too slow to keep up is disconnected (it
+    reconnects with its last sequence number and catches up).
+    """
+
+    def __init__(self, account_id: int | None, seat: int | None, name: str = "") -> None:
+        self.account_id, self.seat, self.name = account_id, seat, name
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX + 1)
+        self.closed = False
+        self.slow = False  # closed because its outbox overflowed
+        self.signed_out = False  # closed because its session ended
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+
+    def send_text(self, frame: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= OUTBOX:
+            self.slow = True
+            self.close()
+            return
+        self.queue.put_nowait(frame)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+
+def seat_info(row: SeatRow) -> SeatInfo:
+    name = display_name(row.account) if row.kind == "person" else ""
+    if row.kind == "bot":
+        name = f"bot ({row.bot})"
+    return SeatInfo(row.kind, row.account_id, name, row.bot, row.reserved_for)

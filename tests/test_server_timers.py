@@ -1,0 +1,56 @@
+"""The table's timer rule (fido.server.tables.timers): who moves when nobody does."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fido.server.settings import PlaySettings
+from fido.server.tables.timers import Timer, next_timer
+from fido.server.tables.types import SeatInfo
+
+SETTINGS = PlaySettings(bot_delay=1.0, stand_in="expert")
+PERSON = SeatInfo("person", 7, "Anna")
+
+
+def test_a_bot_moves_after_its_delay_at_its_level() -> None:
+    assert next_timer(2, SeatInfo("bot", bot="greedy"), SETTINGS, now=100.0, deadline=None,
+                      away_since=None, grace=60) == Timer(101.0, 2, "greedy", "bot")
+
+
+def test_a_person_here_without_a_clock_has_no_timer() -> None:
+    assert next_timer(0, PERSON, SETTINGS, now=100.0, deadline=None, away_since=None,
+                      grace=60) is None
+
+
+def test_her_clock_then_the_stand_in() -> None:
+    assert next_timer(0, PERSON, SETTINGS, now=100.0, deadline=130.0, away_since=None,
+                      grace=60) == Timer(130.0, 0, "expert", "clock")
+
+
+def test_away_past_her_grace_the_stand_in_plays_for_her() -> None:
+    # away since 50 with 60 s of grace: at 110, before her clock at 200
+    assert next_timer(0, PERSON, SETTINGS, now=100.0, deadline=200.0, away_since=50.0,
+                      grace=60) == Timer(110.0, 0, "expert", "away")
+    # long gone: not before the bot's delay from now (people can follow)
+    assert next_timer(0, PERSON, SETTINGS, now=100.0, deadline=None, away_since=0.0,
+                      grace=60) == Timer(101.0, 0, "expert", "away")
+
+
+@given(now=st.floats(0, 1e9), deadline=st.none() | st.floats(0, 2e9),
+       away=st.none() | st.floats(0, 1e9), grace=st.integers(0, 3600))
+def test_the_timer_is_the_earliest_reason_and_never_before_now_for_the_away(
+        now: float, deadline: float | None, away: float | None, grace: int) -> None:
+    timer = next_timer(0, PERSON, SETTINGS, now=now, deadline=deadline, away_since=away,
+                       grace=grace)
+    reasons = [t for t in (deadline, None if away is None else away + grace) if t is not None]
+    if not reasons:
+        assert timer is None
+        return
+    assert timer is not None and timer.spec == "expert"
+    if timer.by == "away":
+        assert away is not None and timer.at == max(away + grace, now + 1.0)
+        assert deadline is None or away + grace < deadline
+    else:
+        assert timer.by == "clock" and timer.at == deadline
+        assert away is None or away + grace >= deadline
