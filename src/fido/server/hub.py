@@ -67,6 +67,11 @@ class Hub:
         try:
             room = Room(self.context, table_id)
             await room.load()
+            if room.status in ("finished", "abandoned"):
+                # over: read from the store for each visitor (her seats' names as they
+                # are now), never kept (a day of finished rooms would grow the heap)
+                future.set_result(room)
+                return room
             self.rooms[table_id] = room
             if self._listener is not None:
                 # a commit notified while the log was read found no room: read again
