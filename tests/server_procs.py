@@ -118,16 +118,7 @@ class ServerProcess:
             out.write(f"\n--- {' '.join(cmd[1:])}\n".encode())
             out.flush()
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"fido serve did not start:\n{self.output()[-3000:]}")
-            time.sleep(0.05)
+        wait_healthy(self.base, self.proc, lambda: self.output()[-3000:], timeout)
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
@@ -179,6 +170,22 @@ class ServerProcess:
 
 
 # ---------------------------------------------------------------- HTTP
+
+
+def wait_healthy(base: str, proc: subprocess.Popen[bytes], output: Callable[[], str],
+                 timeout: float) -> None:
+    """Until ``fido serve`` at ``base`` answers its health check (AssertionError, with its
+    ``output``, when it ends or does not answer within ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert proc.poll() is None, f"fido serve ended:\n{output()}"
+        assert time.monotonic() < deadline, f"fido serve did not answer:\n{output()}"
+        time.sleep(0.05)
 
 
 def guest(base: str) -> httpx.Client:

@@ -36,7 +36,7 @@ import fido
 from fido.record import GameRecord
 from server_client import Person, check_acks_first, check_sequence, play_to_end
 from server_live import free_port
-from server_procs import descendants, wait_gone
+from server_procs import descendants, wait_gone, wait_healthy
 
 SRC = str(Path(fido.__file__).parent.parent)
 
@@ -59,16 +59,7 @@ class Served:
                 cwd=cwd, env=self.env, stdout=out, stderr=subprocess.STDOUT)
 
     def wait_up(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            assert self.proc.poll() is None, f"fido serve ended:\n{self.output()}"
-            assert time.monotonic() < deadline, f"fido serve did not answer:\n{self.output()}"
-            time.sleep(0.1)
+        wait_healthy(self.base, self.proc, self.output, timeout)
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")

@@ -1,9 +1,10 @@
-"""Bots decide in worker processes, never on the event loop.
+"""Bots that think decide in worker processes, never on the event loop.
 
 A search decision takes most of a second of CPU; in a thread it would hold
 the GIL and slow every table's messages. A process pool keeps the event
 loop free, and the bot sees exactly what crosses the process boundary: the
-seat's view (pickled), never the game.
+seat's view (pickled), never the game. The quick bots (:data:`INLINE`) decide
+in the server's process, from the same view: pickling it cost more than they do.
 
 A worker ends with the server, however the server ends: it watches its
 parent's sentinel, so a server killed with SIGKILL (or one that ends on
@@ -28,7 +29,12 @@ from fido.bots import Bot, make_bot
 from fido.moves import Move
 from fido.views import SeatView
 
-__all__ = ["BotPool", "decide"]
+__all__ = ["INLINE", "BotPool", "decide"]
+
+# the bots that decide on the event loop: greedy in ~10 us, expert in ~0.2 ms a decision
+# (bench/server_load.py), less than sending the view to a worker costs; a search takes
+# most of a second and always goes to the pool
+INLINE = frozenset({"random", "greedy", "expert"})
 
 
 @cache
@@ -70,8 +76,10 @@ class BotPool:
             self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fido-bot")
 
     async def decide(self, spec: str, view: SeatView) -> Move:
-        loop = asyncio.get_running_loop()
         seed = secrets.randbits(64)
+        if spec in INLINE:  # decided in microseconds: cheaper than pickling the view
+            return _bot(spec).choose(view, random.Random(seed))
+        loop = asyncio.get_running_loop()
         text = await loop.run_in_executor(self.executor, decide, spec, view, seed)
         return Move.from_text(text)
 

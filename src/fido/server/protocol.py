@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import re
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from fido.safe_text import printable
@@ -26,6 +27,7 @@ __all__ = [
     "PingIn",
     "Reason",
     "SyncIn",
+    "encode",
     "frame_size",
     "message_id",
     "parse_incoming",
@@ -127,3 +129,9 @@ def message_id(frame: str | bytes) -> str | None:
         return None
     found = data.get("id") if isinstance(data, dict) else None
     return found if isinstance(found, str) and re.fullmatch(_MESSAGE_ID, found) else None
+
+
+def encode(message: Any) -> str:
+    """A frame's JSON text: compact, UTF-8 as it is (orjson: several times faster than
+    :func:`json.dumps`, which every seat's frame of every move went through)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -38,7 +38,7 @@ from fido.game import Game
 from fido.moves import Move
 from fido.rules import Ruleset
 from fido.server.errors import ApiError
-from fido.server.protocol import ChatIn, MoveIn, Reason
+from fido.server.protocol import ChatIn, MoveIn, Reason, encode
 from fido.server.tables.ending import game_record, ranking_result
 from fido.server.tables.log import Loaded, SeatsChange, TableLog
 from fido.server.tables.timers import next_timer
@@ -262,17 +262,14 @@ class Room:
     def _broadcast(self, events: list[Event]) -> None:
         """Send every connection its update: one frame per seat (and one for the
         spectators), encoded once, the table's part once for all of them."""
-        table = json.dumps(self.info(), separators=(",", ":"), ensure_ascii=False)
+        table = encode(self.info())
         head = f'{{"type":"update","seq":{self.seq},"table":{table},'
         frames: dict[int | None, str] = {}
         for conn in list(self.conns):
             frame = frames.get(conn.seat)
             if frame is None:
-                rest = json.dumps(
-                    {"events": [e.for_seat(conn.seat) for e in events],
-                     "view": self._view(conn.seat)},
-                    separators=(",", ":"), ensure_ascii=False,
-                )
+                rest = encode({"events": [e.for_seat(conn.seat) for e in events],
+                               "view": self._view(conn.seat)})
                 frame = frames[conn.seat] = head + rest[1:]
             conn.send_text(frame)
 

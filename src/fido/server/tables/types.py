@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from fido.server.protocol import Reason
+from fido.server.protocol import Reason, encode
 from fido.store import Account, EventRow, SeatRow
 
 __all__ = [
@@ -72,8 +72,8 @@ class Event:
         return {
             "table_id": table_id, "seq": self.seq, "kind": self.kind, "seat": self.seat,
             "account_id": self.account_id, "msg_id": self.msg_id,
-            "public": json.dumps(self.public, separators=(",", ":")),
-            "private": json.dumps(self.private) if self.private is not None else None,
+            "public": encode(self.public),
+            "private": encode(self.private) if self.private is not None else None,
             "at": self.at,
         }
 
@@ -118,7 +118,7 @@ class Conn:
         self.signed_out = False  # closed because its session ended
 
     def send(self, message: dict[str, Any]) -> None:
-        self.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+        self.send_text(encode(message))
 
     def send_text(self, frame: str) -> None:
         if self.closed:
