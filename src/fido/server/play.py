@@ -51,6 +51,8 @@ CLOSE_NO_TABLE = 4404
 CLOSE_SLOW = 4408  # the client did not read its messages fast enough
 CLOSE_TOO_MANY = 4429  # too many open connections from one account or address
 CLOSE_SIGNED_OUT = 4401  # the session the socket was opened with has ended
+CLOSE_PROTOCOL = 4400  # a protocol version the server does not speak
+PROTOCOLS = (1, 2)  # 1: each update carries the whole view; 2: what changed (docs/protocol.md)
 RECHECK = 30.0  # seconds: how stale a socket's knowledge of its session may be
 
 
@@ -99,8 +101,13 @@ def play_routes() -> APIRouter:
     router = APIRouter()
 
     @router.websocket("/ws/tables/{table_id}")
-    async def table_socket(ws: WebSocket, table_id: str, seq: int | None = None) -> None:
+    async def table_socket(ws: WebSocket, table_id: str, seq: int | None = None,
+                           v: int = 1) -> None:
         srv: Server = ws.app.state.server
+        if v not in PROTOCOLS:
+            await ws.accept()
+            await ws.close(code=CLOSE_PROTOCOL, reason="protocol version 1 or 2 (?v=2)")
+            return
         if not origin_ok(ws, srv.origins):
             await ws.accept()  # first, so the page reads the code (not an HTTP 403)
             await ws.close(code=CLOSE_ORIGIN, reason="cross-site connection refused")
@@ -138,7 +145,8 @@ def play_routes() -> APIRouter:
             await ws.close(code=CLOSE_TOO_MANY, reason="too many connections: close some tabs")
             return
         try:
-            await _serve(ws, room, account_id, name, seq, srv=srv, session_key=session_key)
+            await _serve(ws, room, Conn(account_id, None, name, v), seq, srv=srv,
+                         session_key=session_key)
         finally:
             srv.sockets.close(keys)
 
@@ -146,12 +154,13 @@ def play_routes() -> APIRouter:
 
 
 async def _serve(
-    ws: WebSocket, room: Room, account_id: int | None, name: str, seq: int | None,
+    ws: WebSocket, room: Room, conn: Conn, seq: int | None,
     *, srv: Server, session_key: str | None,
 ) -> None:
+    account_id = conn.account_id
     seats = [i for i, s in enumerate(room.seats)
              if account_id is not None and s.kind == "person" and s.account_id == account_id]
-    conn = Conn(account_id, seats[0] if seats else None, name)
+    conn.seat = seats[0] if seats else None
     await ws.accept()
     writer = asyncio.create_task(_write(ws, conn))
     credit = Credit()

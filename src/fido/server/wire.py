@@ -75,16 +75,17 @@ def turn_json(turn: Turn) -> dict[str, Any]:
 
 
 def view_json(
-    view: SeatView, *, history: bool = False, layout: dict[str, Any] | None = None
+    view: SeatView, *, history: bool = False, layout: dict[str, Any] | None = None,
+    position: bool = True,
 ) -> dict[str, Any]:
     """The view as the protocol sends it (docs/protocol.md, "The view"); ``layout``:
-    the table's drawing (:func:`layout_json`), public like the table."""
+    the table's drawing (:func:`layout_json`), public like the table; ``position``: with
+    the position line (version 2 sends it only in a welcome, beside the view)."""
     table = view.table
     rules = view.rules
     slots = table.open_slots()
     playable = {code for code, _v in table.playable()}
     out: dict[str, Any] = {
-        "position": view_text(view),
         "ruleset": rules.text(),
         "players": view.players,
         "seat": view.seat,
@@ -111,6 +112,8 @@ def view_json(
         ],
         "outcome": view.outcome.to_dict() if view.outcome is not None else None,
     }
+    if position:
+        out = {"position": view_text(view)} | out
     if layout is not None:
         out["layout"] = layout
     if history:

@@ -33,6 +33,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from fido.accounts.names import name_key
+from fido.client import diff
 from fido.errors import FidoError, IllegalMoveError
 from fido.game import Game
 from fido.moves import Move
@@ -233,22 +234,37 @@ class Room:
             "seq": self.seq, "finished": self.record is not None,
         }
 
-    def _view(self, seat: int | None, *, history: bool = False) -> dict[str, Any] | None:
+    def _view(self, seat: int | None, *, history: bool = False,
+              position: bool = True) -> dict[str, Any] | None:
         if self.game is None:
             return None
         game = self.game
         view = game.view(seat) if seat is not None else game.spectator_view()
         drawing = self._drawing.json(game.table, game.rules.max_pips)
-        return view_json(view, history=history, layout=drawing)
+        return view_json(view, history=history, layout=drawing, position=position)
 
     def welcome(self, conn: Conn, since: int | None) -> dict[str, Any]:
-        """What a connection gets first: its seat, the table, the view, what it missed."""
+        """What a connection gets first: its seat, the table, the view, what it missed.
+        Version 2: the view without the position line and history, which stand beside
+        it, and the view and table it is sent become the base of its next delta."""
         missed: list[dict[str, Any]] | None = None
         if since is not None and 0 <= since <= self.seq and self.seq - since <= CATCH_UP:
             missed = [e.for_seat(conn.seat) for e in self.log[since:]]
+        info = self.info()
+        if conn.protocol == 1:
+            return {
+                "type": "welcome", "seat": conn.seat, "seq": self.seq, "table": info,
+                "view": self._view(conn.seat, history=missed is None), "events": missed,
+            }
+        full = self._view(conn.seat, history=missed is None)
+        position = full.pop("position") if full is not None else None
+        history = full.pop("history", None) if full is not None else None
+        info.pop("seq")  # the frame's own
+        conn.view, conn.table = full, info
         return {
-            "type": "welcome", "seat": conn.seat, "seq": self.seq, "table": self.info(),
-            "view": self._view(conn.seat, history=missed is None), "events": missed,
+            "type": "welcome", "protocol": 2, "seat": conn.seat, "seq": self.seq,
+            "table": info, "view": full, "position": position, "history": history,
+            "events": missed,
         }
 
     async def _lay_out(self) -> None:
@@ -261,17 +277,45 @@ class Room:
 
     def _broadcast(self, events: list[Event]) -> None:
         """Send every connection its update: one frame per seat (and one for the
-        spectators), encoded once, the table's part once for all of them."""
-        table = encode(self.info())
+        spectators), encoded once, the table's part once for all of them. Version 2:
+        what changed since the view and table that connection was last sent
+        (:func:`fido.client.diff`, between two of the engine's views)."""
+        info = self.info()
+        table = encode(info)
         head = f'{{"type":"update","seq":{self.seq},"table":{table},'
         frames: dict[int | None, str] = {}
+        views: dict[int | None, dict[str, Any] | None] = {}
+        deltas: dict[tuple[int | None, int, int], str] = {}
+        table2 = {k: v for k, v in info.items() if k != "seq"}
         for conn in list(self.conns):
-            frame = frames.get(conn.seat)
+            seat = conn.seat
+            if conn.protocol == 1:
+                frame = frames.get(seat)
+                if frame is None:
+                    rest = encode({"events": [e.for_seat(seat) for e in events],
+                                   "view": self._view(seat)})
+                    frame = frames[seat] = head + rest[1:]
+                conn.send_text(frame)
+                continue
+            if seat not in views:
+                views[seat] = self._view(seat, position=False)
+            new, base = views[seat], conn.view
+            key = (seat, id(base), id(conn.table))
+            frame = deltas.get(key)
             if frame is None:
-                rest = encode({"events": [e.for_seat(conn.seat) for e in events],
-                               "view": self._view(conn.seat)})
-                frame = frames[conn.seat] = head + rest[1:]
+                update: dict[str, Any] = {"type": "update", "seq": self.seq,
+                                          "events": [e.for_seat(seat) for e in events]}
+                if conn.table is None:
+                    update["table"] = table2
+                elif conn.table != table2:
+                    update["table_delta"] = diff(conn.table, table2)
+                if base is not None and new is not None:
+                    update["delta"] = diff(base, new)
+                else:
+                    update["view"] = new
+                frame = deltas[key] = encode(update)
             conn.send_text(frame)
+            conn.view, conn.table = new, table2
 
     # ------------------------------------------------------------ moves
 

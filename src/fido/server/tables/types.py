@@ -110,8 +110,12 @@ class Conn:
     reconnects with its last sequence number and catches up).
     """
 
-    def __init__(self, account_id: int | None, seat: int | None, name: str = "") -> None:
+    def __init__(self, account_id: int | None, seat: int | None, name: str = "",
+                 protocol: int = 1) -> None:
         self.account_id, self.seat, self.name = account_id, seat, name
+        self.protocol = protocol  # 1: every update carries the whole view; 2: what changed
+        self.view: dict[str, Any] | None = None  # version 2: the view it was last sent
+        self.table: dict[str, Any] | None = None  # version 2: the table it was last sent
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX + 1)
         self.closed = False
         self.slow = False  # closed because its outbox overflowed

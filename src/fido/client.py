@@ -1,0 +1,107 @@
+"""A small client of the table protocol, version 2 (docs/protocol.md): what changed
+between two views, and the view rebuilt from the last one and what changed.
+
+The server builds every update's ``delta`` with :func:`diff` from the seat's last view
+and its new one, both the engine's one view function's (:func:`fido.server.wire.view_json`
+of ``game.view(seat)``), so an update can say nothing a view would not. A client keeps
+the view of its welcome and applies each delta with :func:`patch`; the result is the
+seat's view exactly as version 1 sends it whole. This module imports nothing of fido:
+an outside program may copy it as it is.
+
+A delta is a JSON object; for each key of the view that changed, one entry:
+
+* ``"key": value``: the new value, whole;
+* ``"key{}": {...}``: a delta of the object under ``key``;
+* ``"key<>": [[a, k, [item, ...]], ...]``: the list under ``key`` with, for each
+  splice, its ``k`` items from index ``a`` replaced by the items given (the indices are
+  the old list's, in ascending order: apply them from the last);
+* ``"key-": 1``: the key is gone.
+
+>>> old = {"turn": 1, "table": ["9-9", "9-1@0e", "9-2@0w"], "seat": 0,
+...        "hand": ["9-3", "8-2", "7-7", "6-1", "5-0"]}
+>>> new = {"turn": 2, "table": ["9-9", "9-1@0e", "9-2@0w", "9-3@0n"], "seat": 0,
+...        "hand": ["8-2", "7-7", "6-1", "5-0"]}
+>>> d = diff(old, new)
+>>> d
+{'turn': 2, 'table<>': [[3, 0, ['9-3@0n']]], 'hand<>': [[0, 1, []]]}
+>>> patch(old, d) == new
+True
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+__all__ = ["diff", "patch"]
+
+JSON = Any
+
+
+def diff(old: dict[str, JSON], new: dict[str, JSON]) -> dict[str, JSON]:
+    """What changed from ``old`` to ``new`` (two JSON objects), as :func:`patch` reads it."""
+    out: dict[str, JSON] = {}
+    for key, value in new.items():
+        if key not in old:
+            out[key] = value
+            continue
+        before = old[key]
+        if before == value:
+            continue
+        if isinstance(before, dict) and isinstance(value, dict):
+            out[key + "{}"] = diff(before, value)
+        elif isinstance(before, list) and isinstance(value, list):
+            out.update(_list_diff(key, before, value))
+        else:
+            out[key] = value
+    for key in old:
+        if key not in new:
+            out[key + "-"] = 1
+    return out
+
+
+def _list_diff(key: str, old: list[JSON], new: list[JSON]) -> dict[str, JSON]:
+    """How a list changed, as stretches of the old list replaced (a slot closed here,
+    another opened there, a tile added at the end), or the whole list when that is no
+    longer."""
+    head = 0
+    most = min(len(old), len(new))
+    while head < most and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    middle_old, middle_new = old[head:len(old) - tail], new[head:len(new) - tail]
+    splices: list[tuple[int, int, list[JSON]]]
+    if not middle_old or not middle_new:
+        splices = [(head, len(middle_old), middle_new)]
+    else:
+        texts_old = [json.dumps(x, sort_keys=True) for x in middle_old]
+        texts_new = [json.dumps(x, sort_keys=True) for x in middle_new]
+        matcher = difflib.SequenceMatcher(None, texts_old, texts_new, autojunk=False)
+        splices = [(head + i1, i2 - i1, middle_new[j1:j2])
+                   for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"]
+    if sum(len(items) + 1 for _at, _cut, items in splices) >= len(new):
+        return {key: new}
+    return {key + "<>": [list(s) for s in splices]}
+
+
+def patch(old: dict[str, JSON], delta: dict[str, JSON]) -> dict[str, JSON]:
+    """``old`` with ``delta`` applied (a new object: ``old`` is left as it was)."""
+    out = dict(old)
+    for key, value in delta.items():
+        if key.endswith("{}"):
+            name = key[:-2]
+            out[name] = patch(out[name], value)
+        elif key.endswith("<>"):
+            name = key[:-2]
+            items = list(out[name])
+            for at, cut, added in reversed(value):  # from the end: each index is the old one
+                items[at:at + cut] = added
+            out[name] = items
+        elif key.endswith("-"):
+            out.pop(key[:-1], None)
+        else:
+            out[key] = value
+    return out

@@ -1,0 +1,172 @@
+"""The table protocol's version 2 (docs/protocol.md): updates carry what changed.
+
+The client's patch rebuilds from each delta exactly the view version 1 sends whole (the
+same engine view, so the same hidden information); an outside bot that imports only the
+documented client (fido.client, which imports nothing of fido) plays a whole game; the
+frames are a fraction of version 1's.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from typing import Any
+
+import httpx
+from hypothesis import given
+from hypothesis import strategies as st
+from websockets.sync.client import ClientConnection, connect
+
+from fido.client import diff, patch
+from fido.record import GameRecord
+from server_client import LEGACY, Person, first_legal, tiles_in
+from server_live import browser, live_server
+
+# ---------------------------------------------------------------- the delta itself
+
+keys = st.text(string.ascii_lowercase, min_size=1, max_size=4)
+leaves = st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=3)
+values = st.recursive(
+    leaves,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(keys, inner, max_size=4),
+    max_leaves=12,
+)
+objects = st.dictionaries(keys, values, max_size=6)
+
+
+@given(old=objects, new=objects)
+def test_a_patch_of_the_diff_is_the_new_object_and_leaves_the_old_one(
+        old: dict[str, Any], new: dict[str, Any]) -> None:
+    before = json.dumps(old, sort_keys=True)
+    assert patch(old, diff(old, new)) == new
+    assert json.dumps(old, sort_keys=True) == before
+    assert diff(new, new) == {}
+
+
+@given(old=st.lists(st.integers(0, 9), min_size=4, max_size=12), extra=st.integers(0, 9))
+def test_a_list_that_grows_sends_what_was_added(old: list[int], extra: int) -> None:
+    delta = diff({"table": old}, {"table": [*old, extra]})
+    assert delta == {"table<>": [[len(old), 0, [extra]]]}
+
+
+# ---------------------------------------------------------------- on a real table
+
+
+def _open(base: str, table_id: str, cookie: str | None, version: int = 2,
+          seq: int | None = None) -> ClientConnection:
+    url = base.replace("http://", "ws://", 1) + f"/ws/tables/{table_id}?v={version}"
+    if seq is not None:
+        url += f"&seq={seq}"
+    ws: ClientConnection = connect(
+        url, additional_headers={"Cookie": cookie} if cookie else None, open_timeout=10,
+        max_size=2**22, **LEGACY)
+    return ws
+
+
+def test_the_deltas_rebuild_version_1s_views_exactly(store_url: str) -> None:
+    """A person and a spectator each hold a version 1 and a version 2 socket: at every
+    sequence number, the view patched from version 2's deltas is version 1's view (less
+    the position line, which version 2 sends in a welcome), and version 2's frames name
+    no tile version 1's do not."""
+    with live_server(store_url) as base:
+        anna = Person.guest(base)
+        tid = anna.open_table("fido set=9", 4, seats=[
+            {"kind": "me"}, {"kind": "bot", "level": "expert"},
+            {"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "random"}])["id"]
+        one = anna.connect(tid)
+        two = _open(base, tid, anna.cookie())
+        watch_two = _open(base, tid, None)
+        welcome = json.loads(two.recv(timeout=10))
+        assert welcome["protocol"] == 2 and "position" not in welcome["view"]
+        assert welcome["position"] == one.view["position"]  # type: ignore[index]
+        states: dict[str, Any] = {}
+        for name, sock in (("anna", two), ("watcher", watch_two)):
+            first = welcome if sock is two else json.loads(sock.recv(timeout=10))
+            states[name] = {"view": first["view"], "seq": first["seq"], "frames": []}
+        sizes = {1: 0, 2: 0}
+        while one.end_seq is None:
+            one.drain(0.05)
+            if one.my_turn():
+                assert one.view is not None
+                one.move(first_legal(one.view))
+        one.until_seq(one.end_seq)
+        v1_views = {f["seq"]: f["view"] for f in one.frames
+                    if f["type"] in ("welcome", "update") and f.get("view") is not None}
+        sizes[1] = sum(len(json.dumps(f, separators=(",", ":"))) for f in one.frames
+                       if f["type"] == "update")
+        for name, sock in (("anna", two), ("watcher", watch_two)):
+            state = states[name]
+            while state["seq"] < one.end_seq:
+                text = sock.recv(timeout=10)
+                frame = json.loads(text)
+                if frame["type"] != "update":
+                    continue
+                if name == "anna":
+                    sizes[2] += len(text)
+                state["seq"] = frame["seq"]
+                state["view"] = (patch(state["view"], frame["delta"]) if "delta" in frame
+                                 else frame["view"])
+                state["frames"].append(frame)
+                if name == "anna" and frame["seq"] in v1_views:
+                    whole = dict(v1_views[frame["seq"]])
+                    whole.pop("position")
+                    assert state["view"] == whole, frame["seq"]
+                    # nothing named that version 1's frame does not name
+                    assert tiles_in(frame, 9) <= tiles_in(v1_views[frame["seq"]], 9) | \
+                        tiles_in(frame["events"], 9)
+            assert state["view"]["outcome"] is not None
+        # the watcher's view is the spectator's: no hand, every count
+        assert states["watcher"]["view"]["hand"] == [] and \
+            states["watcher"]["view"]["seat"] is None
+        assert sizes[2] * 3 < sizes[1], sizes  # a fraction of the whole views
+        two.close()
+        watch_two.close()
+
+
+def test_an_outside_bot_plays_a_whole_game_from_the_documented_protocol(
+        store_url: str) -> None:
+    """A bot as docs/protocol.md describes it: HTTP to sit down, the socket (v=2), its
+    view kept with fido.client.patch, the first legal move when it is its turn."""
+    with live_server(store_url) as base:
+        http = browser(base)
+        assert http.post("/api/guest").status_code == 200
+        table = http.post("/api/tables", json={
+            "ruleset": "fido set=6", "players": 3,
+            "seats": [{"kind": "me"}, {"kind": "bot", "level": "greedy"},
+                      {"kind": "bot", "level": "expert"}]}).json()
+        cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+        ws = _open(base, table["id"], cookie)
+        welcome = json.loads(ws.recv(timeout=10))
+        view, seq, moves = welcome["view"], welcome["seq"], 0
+        while view["outcome"] is None:
+            if view["turn"] == view["seat"] and view["legal"]:
+                ws.send(json.dumps({"type": "move", "id": f"b{moves}", "seq": seq,
+                                    "move": view["legal"][0]["move"]}))
+                moves += 1
+            while True:  # until the next update (an ack comes before it)
+                frame = json.loads(ws.recv(timeout=20))
+                if frame["type"] == "refused":
+                    raise AssertionError(frame)
+                if frame["type"] == "update":
+                    break
+            seq = frame["seq"]
+            view = patch(view, frame["delta"]) if "delta" in frame else frame["view"]
+        ws.close()
+        record = GameRecord.from_json(http.get(f"/api/tables/{table['id']}/record").text)
+        outcome = record.replay().outcome
+        assert outcome is not None and view["outcome"] == outcome.to_dict()
+        assert moves == sum(1 for _n, turn, _g in record.steps() if turn.seat == 0)
+
+
+def test_an_unknown_protocol_version_is_refused(store_url: str) -> None:
+    with live_server(store_url) as base:
+        anna = Person.guest(base)
+        tid = anna.open_table("fido set=6", 3)["id"]
+        ws = _open(base, tid, None, version=3)
+        try:
+            ws.recv(timeout=10)
+            raise AssertionError("the socket stayed open")
+        except Exception as e:  # the close, as websockets raises it
+            rcvd = getattr(e, "rcvd", None)
+            assert rcvd is not None and rcvd.code == 4400
+        assert httpx.get(f"{base}/api/health").status_code == 200
