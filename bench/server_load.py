@@ -74,6 +74,8 @@ from rich.console import Console
 from rich.table import Table
 from websockets.asyncio.client import ClientConnection, connect
 
+from fido.client import patch
+
 TICK = os.sysconf("SC_CLK_TCK")
 TARGET_MS = 100.0  # the issue's p99 bound
 RECV_TIMEOUT = 30.0  # a table silent this long is counted as an error and left
@@ -147,6 +149,7 @@ class ClientConf:
     think: float
     moves: str  # first | random
     deflate: bool
+    protocol: int  # the table socket's version (1: whole views, 2: what changed)
     seed: int
     dump: bool = False
 
@@ -263,7 +266,8 @@ class Client:
         """One person at one table until the game ends (or the run does)."""
         rtts = self.result.rtt_people if kind == "people" else self.result.rtt_bot_tables
         async with connect(
-            f"{self.ws_base}/ws/tables/{table_id}", additional_headers={"Cookie": who.cookie},
+            f"{self.ws_base}/ws/tables/{table_id}?v={self.conf.protocol}",
+            additional_headers={"Cookie": who.cookie},
             compression="deflate" if self.conf.deflate else None, open_timeout=60,
             close_timeout=2, max_size=2**22,
         ) as ws:
@@ -297,7 +301,10 @@ class Client:
                 kind_ = msg["type"]
                 if kind_ == "update":
                     seq = msg["seq"]
-                    if msg["view"] is not None:
+                    if "delta" in msg:  # version 2: what changed
+                        assert view is not None
+                        view = patch(view, msg["delta"])
+                    elif msg["view"] is not None:
                         view = msg["view"]
                     if counter and self.in_window(now):
                         self.result.moves += sum(e["kind"] == "move" for e in msg["events"])
@@ -519,7 +526,8 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
                 groups=len(range(k, groups, args.clients)),
                 bot_tables=len(range(k, args.bot_tables, args.clients)),
                 rules=args.rules, bot_level=args.bot_level, think=args.think,
-                moves=args.moves, deflate=not args.no_deflate, seed=1000 * step + k,
+                moves=args.moves, deflate=not args.no_deflate, protocol=args.protocol,
+                seed=1000 * step + k,
                 dump=args.dump_rtt is not None,
             )
             mine, theirs = ctx.Pipe()
@@ -594,7 +602,7 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
         "bench": "server_load", "db": "postgresql" if db.name else "sqlite",
         "players": groups * 4, "bot_tables": args.bot_tables, "rules": args.rules,
         "think": args.think, "bot_delay": args.bot_delay, "clients": args.clients,
-        "deflate": not args.no_deflate, "seconds": seconds,
+        "deflate": not args.no_deflate, "protocol": args.protocol, "seconds": seconds,
         "load_average_at_start": round(load[0], 2),
         "moves_per_s": round(moves / seconds, 1),
         "person_moves_per_s": round(sum(r["person_moves"] for r in results) / seconds, 1),
@@ -682,6 +690,8 @@ def main() -> None:
                     help="a person's mean pause before her move (uniform 0..2x), seconds")
     ap.add_argument("--moves", choices=("first", "random"), default="first")
     ap.add_argument("--clients", type=int, default=2, help="load-generating processes")
+    ap.add_argument("--protocol", type=int, choices=(1, 2), default=1,
+                    help="the table socket's version: 1 whole views, 2 what changed")
     ap.add_argument("--no-deflate", action="store_true",
                     help="clients refuse permessage-deflate (browsers ask for it)")
     ap.add_argument("--py-spy", metavar="FILE", help="record the server's stacks (py-spy)")

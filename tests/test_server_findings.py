@@ -37,7 +37,7 @@ from fido.accounts.signup import sign_up
 from fido.analysis.report import default_samples
 from fido.ranking import ResultIn, submit
 from fido.rules import Ruleset
-from fido.server import play
+from fido.server import sockets
 from fido.server.deps import Limits
 from fido.server.tables import room as live
 from fido.store import Championship, WebSession, open_store
@@ -270,7 +270,7 @@ def test_a_listening_socket_learns_of_its_sessions_end(
         store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Signed out in another process (the session's row deleted): a socket that never
     sends is closed within RECHECK too."""
-    monkeypatch.setattr(play, "RECHECK", 0.2)
+    monkeypatch.setattr(sockets, "RECHECK", 0.2)
     with live_server(store_url) as base:
         bea = Person.sign_up(base, "Bea Elsewhere")
         tid = bea.open_table("fido set=6", 3, seats=[

@@ -120,6 +120,16 @@ class Sessions:
         return s.scalar(select(WebSession.id).where(
             WebSession.id == key, WebSession.expires > int(time.time()))) is not None
 
+    def alive_of(self, s: Session, keys: list[str]) -> set[str]:
+        """Which of the stored ids ``keys`` name sessions that have neither ended nor
+        expired (one query for many: the server's sweep of its open sockets)."""
+        now = int(time.time())
+        out: set[str] = set()
+        for i in range(0, len(keys), 500):
+            out.update(s.scalars(select(WebSession.id).where(
+                WebSession.id.in_(keys[i:i + 500]), WebSession.expires > now)))
+        return out
+
     def end(self, s: Session, cookie: str | None) -> None:
         """Delete this cookie's session server-side: the id is worthless from now on."""
         session_id = self._id(cookie)

@@ -53,7 +53,6 @@ CLOSE_TOO_MANY = 4429  # too many open connections from one account or address
 CLOSE_SIGNED_OUT = 4401  # the session the socket was opened with has ended
 CLOSE_PROTOCOL = 4400  # a protocol version the server does not speak
 PROTOCOLS = (1, 2)  # 1: each update carries the whole view; 2: what changed (docs/protocol.md)
-RECHECK = 30.0  # seconds: how stale a socket's knowledge of its session may be
 
 
 def _close_code(conn: Conn) -> int:
@@ -164,11 +163,8 @@ async def _serve(
     await ws.accept()
     writer = asyncio.create_task(_write(ws, conn))
     credit = Credit()
-    checked = time.monotonic()
-    watch: asyncio.Task[None] | None = None
-    if session_key is not None:
+    if session_key is not None:  # closed when it ends (here at once, else by the sweep)
         srv.session_sockets.add(session_key, conn)
-        watch = asyncio.create_task(_watch_session(srv, session_key, conn))
     try:
         await room.attach(conn, seq)
         while not conn.closed:
@@ -178,19 +174,11 @@ async def _serve(
             frame = message.get("text")
             if frame is None:
                 frame = message.get("bytes") or b""
-            if session_key is not None and time.monotonic() - checked > RECHECK:
-                # signed out in another process, or expired: nothing more in her name
-                if not await asyncio.to_thread(_alive, srv, session_key):
-                    conn.signed_out = True
-                    break
-                checked = time.monotonic()
             if not conn.closed:
                 await _handle(room, conn, frame, credit)
     except WebSocketDisconnect:
         pass
     finally:
-        if watch is not None:
-            watch.cancel()
         if session_key is not None:
             srv.session_sockets.remove(session_key, conn)
         conn.close()
@@ -206,22 +194,6 @@ def _may_watch(srv: Server, table_id: str, account_id: int | None) -> bool:
     with srv.store.session(write=False) as s:
         viewer = s.get(Account, account_id) if account_id is not None else None
         return policy.may_watch(s, table_id, viewer)
-
-
-async def _watch_session(srv: Server, key: str, conn: Conn) -> None:
-    """A socket that only listens learns of its session's end too (signed out in another
-    process, expired): every :data:`RECHECK` seconds, then it is closed (4401)."""
-    while not conn.closed:
-        await asyncio.sleep(max(RECHECK, 0.1))
-        if not conn.closed and not await asyncio.to_thread(_alive, srv, key):
-            conn.signed_out = True
-            conn.close()
-            return
-
-
-def _alive(srv: Server, key: str) -> bool:
-    with srv.store.session(write=False) as s:
-        return srv.sessions.alive(s, key)
 
 
 async def _write(ws: WebSocket, conn: Conn) -> None:

@@ -4,18 +4,27 @@ end of a session closes them at once (:mod:`fido.server.play` serves them)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from fido.server.tables import Conn
 
-__all__ = ["SessionSockets", "SocketCount"]
+__all__ = ["RECHECK", "SessionSockets", "SocketCount"]
+
+log = logging.getLogger("fido.server")
+
+RECHECK = 30.0  # seconds: how long a socket may outlive its session's end elsewhere
 
 
 class SessionSockets:
     """The table sockets of each session (by its stored id), so that signing out, in or
-    up closes them at once in this process; a socket of another process finds out when
-    it next acts, or within :data:`fido.server.play.RECHECK` seconds if it only listens."""
+    up closes them at once in this process; a session ended in another process (or
+    expired) is found by :meth:`sweep`, which reads every open socket's session in one
+    query every :data:`RECHECK` seconds."""
 
     def __init__(self) -> None:
         self.conns: dict[str, set[Conn]] = {}
@@ -29,6 +38,27 @@ class SessionSockets:
             group.discard(conn)
             if not group:
                 del self.conns[key]
+
+    async def sweep(self, alive_of: Callable[[list[str]], set[str]]) -> None:
+        """Close, every :data:`RECHECK` seconds, the sockets whose session has ended or
+        expired (``alive_of``: the stored ids still alive, read in a worker thread)."""
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(min(RECHECK, 1.0))  # a shorter RECHECK (tests) is seen soon
+            if time.monotonic() - last < RECHECK:
+                continue
+            last = time.monotonic()
+            keys = list(self.conns)
+            if not keys:
+                continue
+            try:
+                alive = await asyncio.to_thread(alive_of, keys)
+            except Exception:  # the store is busy or away: the next sweep tries again
+                log.warning("the sweep of the sockets' sessions failed", exc_info=True)
+                continue
+            for key in keys:
+                if key not in alive:
+                    self.end(key)
 
     def end(self, key: str | None) -> int:
         """Close the sockets of session ``key`` (on the event loop); how many."""

@@ -9,6 +9,7 @@ is a 500 with the same shape and no traceback. A request body larger than
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -95,9 +96,13 @@ def create_app(
         await hub.start()  # every running table goes on: bots, clocks (with grace)
         await seat_waiting_rounds(hub)  # an event round drawn but not seated before a stop
         await closer.start()  # ended months are published by themselves
+        srv: Server = app.state.server
+        sweep = asyncio.create_task(srv.session_sockets.sweep(
+            lambda keys: _alive_of(srv, keys)))  # sockets of sessions ended elsewhere
         try:
             yield
         finally:
+            sweep.cancel()
             await closer.stop()
             await hub.stop()
 
@@ -136,6 +141,11 @@ def create_app(
     _error_handlers(app)
     app.add_middleware(BodyLimit)  # outermost: before anything reads a body
     return app
+
+
+def _alive_of(srv: Server, keys: list[str]) -> set[str]:
+    with srv.store.session(write=False) as s:
+        return srv.sessions.alive_of(s, keys)
 
 
 def _csrf_cookie(app: FastAPI) -> None:
