@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import Browser, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from fido.client import patch
 from fido.record import GameRecord
 from fido.sorting import ratzek_rows
 from fido.tiles import Tile
@@ -97,13 +98,19 @@ def _spectator_sees_no_hand(spectator: Person, players: list[Person]) -> None:
 
 
 def _check_spectator_frames(frames: list[str]) -> int:
-    """Every frame the spectator received holds no tile but those on the table."""
+    """Every frame the spectator received holds no tile but those on the table (the
+    view as the page holds it: version 2's deltas applied, fido.client.patch)."""
     seen_views = 0
+    view: dict[str, Any] | None = None
     for raw in frames:
         msg = json.loads(raw)
-        view = msg.get("view")
+        if msg.get("delta") is not None:
+            assert view is not None, "a delta before any view"
+            view = patch(view, msg["delta"])
+        elif msg.get("view") is not None or msg.get("type") == "welcome":
+            view = msg.get("view")
         placed: set[str] = set()
-        if view is not None:
+        if view is not None and msg.get("type") in ("welcome", "update"):
             seen_views += 1
             assert view["hand"] == [] and view["legal"] == [], "a spectator got a hand"
             placed = tiles_in(" ".join(view["table"]))
@@ -169,7 +176,7 @@ def test_two_people_and_two_bots_play_a_whole_game(browser: Browser, server: str
                     "() => { const s = window.fidoTable; s.socket.close(); return s.seq; }")
                 bea.page.wait_for_function(
                     "() => window.fidoTable.socket && window.fidoTable.socket.readyState === 1")
-                again = re.search(r"\?seq=(\d+)$", bea_urls[-1])
+                again = re.search(r"\?seq=(\d+)&v=2$", bea_urls[-1])  # version 2: deltas
                 assert len(bea_urls) >= 2 and again, bea_urls
                 assert int(again.group(1)) >= seq > 0  # the last number seen (a bot may move)
             if (moves["anna"] + moves["bea"]) % 5 == 0:

@@ -4,6 +4,7 @@
 // the page as text, never as HTML.
 
 import { Viewport, bounds, drawBoard, hue, placeTiles } from "./board.js";
+import { patch } from "./delta.js";
 import { Effects, eventName, tableEvent } from "./effects.js";
 import { ratzekRows } from "./ratzek.js";
 import { describe as describeAs, el, maxPipsOf, ordinal, scored } from "./ui.js";
@@ -56,7 +57,9 @@ function teams() {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${config.id}?seq=${state.seq}`);
+  // version 2: each update says what changed (docs/protocol.md); the view is patched
+  const socket = new WebSocket(
+    `${scheme}://${location.host}/ws/tables/${config.id}?seq=${state.seq}&v=2`);
   state.socket = socket;
   setConnection("connecting");
   socket.addEventListener("open", () => { state.retry = 0; setConnection("connected"); });
@@ -129,8 +132,8 @@ function receive(msg) {
     state.seat = msg.seat;
     state.table = msg.table;
     if (msg.events) applyEvents(msg.events, true);
-    else if (msg.view && msg.view.history) {
-      state.log = msg.view.history.map((h) => ({ ...h }));
+    else if (msg.history) {
+      state.log = msg.history.map((h) => ({ ...h }));
     }
     state.seq = msg.seq;
     state.view = msg.view;
@@ -139,20 +142,22 @@ function receive(msg) {
     render(true);
   } else if (msg.type === "update") {
     const first = msg.events.length ? msg.events[0].seq : msg.seq + 1;
-    if (first > state.seq + 1) { // missed something: ask for it
+    if (first > state.seq + 1) { // missed something: ask for it (its welcome is a new base)
       send({ type: "sync", seq: state.seq });
       return;
     }
     const fresh = msg.events.filter((e) => e.seq > state.seq);
     applyEvents(fresh, false);
     state.seq = Math.max(state.seq, msg.seq);
-    state.table = msg.table;
-    state.view = msg.view;
+    if (msg.table) state.table = msg.table;
+    else if (msg.table_delta) state.table = patch(state.table, msg.table_delta);
+    if (msg.delta) state.view = patch(state.view, msg.delta);
+    else if ("view" in msg) state.view = msg.view;
     // a move is done when the update that holds it has come (its ack names its seq)
     if (state.pending && state.pending.seq && msg.seq >= state.pending.seq) state.pending = null;
     render(false);
     // the Rostock knock and the Basel wipe, as they happen (not when catching up)
-    const ruleset = msg.table?.ruleset || msg.view?.ruleset;
+    const ruleset = state.table?.ruleset || state.view?.ruleset;
     for (const e of fresh) {
       if (e.kind !== "move") continue;
       const kind = tableEvent(ruleset, e.move, e.points);
