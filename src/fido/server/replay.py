@@ -12,12 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fido.announcements import Knocked, Wiped, events_of
 from fido.game import Game
-from fido.moves import Turn
 from fido.record import GameRecord
-from fido.rules import Ruleset
-from fido.server.wire import TableDrawing
+from fido.server.wire import TableDrawing, table_event
 from fido.table import Table
 
 __all__ = ["replay_json"]
@@ -39,16 +36,6 @@ def _state(game: Game, table: Table, drawing: TableDrawing) -> dict[str, Any]:
     }
 
 
-def _table_event(turn: Turn, rules: Ruleset) -> str | None:
-    """The Rostock knock or the Basel wipe this turn makes, if any (docs/rules.md)."""
-    for event in events_of(turn, rules):
-        if isinstance(event, Wiped):
-            return "wipe"
-        if isinstance(event, Knocked):
-            return "knock"
-    return None
-
-
 def replay_json(record: GameRecord) -> dict[str, Any]:
     """The deal, then one state per move (after it, with the table's drawing), and the
     outcome."""
@@ -61,7 +48,7 @@ def replay_json(record: GameRecord) -> dict[str, Any]:
         steps.append(
             {"move": turn.move.text(), "seat": turn.seat, "points": turn.points,
              "drawn": turn.drawn.text() if turn.drawn is not None else None,
-             "event": _table_event(turn, record.ruleset)}
+             "event": table_event(turn, record.ruleset)}
             | _state(game, game.table, drawing)
         )
     return {

@@ -13,13 +13,15 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from fido.announcements import Knocked, Wiped, events_of
 from fido.layout import Layouter
 from fido.moves import Placement, Turn
 from fido.position import view_text
+from fido.rules import Ruleset
 from fido.table import Table
 from fido.views import SeatView
 
-__all__ = ["TableDrawing", "layout_json", "turn_json", "view_json"]
+__all__ = ["TableDrawing", "layout_json", "table_event", "turn_json", "view_json"]
 
 
 def layout_json(layouter: Layouter) -> dict[str, Any]:
@@ -64,10 +66,23 @@ class TableDrawing:
             return self._json
 
 
-def turn_json(turn: Turn) -> dict[str, Any]:
-    """One history entry; ``drawn`` only when the view may see it (the views hide it)."""
+def table_event(turn: Turn, rules: Ruleset) -> str | None:
+    """The Rostock knock or the Basel wipe this turn makes, if any (docs/rules.md): said
+    by the server with the move, so no client repeats the rule."""
+    for event in events_of(turn, rules):
+        if isinstance(event, Wiped):
+            return "wipe"
+        if isinstance(event, Knocked):
+            return "knock"
+    return None
+
+
+def turn_json(turn: Turn, rules: Ruleset) -> dict[str, Any]:
+    """One history entry; ``drawn`` only when the view may see it (the views hide it);
+    ``table_event``: :func:`table_event`."""
     out: dict[str, Any] = {
         "seat": turn.seat, "move": turn.move.text(), "points": turn.points, "sum": turn.ends_sum,
+        "table_event": table_event(turn, rules),
     }
     if turn.drawn is not None:
         out["drawn"] = turn.drawn.text()
@@ -117,5 +132,5 @@ def view_json(
     if layout is not None:
         out["layout"] = layout
     if history:
-        out["history"] = [turn_json(t) for t in view.history]
+        out["history"] = [turn_json(t, rules) for t in view.history]
     return out

@@ -437,7 +437,7 @@ class Room:
         turn = game.last_turn()  # not history()[-1]: that rebuilds every turn of the game
         assert turn is not None
         first = self._new(
-            "move", seat, turn_json(turn) | {"by": by},
+            "move", seat, turn_json(turn, game.rules) | {"by": by},
             private={"drawn": drawn.text()} if drawn is not None else None,
             account_id=account, msg_id=msg_id,
         )

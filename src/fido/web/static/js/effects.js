@@ -1,9 +1,8 @@
 // The Rostock knock and the Basel wipe (docs/rules.md): after a double is laid
 // in a FIDO game the table knocks, unless the double scored: then the knock is
-// wiped. The engine names these events (fido.announcements.events_of); the table
-// page derives them from the move events it receives (tableEvent below, a
-// port of that rule, checked against it by tests/test_web_extras.py), the
-// replay page gets them with each step from the server.
+// wiped. The engine names these events (fido.announcements.events_of); the server
+// sends them with each move (its event's table_event) and each replay step, so
+// no page repeats the rule (tests/test_web_extras.py checks what is played).
 //
 // Shown as a short badge over the board and a pulse of the tile, and heard as
 // a short sound generated with the Web Audio API (no sound files). The sound
@@ -14,14 +13,6 @@
 // (CSS): the event is still shown, without movement.
 
 const KEY = "fido.sound";
-
-/** "knock", "wipe" or null for a move: a double placed in a FIDO game knocks; one that scores wipes. */
-export function tableEvent(ruleset, move, points) {
-  if (!(ruleset || "").startsWith("fido") || !move || move === "draw" || move === "pass") return null;
-  const [a, b] = move.split("@")[0].split("-");
-  if (a !== b) return null;
-  return points ? "wipe" : "knock";
-}
 
 const WORDS = { knock: "Knock!", wipe: "Wiped!" };
 const NAMES = { knock: "Rostock knock", wipe: "Basel wipe" };

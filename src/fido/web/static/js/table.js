@@ -5,7 +5,7 @@
 
 import { Viewport, bounds, drawBoard, hue, placeTiles } from "./board.js";
 import { patch } from "./delta.js";
-import { Effects, eventName, tableEvent } from "./effects.js";
+import { Effects, eventName } from "./effects.js";
 import { ratzekRows } from "./ratzek.js";
 import { describe as describeAs, el, maxPipsOf, ordinal, scored } from "./ui.js";
 
@@ -157,10 +157,9 @@ function receive(msg) {
     if (state.pending && state.pending.seq && msg.seq >= state.pending.seq) state.pending = null;
     render(false);
     // the Rostock knock and the Basel wipe, as they happen (not when catching up)
-    const ruleset = state.table?.ruleset || state.view?.ruleset;
     for (const e of fresh) {
       if (e.kind !== "move") continue;
-      const kind = tableEvent(ruleset, e.move, e.points);
+      const kind = e.table_event; // the knock or the wipe, as the server says
       if (kind) effects.play(kind, { seq: e.seq, move: e.move, points: e.points });
     }
   } else if (msg.type === "ack") {
@@ -187,7 +186,7 @@ function applyEvents(events, catchingUp) {
   for (const e of events) {
     if (e.kind === "move") {
       state.log.push({ seat: e.seat, move: e.move, points: e.points, sum: e.sum,
-        drawn: e.drawn, by: e.by });
+        drawn: e.drawn, by: e.by, table_event: e.table_event });
     } else if (e.kind === "chat") {
       addChat(e.name, e.text, e.seat);
     } else if (e.kind === "join") {
@@ -324,7 +323,7 @@ function renderScore() {
   $("sum-note").textContent = quotient;
   $("stock").textContent = view ? String(view.stock) : "–";
   const last = state.log[state.log.length - 1];
-  const fx = last && tableEvent(view?.ruleset, last.move, last.points);
+  const fx = last && last.table_event;
   $("last-move").textContent = last
     ? `${describe(last)}${scored(last) ? `: ${scored(last)}` : ""}${fx ? `, ${eventName(fx)}` : ""}` : "";
   $("last-move").classList.toggle("scored", Boolean(last && last.points));
@@ -675,7 +674,7 @@ function announce() {
   const last = state.log[state.log.length - 1];
   const parts = [];
   if (last) parts.push(`${describe(last)}.`);
-  const fx = last && tableEvent(view.ruleset, last.move, last.points);
+  const fx = last && last.table_event;
   if (fx) parts.push(`${eventName(fx)}.`);
   parts.push(`Sum ${view.sum}, divisor ${view.divisor}.`);
   if (view.outcome) parts.push("The game is over.");
