@@ -437,3 +437,20 @@ def test_a_move_whose_write_fails_after_the_push_is_taken_back(
         assert again.view is not None and again.view["legal"] == legal
         reply = sock.move(move, msg_id="m-taken-back")
         assert reply["type"] == "ack" and reply["seq"] == before + 1
+
+
+def test_a_request_from_another_sites_page_is_refused_whatever_its_token(
+        store_url: str) -> None:
+    """An anonymous browser has no session to bind its token to: a page of another site
+    that planted its token there still cannot sign it in (login CSRF), since the browser
+    names that page's site in Origin; this site's own pages, and programs that send no
+    Origin, are not affected."""
+    with live_server(store_url) as base:
+        Person.sign_up(base, "Mallory")
+        victim = browser(base)
+        body = {"name": "Mallory", "password": PASSWORD}
+        r = victim.post("/api/session", json=body, headers={"Origin": "https://evil.example"})
+        assert r.status_code == 403 and _code(r) == "csrf"
+        assert victim.get("/api/session").json()["kind"] == "anonymous"
+        r = victim.post("/api/session", json=body, headers={"Origin": base})
+        assert r.status_code == 200

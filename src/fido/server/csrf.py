@@ -14,7 +14,9 @@ issued to another browser, planted as cookie and header, is refused; it changes
 when the session does (sign-in, sign-up, sign-out), and the answer that starts or
 ends a session sets the new one. A browser without a session has a random token
 signed with the server's secret, so a token the server never issued is refused
-as well.
+as well. A request whose ``Origin`` names another site is refused whatever
+token it carries: an anonymous browser has no session to bind its token to,
+so a token planted in it would otherwise sign it in as someone else.
 """
 
 from __future__ import annotations
@@ -23,14 +25,15 @@ import base64
 import hashlib
 import hmac
 import secrets
-from urllib.parse import parse_qs
+from collections.abc import Mapping
+from urllib.parse import parse_qs, urlsplit
 
 from itsdangerous import BadSignature, Signer
 from starlette.requests import Request
 
 from fido.server.errors import ApiError
 
-__all__ = ["COOKIE", "FIELD", "HEADER", "UNSAFE", "Csrf"]
+__all__ = ["COOKIE", "FIELD", "HEADER", "UNSAFE", "Csrf", "same_site"]
 
 COOKIE = "fido_csrf"
 HEADER = "X-CSRF-Token"
@@ -42,9 +45,21 @@ _FORM = "application/x-www-form-urlencoded"
 _BOUND = "s."  # the mark of a token derived from a session
 
 
+def same_site(headers: Mapping[str, str], allowed: frozenset[str] = frozenset()) -> bool:
+    """A browser's request (or socket) comes from this site's page, or from one named in
+    ``allowed``; one that sends no ``Origin`` (a program, a form of an old browser) does
+    too: the token decides then."""
+    origin = headers.get("origin")
+    if origin is None or origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc == headers.get("host", "")
+
+
 class Csrf:
-    def __init__(self, secret: str) -> None:
+    def __init__(self, secret: str, allowed: frozenset[str] = frozenset()) -> None:
         self.signer = Signer(secret, salt="fido.csrf")
+        self.allowed = allowed  # other sites whose pages may send (create_app(origins=...))
         self._key = hashlib.sha256(("fido.csrf.session:" + secret).encode()).digest()
 
     def new(self) -> str:
@@ -80,6 +95,8 @@ class Csrf:
         (signed in) is not its session's."""
         if request.method not in UNSAFE:
             return
+        if not same_site(request.headers, self.allowed):  # even with a token (login CSRF)
+            raise ApiError(403, "csrf", "a request from another site's page is refused")
         cookie = request.cookies.get(COOKIE)
         sent = request.headers.get(HEADER)
         if sent is None and request.headers.get("content-type", "").startswith(_FORM):

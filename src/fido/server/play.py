@@ -16,13 +16,13 @@ import ipaddress
 import re
 import time
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from fido.accounts.sessions import COOKIE
 from fido.safe_text import control_chars
 from fido.server import policy
+from fido.server.csrf import same_site
 from fido.server.deps import TABLE_ID
 from fido.server.protocol import (
     MAX_FRAME,
@@ -76,19 +76,6 @@ class Credit:
         return True
 
 
-def origin_ok(ws: WebSocket, allowed: frozenset[str]) -> bool:
-    """A browser's page may connect from this site (or a configured one); a program
-    that sends no Origin (an outside bot) may too: it has no visitor's cookie to abuse."""
-    origin = ws.headers.get("origin")
-    if origin is None:
-        return True
-    if origin in allowed:
-        return True
-    parts = urlsplit(origin)
-    host = ws.headers.get("host", "")
-    return parts.scheme in ("http", "https") and parts.netloc == host
-
-
 def _loopback(address: str) -> bool:
     try:
         return ipaddress.ip_address(address).is_loopback
@@ -107,7 +94,7 @@ def play_routes() -> APIRouter:
             await ws.accept()
             await ws.close(code=CLOSE_PROTOCOL, reason="protocol version 1 or 2 (?v=2)")
             return
-        if not origin_ok(ws, srv.origins):
+        if not same_site(ws.headers, srv.origins):
             await ws.accept()  # first, so the page reads the code (not an HTTP 403)
             await ws.close(code=CLOSE_ORIGIN, reason="cross-site connection refused")
             return

@@ -114,7 +114,7 @@ def create_app(
     app.state.server = Server(
         store=store,
         sessions=Sessions(key),
-        csrf=csrf.Csrf(key),
+        csrf=csrf.Csrf(key, frozenset(origins)),
         per_account=RateLimiter(limits.per_account, limits.window),
         per_address=RateLimiter(limits.per_address, limits.window),
         hub=hub,
