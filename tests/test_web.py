@@ -24,7 +24,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from fido.client import patch
 from fido.record import GameRecord
-from fido.sorting import ratzek_rows
+from fido.server.wire import hand_rows_json
+from fido.sorting import difference_class, ratzek_rows
 from fido.tiles import Tile
 from server_live import live_server
 from web_browser import Person, browser_session, play_until, tiles_in
@@ -42,29 +43,30 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def test_the_hand_is_sorted_as_fido_sorting_sorts_it(browser: Browser, server: str) -> None:
-    """static/js/ratzek.js is a port of fido.sorting.ratzek_rows: same rows, same order."""
+def test_the_hand_rows_are_fido_sortings(browser: Browser, server: str) -> None:
+    """The pages draw the hand in the rows the server sends (view["hand_rows"], the
+    replay's steps' too): fido.sorting.ratzek_rows, oriented, each tile with its class;
+    the page repeats no sorting rule (static/js/ratzek.js is gone)."""
     rng = random.Random(14)
-    cases: list[dict[str, Any]] = []
     for _ in range(300):
         n = rng.choice([6, 9, 12, 15, 18, 21])
         d = rng.randint(2, 13)
         tiles = [Tile(a, b) for a in range(n + 1) for b in range(a + 1)]
         hand = rng.sample(tiles, rng.randint(0, 25))
-        cases.append({"hand": [t.text() for t in hand], "d": d})
+        rows = hand_rows_json(hand, d)
+        want = ratzek_rows(hand, d)
+        assert [r["classes"] for r in rows] == [list(r.classes) for r in want]
+        assert [[(t["left"], t["right"]) for t in r["tiles"]] for r in rows] == [
+            list(r.left + r.right) for r in want]
+        for r in rows:
+            for t in r["tiles"]:
+                tile = Tile.from_text(t["text"])
+                assert {t["left"], t["right"]} == {tile.high, tile.low}
+                assert t["cls"] == difference_class(tile, d)
+                assert r["joker"] == (t["cls"] == d)
     person = Person(browser, server)
-    person.goto("/")
-    got = person.page.evaluate("""async (cases) => {
-        const m = await import("/static/js/ratzek.js");
-        return cases.map(c => m.ratzekRows(c.hand, c.d).map(r => ({
-            classes: r.classes, tiles: r.tiles.map(t => [t.left, t.right]) })));
-    }""", cases)
+    assert person.page.request.get(f"{server}/static/js/ratzek.js").status == 404
     person.close()
-    for case, rows in zip(cases, got, strict=True):
-        want = ratzek_rows([Tile.from_text(t) for t in case["hand"]], case["d"])
-        assert [r["classes"] for r in rows] == [list(r.classes) for r in want], case
-        assert [[tuple(t) for t in r["tiles"]] for r in rows] == [
-            list(r.left + r.right) for r in want], case
 
 
 def _frames(person: Person) -> list[str]:

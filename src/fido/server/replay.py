@@ -14,7 +14,7 @@ from typing import Any
 
 from fido.game import Game
 from fido.record import GameRecord
-from fido.server.wire import TableDrawing, table_event
+from fido.server.wire import TableDrawing, hand_rows_json, table_event
 from fido.table import Table
 
 __all__ = ["replay_json"]
@@ -24,6 +24,8 @@ def _state(game: Game, table: Table, drawing: TableDrawing) -> dict[str, Any]:
     return {
         "layout": drawing.json(table, game.rules.max_pips),
         "hands": [[t.text() for t in game.hand(s)] for s in range(game.players)],
+        "hand_rows": [hand_rows_json(game.hand(s), game.rules.divisor)
+                      for s in range(game.players)],
         "scores": list(game.scores),
         "stock": game.stock_count,
         "turn": game.turn,

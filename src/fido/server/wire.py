@@ -11,6 +11,7 @@ outside bot can rebuild the view (:func:`fido.position.parse_view`).
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from typing import Any
 
 from fido.announcements import Knocked, Wiped, events_of
@@ -18,10 +19,13 @@ from fido.layout import Layouter
 from fido.moves import Placement, Turn
 from fido.position import view_text
 from fido.rules import Ruleset
+from fido.sorting import ratzek_rows
 from fido.table import Table
+from fido.tiles import Tile
 from fido.views import SeatView
 
-__all__ = ["TableDrawing", "layout_json", "table_event", "turn_json", "view_json"]
+__all__ = ["TableDrawing", "hand_rows_json", "layout_json", "table_event", "turn_json",
+           "view_json"]
 
 
 def layout_json(layouter: Layouter) -> dict[str, Any]:
@@ -89,6 +93,25 @@ def turn_json(turn: Turn, rules: Ruleset) -> dict[str, Any]:
     return out
 
 
+def hand_rows_json(hand: Iterable[Tile], divisor: int) -> list[dict[str, Any]]:
+    """The hand in Daniela Ratzek's rows (:func:`fido.sorting.ratzek_rows`), as the
+    pages draw it: each row's classes, whether it is the jokers', and its tiles
+    oriented (``left``, ``right``) with their class. Sent by the server so that no page
+    repeats the rule."""
+    out = []
+    for row in ratzek_rows(hand, divisor):
+        joker = row.classes == (divisor,)
+        k, other = row.classes[0], row.classes[-1]
+        out.append({
+            "classes": list(row.classes), "joker": joker,
+            "tiles": [{"left": a, "right": b, "text": Tile(a, b).text(), "cls": k}
+                      for a, b in row.left]
+                     + [{"left": a, "right": b, "text": Tile(a, b).text(), "cls": other}
+                        for a, b in row.right],
+        })
+    return out
+
+
 def view_json(
     view: SeatView, *, history: bool = False, layout: dict[str, Any] | None = None,
     position: bool = True,
@@ -105,6 +128,7 @@ def view_json(
         "players": view.players,
         "seat": view.seat,
         "hand": [t.text() for t in view.hand],
+        "hand_rows": hand_rows_json(view.hand, rules.divisor),
         "hand_counts": list(view.hand_counts),
         "stock": view.stock_count,
         "scores": list(view.scores),

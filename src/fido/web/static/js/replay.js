@@ -7,7 +7,6 @@
 import { Analysis } from "./analysis.js";
 import { Viewport, bounds, drawBoard, placeTiles } from "./board.js";
 import { Effects, eventName } from "./effects.js";
-import { ratzekRows } from "./ratzek.js";
 import { describe, el, maxPipsOf, ordinal, scored, tileFace } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -165,7 +164,6 @@ function renderBoard(step) {
 
 function renderHands(step) {
   const max = maxPipsOf(state.data.ruleset);
-  const d = state.data.divisor;
   const over = state.step === last() && state.data.outcome;
   const drawn = state.step > 0 && step.move === "draw" ? step.drawn : null;
   const cards = step.hands.map((hand, i) => {
@@ -175,7 +173,7 @@ function renderHands(step) {
       + (toMove ? ", to move" : "") + (state.follow === i ? ", followed" : "");
     let tiles;
     if (shown) {
-      const rows = ratzekRows(hand, d).map((row) => el("span", { class: "group" + (row.joker ? " jokers" : ""),
+      const rows = step.hand_rows[i].map((row) => el("span", { class: "group" + (row.joker ? " jokers" : ""),
         title: row.joker ? `jokers (class ${row.classes[0]})` : `class ${row.classes.join(" | ")}` },
       row.tiles.map((t) => {
         const face = tileFace(t, max, { cls: [row.joker && "joker", t.text === drawn && "new"]

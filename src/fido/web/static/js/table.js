@@ -6,7 +6,6 @@
 import { Viewport, bounds, drawBoard, hue, placeTiles } from "./board.js";
 import { patch } from "./delta.js";
 import { Effects, eventName } from "./effects.js";
-import { ratzekRows } from "./ratzek.js";
 import { describe as describeAs, el, maxPipsOf, ordinal, scored } from "./ui.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
@@ -399,7 +398,7 @@ function renderHand() {
     if (m.tile) points.set(m.tile, Math.max(points.get(m.tile) || 0, m.points));
   }
   const hinted = new Set(hintShown() ? scoringMoves().map((m) => m.tile) : []);
-  for (const row of ratzekRows(view.hand, view.divisor)) {
+  for (const row of view.hand_rows) { // Ratzek's rows, as the server sorts them
     const label = row.joker ? `jokers (${row.classes[0]})` : `class ${row.classes.join(" | ")}`;
     const tiles = row.tiles.map((t) => {
       const can = myTurn && playable.has(t.text) && !state.pending;
