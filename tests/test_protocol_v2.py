@@ -52,7 +52,7 @@ def test_a_list_that_grows_sends_what_was_added(old: list[int], extra: int) -> N
 # ---------------------------------------------------------------- on a real table
 
 
-def _open(base: str, table_id: str, cookie: str | None, version: int = 2,
+def _open(base: str, table_id: str, cookie: str | None, version: int | str = 2,
           seq: int | None = None) -> ClientConnection:
     url = base.replace("http://", "ws://", 1) + f"/ws/tables/{table_id}?v={version}"
     if seq is not None:
@@ -162,11 +162,12 @@ def test_an_unknown_protocol_version_is_refused(store_url: str) -> None:
     with live_server(store_url) as base:
         anna = Person.guest(base)
         tid = anna.open_table("fido set=6", 3)["id"]
-        ws = _open(base, tid, None, version=3)
-        try:
-            ws.recv(timeout=10)
-            raise AssertionError("the socket stayed open")
-        except Exception as e:  # the close, as websockets raises it
-            rcvd = getattr(e, "rcvd", None)
-            assert rcvd is not None and rcvd.code == 4400
+        for version in (3, "abc", "2.5", "99999999999999999999"):
+            ws = _open(base, tid, None, version=version)
+            try:
+                ws.recv(timeout=10)
+                raise AssertionError(f"v={version}: the socket stayed open")
+            except Exception as e:  # the close, as websockets raises it
+                rcvd = getattr(e, "rcvd", None)
+                assert rcvd is not None and rcvd.code == 4400, version
         assert httpx.get(f"{base}/api/health").status_code == 200

@@ -450,6 +450,20 @@ def _moves_sent(sent: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return [(n, frame) for n, frame in sent if json.loads(frame)["type"] == "move"]
 
 
+def _played_once_and_on(person: Person, table: str, server: str, *, seat: int, seq: int,
+                        move: str) -> list[dict[str, Any]]:
+    """Her move is on the table once (the page as the server has it), no alert stands,
+    the next turn is played as usual and the page logged no error; the table's moves."""
+    moves = _agrees_with_the_server(person, table, server)
+    assert _mine_after(moves, seat, seq) == [move], "the move is not on the table once"
+    assert person.page.locator("#alert").is_hidden()
+    if not person.state()["over"]:  # the next turn is played as usual
+        person.play_one(prefer="first")
+        assert len(_mine_after(_agrees_with_the_server(person, table, server), seat, seq)) == 2
+    assert not [e for e in person.errors if "favicon" not in e], person.errors
+    return moves
+
+
 def test_a_move_whose_ack_was_lost_is_sent_again_and_played_once(
         browser: Browser, server: str) -> None:
     """The move reaches the table, but the socket closes before its ack is read: the
@@ -471,15 +485,9 @@ def test_a_move_whose_ack_was_lost_is_sent_again_and_played_once(
         assert len(answers) == 1 and answers[0]["type"] == "ack", answers
         assert answers[0].get("duplicate") is True, answers
 
-        moves = _agrees_with_the_server(lena, table, server)
-        assert _mine_after(moves, seat, seq) == [move], "the move is not on the table once"
+        moves = _played_once_and_on(lena, table, server, seat=seat, seq=seq, move=move)
         assert [e["seq"] for e in moves if e["seat"] == seat and e["seq"] > seq] == [
             answers[0]["seq"]]
-        assert lena.page.locator("#alert").is_hidden()
-        if not lena.state()["over"]:  # the next turn is played as usual
-            lena.play_one(prefer="first")
-            assert len(_mine_after(_agrees_with_the_server(lena, table, server), seat, seq)) == 2
-        assert not [e for e in lena.errors if "favicon" not in e], lena.errors
     finally:
         lena.close()
 
@@ -505,13 +513,7 @@ def test_a_move_that_never_went_out_is_sent_on_the_next_socket(
         answers = [m for _n, m in received if m.get("id") == msg_id]
         assert [(a["type"], a.get("duplicate")) for a in answers] == [("ack", None)], answers
 
-        moves = _agrees_with_the_server(nora, table, server)
-        assert _mine_after(moves, seat, seq) == [move]
-        assert nora.page.locator("#alert").is_hidden()
-        if not nora.state()["over"]:
-            nora.play_one(prefer="first")
-            assert len(_mine_after(_agrees_with_the_server(nora, table, server), seat, seq)) == 2
-        assert not [e for e in nora.errors if "favicon" not in e], nora.errors
+        _played_once_and_on(nora, table, server, seat=seat, seq=seq, move=move)
     finally:
         nora.close()
 

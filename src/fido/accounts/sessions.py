@@ -115,11 +115,6 @@ class Sessions:
         session_id = self._id(cookie)
         return _digest(session_id) if session_id is not None else None
 
-    def alive(self, s: Session, key: str) -> bool:
-        """The session of stored id ``key`` has neither ended nor expired."""
-        return s.scalar(select(WebSession.id).where(
-            WebSession.id == key, WebSession.expires > int(time.time()))) is not None
-
     def alive_of(self, s: Session, keys: list[str]) -> set[str]:
         """Which of the stored ids ``keys`` name sessions that have neither ended nor
         expired (one query for many: the server's sweep of its open sockets)."""

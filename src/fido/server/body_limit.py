@@ -10,9 +10,10 @@ or the error page for a browser, through the app's handlers.)
 
 from __future__ import annotations
 
-import json
-
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from fido.server.schemas import ErrorBody
 
 __all__ = ["MAX_BODY", "BodyLimit"]
 
@@ -35,7 +36,7 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(send)
+            await self._refuse(scope, receive, send)
             return
         seen, over, started = 0, False, False
 
@@ -58,7 +59,7 @@ class BodyLimit:
             if over:
                 if message["type"] == "http.response.start" and not started:
                     started = True
-                    await self._refuse(send)
+                    await self._refuse(scope, receive, send)
                 return
             started = started or message["type"] == "http.response.start"
             await send(message)
@@ -69,12 +70,13 @@ class BodyLimit:
             if not over:
                 raise  # the app's own error, for its handlers
         if over and not started:
-            await self._refuse(send)
+            await self._refuse(scope, receive, send)
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"error": {"code": "too_large",
-                                     "message": _message(self.limit)}}).encode()
-        await send({"type": "http.response.start", "status": 413, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body})
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The API's error body (:class:`~fido.server.schemas.ErrorBody`), and no more of
+        the connection: the rest of the body is not read."""
+        body = ErrorBody.model_validate(
+            {"error": {"code": "too_large", "message": _message(self.limit)}})
+        response = JSONResponse(body.model_dump(), status_code=413,
+                                headers={"connection": "close"})
+        await response(scope, receive, send)

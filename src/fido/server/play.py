@@ -37,7 +37,6 @@ from fido.server.protocol import (
     parse_incoming,
 )
 from fido.server.tables import Conn, Refusal, display_name
-from fido.store import Account
 
 if TYPE_CHECKING:
     from fido.server.deps import Server
@@ -52,7 +51,8 @@ CLOSE_SLOW = 4408  # the client did not read its messages fast enough
 CLOSE_TOO_MANY = 4429  # too many open connections from one account or address
 CLOSE_SIGNED_OUT = 4401  # the session the socket was opened with has ended
 CLOSE_PROTOCOL = 4400  # a protocol version the server does not speak
-PROTOCOLS = (1, 2)  # 1: each update carries the whole view; 2: what changed (docs/protocol.md)
+# ?v=: 1, each update carries the whole view; 2, what changed (docs/protocol.md)
+PROTOCOLS = {"1": 1, "2": 2}
 
 
 def _close_code(conn: Conn) -> int:
@@ -88,9 +88,11 @@ def play_routes() -> APIRouter:
 
     @router.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str, seq: int | None = None,
-                           v: int = 1) -> None:
+                           v: str = "1") -> None:
         srv: Server = ws.app.state.server
-        if v not in PROTOCOLS:
+        # read here, not by FastAPI: a wrong one gets the documented code, not an HTTP 403
+        version = PROTOCOLS.get(v)
+        if version is None:
             await ws.accept()
             await ws.close(code=CLOSE_PROTOCOL, reason="protocol version 1 or 2 (?v=2)")
             return
@@ -99,25 +101,29 @@ def play_routes() -> APIRouter:
             await ws.close(code=CLOSE_ORIGIN, reason="cross-site connection refused")
             return
 
-        def who() -> tuple[int | None, str, str | None]:
+        # only a table id's shape reaches the database (PostgreSQL refuses a NUL)
+        shaped = re.fullmatch(TABLE_ID, table_id) is not None
+
+        def who() -> tuple[int | None, str, str | None, bool]:
+            """Who connects, and whether she may watch (the policy), in one session."""
             with srv.store.session(write=False) as s:
                 cookie = ws.cookies.get(COOKIE)
                 account = srv.sessions.account(s, cookie)
+                watch = shaped and policy.may_watch(s, table_id, account)
                 if account is None:
-                    return None, "", None
-                return account.id, display_name(account), srv.sessions.key(cookie)
+                    return None, "", None, watch
+                return account.id, display_name(account), srv.sessions.key(cookie), watch
 
-        account_id, name, session_key = await asyncio.to_thread(who)
+        account_id, name, session_key, may_watch = await asyncio.to_thread(who)
         try:
-            # only a table id's shape reaches the database (PostgreSQL refuses a NUL)
-            room = await srv.hub.room(table_id) if re.fullmatch(TABLE_ID, table_id) else None
+            room = await srv.hub.room(table_id) if shaped else None
         except LookupError:
             room = None
         if room is None:  # accepted first, so the client reads the close code (not a 403)
             await ws.accept()
             await ws.close(code=CLOSE_NO_TABLE, reason="no such table")
             return
-        if not await asyncio.to_thread(_may_watch, srv, table_id, account_id):
+        if not may_watch:
             await ws.accept()
             await ws.close(code=CLOSE_FORBIDDEN, reason="the other tables of this duplicate "
                            "round are still playing the same deal")
@@ -131,7 +137,7 @@ def play_routes() -> APIRouter:
             await ws.close(code=CLOSE_TOO_MANY, reason="too many connections: close some tabs")
             return
         try:
-            await _serve(ws, room, Conn(account_id, None, name, v), seq, srv=srv,
+            await _serve(ws, room, Conn(account_id, None, name, version), seq, srv=srv,
                          session_key=session_key)
         finally:
             srv.sockets.close(keys)
@@ -175,12 +181,6 @@ async def _serve(
             await writer
         with contextlib.suppress(Exception):
             await ws.close(code=_close_code(conn))
-
-
-def _may_watch(srv: Server, table_id: str, account_id: int | None) -> bool:
-    with srv.store.session(write=False) as s:
-        viewer = s.get(Account, account_id) if account_id is not None else None
-        return policy.may_watch(s, table_id, viewer)
 
 
 async def _write(ws: WebSocket, conn: Conn) -> None:

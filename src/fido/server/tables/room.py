@@ -281,8 +281,7 @@ class Room:
         what changed since the view and table that connection was last sent
         (:func:`fido.client.diff`, between two of the engine's views)."""
         info = self.info()
-        table = encode(info)
-        head = f'{{"type":"update","seq":{self.seq},"table":{table},'
+        head = ""  # version 1's frame start, the table encoded once (if anyone speaks it)
         frames: dict[int | None, str] = {}
         views: dict[int | None, dict[str, Any] | None] = {}
         deltas: dict[tuple[int | None, int, int], str] = {}
@@ -292,6 +291,9 @@ class Room:
             if conn.protocol == 1:
                 frame = frames.get(seat)
                 if frame is None:
+                    if not head:
+                        head = (f'{{"type":"update","seq":{self.seq},'
+                                f'"table":{encode(info)},')
                     rest = encode({"events": [e.for_seat(seat) for e in events],
                                    "view": self._view(seat)})
                     frame = frames[seat] = head + rest[1:]
