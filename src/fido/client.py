@@ -31,7 +31,6 @@ True
 from __future__ import annotations
 
 import difflib
-import json
 from typing import Any
 
 __all__ = ["diff", "patch"]
@@ -77,8 +76,10 @@ def _list_diff(key: str, old: list[JSON], new: list[JSON]) -> dict[str, JSON]:
     if not middle_old or not middle_new:
         splices = [(head, len(middle_old), middle_new)]
     else:
-        texts_old = [json.dumps(x, sort_keys=True) for x in middle_old]
-        texts_new = [json.dumps(x, sort_keys=True) for x in middle_new]
+        # items compared by their repr: the same repr is the same JSON value (the reverse
+        # may fail for two objects with their keys in another order: a longer delta)
+        texts_old = [repr(x) for x in middle_old]
+        texts_new = [repr(x) for x in middle_new]
         matcher = difflib.SequenceMatcher(None, texts_old, texts_new, autojunk=False)
         splices = [(head + i1, i2 - i1, middle_new[j1:j2])
                    for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"]

@@ -17,7 +17,8 @@ import re
 import time
 from typing import TYPE_CHECKING
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from fido.accounts.sessions import COOKIE
 from fido.safe_text import control_chars
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from fido.server.deps import Server
     from fido.server.tables import Room
 
-__all__ = ["Credit", "play_routes"]
+__all__ = ["Credit", "TableSockets", "table_socket"]
 
 CLOSE_ORIGIN = 4403  # close codes: the handshake refused (cross-site)
 CLOSE_FORBIDDEN = 4403  # or the policy: a duplicate round's table, watched from outside
@@ -53,6 +54,7 @@ CLOSE_SIGNED_OUT = 4401  # the session the socket was opened with has ended
 CLOSE_PROTOCOL = 4400  # a protocol version the server does not speak
 # ?v=: 1, each update carries the whole view; 2, what changed (docs/protocol.md)
 PROTOCOLS = {"1": 1, "2": 2}
+_INTEGER = re.compile(r"-?[0-9]{1,12}")
 
 
 def _close_code(conn: Conn) -> int:
@@ -83,66 +85,84 @@ def _loopback(address: str) -> bool:
         return False
 
 
-def play_routes() -> APIRouter:
-    router = APIRouter()
+class TableSockets:
+    """The table's WebSocket answered in front of the app's middleware and router: those
+    are the pages' (a body limit, CSRF cookies, compression, FastAPI's exception and
+    dependency layers), a socket needs none of them, and each layer held a coroutine
+    for every open socket (the garbage collector's pauses grew with them) and wrapped
+    every frame sent (docs/performance.md)."""
 
-    @router.websocket("/ws/tables/{table_id}")
-    async def table_socket(ws: WebSocket, table_id: str, seq: int | None = None,
-                           v: str = "1") -> None:
-        srv: Server = ws.app.state.server
-        # read here, not by FastAPI: a wrong one gets the documented code, not an HTTP 403
-        version = PROTOCOLS.get(v)
-        if version is None:
-            await ws.accept()
-            await ws.close(code=CLOSE_PROTOCOL, reason="protocol version 1 or 2 (?v=2)")
-            return
-        if not same_site(ws.headers, srv.origins):
-            await ws.accept()  # first, so the page reads the code (not an HTTP 403)
-            await ws.close(code=CLOSE_ORIGIN, reason="cross-site connection refused")
-            return
+    PATH = re.compile(r"/ws/tables/([^/]*)")
 
-        # only a table id's shape reaches the database (PostgreSQL refuses a NUL)
-        shaped = re.fullmatch(TABLE_ID, table_id) is not None
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
 
-        def who() -> tuple[int | None, str, str | None, bool]:
-            """Who connects, and whether she may watch (the policy), in one session."""
-            with srv.store.session(write=False) as s:
-                cookie = ws.cookies.get(COOKIE)
-                account = srv.sessions.account(s, cookie)
-                watch = shaped and policy.may_watch(s, table_id, account)
-                if account is None:
-                    return None, "", None, watch
-                return account.id, display_name(account), srv.sessions.key(cookie), watch
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            match = self.PATH.fullmatch(scope["path"])
+            if match is not None:
+                await table_socket(WebSocket(scope, receive, send), match[1])
+                return
+        await self.app(scope, receive, send)
 
-        account_id, name, session_key, may_watch = await asyncio.to_thread(who)
-        try:
-            room = await srv.hub.room(table_id) if shaped else None
-        except LookupError:
-            room = None
-        if room is None:  # accepted first, so the client reads the close code (not a 403)
-            await ws.accept()
-            await ws.close(code=CLOSE_NO_TABLE, reason="no such table")
-            return
-        if not may_watch:
-            await ws.accept()
-            await ws.close(code=CLOSE_FORBIDDEN, reason="the other tables of this duplicate "
-                           "round are still playing the same deal")
-            return
-        address = ws.client.host if ws.client else "unknown"
-        keys = [] if _loopback(address) else [f"address:{address}"]  # a local bench or proxy
-        if account_id is not None:
-            keys.append(f"account:{account_id}")
-        if not srv.sockets.open(keys):
-            await ws.accept()
-            await ws.close(code=CLOSE_TOO_MANY, reason="too many connections: close some tabs")
-            return
-        try:
-            await _serve(ws, room, Conn(account_id, None, name, version), seq, srv=srv,
-                         session_key=session_key)
-        finally:
-            srv.sockets.close(keys)
 
-    return router
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    """``/ws/tables/{table_id}?v=2&seq=N`` (docs/protocol.md)."""
+    srv: Server = ws.app.state.server
+    query = ws.query_params
+    # a wrong version or sequence number gets the documented code, not an HTTP 403
+    version = PROTOCOLS.get(query.get("v", "1"))
+    seq_text = query.get("seq")
+    seq = int(seq_text) if seq_text is not None and _INTEGER.fullmatch(seq_text) else None
+    if version is None or (seq_text is not None and seq is None):
+        await ws.accept()
+        await ws.close(code=CLOSE_PROTOCOL, reason="?v=1 or 2, ?seq= a whole number")
+        return
+    if not same_site(ws.headers, srv.origins):
+        await ws.accept()  # first, so the page reads the code (not an HTTP 403)
+        await ws.close(code=CLOSE_ORIGIN, reason="cross-site connection refused")
+        return
+
+    # only a table id's shape reaches the database (PostgreSQL refuses a NUL)
+    shaped = re.fullmatch(TABLE_ID, table_id) is not None
+
+    def who() -> tuple[int | None, str, str | None, bool]:
+        """Who connects, and whether she may watch (the policy), in one session."""
+        with srv.store.session(write=False) as s:
+            cookie = ws.cookies.get(COOKIE)
+            account = srv.sessions.account(s, cookie)
+            watch = shaped and policy.may_watch(s, table_id, account)
+            if account is None:
+                return None, "", None, watch
+            return account.id, display_name(account), srv.sessions.key(cookie), watch
+
+    account_id, name, session_key, may_watch = await asyncio.to_thread(who)
+    try:
+        room = await srv.hub.room(table_id) if shaped else None
+    except LookupError:
+        room = None
+    if room is None:  # accepted first, so the client reads the close code (not a 403)
+        await ws.accept()
+        await ws.close(code=CLOSE_NO_TABLE, reason="no such table")
+        return
+    if not may_watch:
+        await ws.accept()
+        await ws.close(code=CLOSE_FORBIDDEN, reason="the other tables of this duplicate "
+                       "round are still playing the same deal")
+        return
+    address = ws.client.host if ws.client else "unknown"
+    keys = [] if _loopback(address) else [f"address:{address}"]  # a local bench or proxy
+    if account_id is not None:
+        keys.append(f"account:{account_id}")
+    if not srv.sockets.open(keys):
+        await ws.accept()
+        await ws.close(code=CLOSE_TOO_MANY, reason="too many connections: close some tabs")
+        return
+    try:
+        await _serve(ws, room, Conn(account_id, None, name, version), seq, srv=srv,
+                     session_key=session_key)
+    finally:
+        srv.sockets.close(keys)
 
 
 async def _serve(

@@ -14,7 +14,7 @@ from typing import Any
 
 from fido.game import Game
 from fido.record import GameRecord
-from fido.server.wire import TableDrawing, hand_rows_json, table_event
+from fido.server.wire import TableDrawing, hand_rows_json, sum_note, table_event
 from fido.table import Table
 
 __all__ = ["replay_json"]
@@ -30,6 +30,7 @@ def _state(game: Game, table: Table, drawing: TableDrawing) -> dict[str, Any]:
         "stock": game.stock_count,
         "turn": game.turn,
         "sum": table.ends_sum,
+        "sum_note": sum_note(game.rules, table.ends_sum),
         "table": [p.text() for p in table.placements],
         "open": [
             {"slot": table.slot_name(code), "value": value, "kind": kind}

@@ -18,14 +18,14 @@ from fido.announcements import Knocked, Wiped, events_of
 from fido.layout import Layouter
 from fido.moves import Placement, Turn
 from fido.position import view_text
-from fido.rules import Ruleset
+from fido.rules import Ruleset, Scoring
 from fido.sorting import ratzek_rows
 from fido.table import Table
 from fido.tiles import Tile
 from fido.views import SeatView
 
-__all__ = ["TableDrawing", "hand_rows_json", "layout_json", "table_event", "turn_json",
-           "view_json"]
+__all__ = ["PUBLIC_KEYS", "TableDrawing", "hand_rows_json", "layout_json", "public_json",
+           "seat_json", "sum_note", "table_event", "turn_json", "view_json"]
 
 
 def layout_json(layouter: Layouter) -> dict[str, Any]:
@@ -112,13 +112,27 @@ def hand_rows_json(hand: Iterable[Tile], divisor: int) -> list[dict[str, Any]]:
     return out
 
 
-def view_json(
-    view: SeatView, *, history: bool = False, layout: dict[str, Any] | None = None,
-    position: bool = True,
-) -> dict[str, Any]:
-    """The view as the protocol sends it (docs/protocol.md, "The view"); ``layout``:
-    the table's drawing (:func:`layout_json`), public like the table; ``position``: with
-    the position line (version 2 sends it only in a welcome, beside the view)."""
+PUBLIC_KEYS = frozenset({
+    "ruleset", "players", "hand_counts", "stock", "scores", "turn", "opener", "passes", "sum",
+    "divisor", "sum_note", "table", "open", "outcome", "layout"})  # what public_json gives
+
+
+def sum_note(rules: Ruleset, ends_sum: int) -> str | None:
+    """Why the open ends' sum scores, as the pages show it beside the sum: "20 = 4 TIMES
+    5" (fives and threes: "15 = 3 TIMES 5 and 5 TIMES 3"), with the multiplication sign
+    for TIMES, or None when it scores nothing. Said by the server, so that no page
+    repeats the scoring rule."""
+    if rules.points(ends_sum) <= 0:
+        return None
+    divisors = (5, 3) if rules.scoring is Scoring.FIVES_AND_THREES else (rules.divisor,)
+    parts = [f"{ends_sum // d} \u00d7 {d}" for d in divisors if ends_sum % d == 0]
+    return f"{ends_sum} = {' and '.join(parts)}"
+
+
+def public_json(view: SeatView, layout: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The part of :func:`view_json` every seat's view shares (the table, its drawing,
+    the counts, scores and turn): a broadcast builds it once, from the spectator's view,
+    which holds nothing hidden."""
     table = view.table
     rules = view.rules
     slots = table.open_slots()
@@ -126,9 +140,6 @@ def view_json(
     out: dict[str, Any] = {
         "ruleset": rules.text(),
         "players": view.players,
-        "seat": view.seat,
-        "hand": [t.text() for t in view.hand],
-        "hand_rows": hand_rows_json(view.hand, rules.divisor),
         "hand_counts": list(view.hand_counts),
         "stock": view.stock_count,
         "scores": list(view.scores),
@@ -137,24 +148,51 @@ def view_json(
         "passes": view.passes,
         "sum": view.ends_sum,
         "divisor": rules.divisor,
+        "sum_note": sum_note(rules, view.ends_sum),
         "table": [p.text() for p in table.placements],
         "open": [
             {"slot": table.slot_name(code), "value": value, "kind": kind,
              "playable": code in playable}
             for code, (value, kind) in slots.items()
         ],
+        "outcome": view.outcome.to_dict() if view.outcome is not None else None,
+    }
+    if layout is not None:
+        out["layout"] = layout
+    return out
+
+
+def seat_json(view: SeatView, hand_rows: list[dict[str, Any]] | None = None
+              ) -> dict[str, Any]:
+    """The part of :func:`view_json` that is the seat's own: her hand (and its rows,
+    ``hand_rows`` when the caller kept them from this hand's last view) and, when she is
+    to move, her legal moves with their points."""
+    table = view.table
+    return {
+        "seat": view.seat,
+        "hand": [t.text() for t in view.hand],
+        "hand_rows": (hand_rows if hand_rows is not None
+                      else hand_rows_json(view.hand, view.rules.divisor)),
         "legal": [
             {"move": m.text(), "points": view.points_for(m)}
             | ({"tile": m.tile.text(), "slot": table.slot_name(m.slot) if m.slot >= 0 else None}
                if isinstance(m, Placement) else {})
             for m in view.legal_moves
         ],
-        "outcome": view.outcome.to_dict() if view.outcome is not None else None,
     }
+
+
+def view_json(
+    view: SeatView, *, history: bool = False, layout: dict[str, Any] | None = None,
+    position: bool = True,
+) -> dict[str, Any]:
+    """The view as the protocol sends it (docs/protocol.md, "The view"): the shared part
+    (:func:`public_json`) and the seat's own (:func:`seat_json`); ``layout``: the table's
+    drawing (:func:`layout_json`), public like the table; ``position``: with the
+    position line (version 2 sends it only in a welcome, beside the view)."""
+    out = public_json(view, layout) | seat_json(view)
     if position:
         out = {"position": view_text(view)} | out
-    if layout is not None:
-        out["layout"] = layout
     if history:
-        out["history"] = [turn_json(t, rules) for t in view.history]
+        out["history"] = [turn_json(t, view.rules) for t in view.history]
     return out

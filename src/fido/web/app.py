@@ -35,7 +35,7 @@ from fido.server.events_api import events_routes, seat_waiting_rounds
 from fido.server.hub import Hub, PlaySettings
 from fido.server.lobby import lobby_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
-from fido.server.play import play_routes
+from fido.server.play import TableSockets
 from fido.server.ratelimit import RateLimiter
 from fido.server.schemas import ErrorBody
 from fido.server.sockets import SessionSockets, SocketCount
@@ -128,7 +128,6 @@ def create_app(
     app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and records are long
     app.include_router(accounts_routes())
     app.include_router(lobby_routes())
-    app.include_router(play_routes())
     app.include_router(assistant_routes())  # the table assistant (docs/web.md)
     app.include_router(events_routes())
     app.include_router(analysis_routes())  # finished games' analyses (docs/analysis.md)
@@ -139,7 +138,8 @@ def create_app(
     app.include_router(ranking_routes())
     _csrf_cookie(app)
     _error_handlers(app)
-    app.add_middleware(BodyLimit)  # outermost: before anything reads a body
+    app.add_middleware(BodyLimit)  # before anything reads a body
+    app.add_middleware(TableSockets)  # the table's socket, in front of all the pages' layers
     return app
 
 

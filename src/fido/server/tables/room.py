@@ -44,7 +44,7 @@ from fido.server.tables.ending import game_record, ranking_result
 from fido.server.tables.log import Loaded, SeatsChange, TableLog
 from fido.server.tables.timers import next_timer
 from fido.server.tables.types import Behind, Conn, Event, Refusal, SeatInfo, display_name
-from fido.server.wire import TableDrawing, turn_json, view_json
+from fido.server.wire import PUBLIC_KEYS, TableDrawing, public_json, seat_json, turn_json, view_json
 from fido.store import Account, SeatRow, Store, TableRow
 from fido.tiles import Tile
 
@@ -104,6 +104,7 @@ class Room:
         self._deal: str | None = None
         self._stock_order: list[Tile] | None = None  # a duplicate deal's (see _dealt)
         self._drawing = TableDrawing()  # the layout, shared by every view of a broadcast
+        self._rows: dict[int | None, tuple[tuple[Tile, ...], list[dict[str, Any]]]] = {}
 
     # ------------------------------------------------------------ loading
 
@@ -243,6 +244,25 @@ class Room:
         drawing = self._drawing.json(game.table, game.rules.max_pips)
         return view_json(view, history=history, layout=drawing, position=position)
 
+    def _public(self) -> dict[str, Any] | None:
+        """The part every view of this move shares, from the spectator's view."""
+        if self.game is None:
+            return None
+        game = self.game
+        return public_json(game.spectator_view(),
+                           self._drawing.json(game.table, game.rules.max_pips))
+
+    def _mine(self, seat: int | None) -> dict[str, Any] | None:
+        """The seat's own part of its view (a spectator's: no hand, no moves)."""
+        if self.game is None:
+            return None
+        game = self.game
+        view = game.view(seat) if seat is not None else game.spectator_view()
+        kept = self._rows.get(seat)
+        mine = seat_json(view, kept[1] if kept is not None and kept[0] == view.hand else None)
+        self._rows[seat] = (view.hand, mine["hand_rows"])  # a hand changes once a round
+        return mine
+
     def welcome(self, conn: Conn, since: int | None) -> dict[str, Any]:
         """What a connection gets first: its seat, the table, the view, what it missed.
         Version 2: the view without the position line and history, which stand beside
@@ -260,7 +280,9 @@ class Room:
         position = full.pop("position") if full is not None else None
         history = full.pop("history", None) if full is not None else None
         info.pop("seq")  # the frame's own
-        conn.view, conn.table = full, info
+        conn.table = info
+        conn.public = {k: v for k, v in full.items() if k in PUBLIC_KEYS} if full else None
+        conn.mine = {k: v for k, v in full.items() if k not in PUBLIC_KEYS} if full else None
         return {
             "type": "welcome", "protocol": 2, "seat": conn.seat, "seq": self.seq,
             "table": info, "view": full, "position": position, "history": history,
@@ -279,12 +301,16 @@ class Room:
         """Send every connection its update: one frame per seat (and one for the
         spectators), encoded once, the table's part once for all of them. Version 2:
         what changed since the view and table that connection was last sent
-        (:func:`fido.client.diff`, between two of the engine's views)."""
+        (:func:`fido.client.diff` between the engine's views), the part every view
+        shares (:func:`~fido.server.wire.public_json`) built and compared once for
+        everyone, each seat's own (:func:`~fido.server.wire.seat_json`) once a seat."""
         info = self.info()
         head = ""  # version 1's frame start, the table encoded once (if anyone speaks it)
         frames: dict[int | None, str] = {}
-        views: dict[int | None, dict[str, Any] | None] = {}
-        deltas: dict[tuple[int | None, int, int], str] = {}
+        public: dict[str, Any] | None = None
+        public_deltas: dict[int, dict[str, Any]] = {}
+        mine: dict[int | None, dict[str, Any] | None] = {}
+        deltas: dict[tuple[int | None, int, int, int], str] = {}
         table2 = {k: v for k, v in info.items() if k != "seq"}
         for conn in list(self.conns):
             seat = conn.seat
@@ -299,10 +325,12 @@ class Room:
                     frame = frames[seat] = head + rest[1:]
                 conn.send_text(frame)
                 continue
-            if seat not in views:
-                views[seat] = self._view(seat, position=False)
-            new, base = views[seat], conn.view
-            key = (seat, id(base), id(conn.table))
+            if public is None:
+                public = self._public()
+            if seat not in mine:
+                mine[seat] = self._mine(seat)
+            new_mine = mine[seat]
+            key = (seat, id(conn.public), id(conn.mine), id(conn.table))
             frame = deltas.get(key)
             if frame is None:
                 update: dict[str, Any] = {"type": "update", "seq": self.seq,
@@ -311,13 +339,20 @@ class Room:
                     update["table"] = table2
                 elif conn.table != table2:
                     update["table_delta"] = diff(conn.table, table2)
-                if base is not None and new is not None:
-                    update["delta"] = diff(base, new)
+                if conn.public is None or conn.mine is None or public is None:
+                    if public is not None and new_mine is not None:
+                        update["view"] = public | new_mine
+                    else:
+                        update["view"] = None
                 else:
-                    update["view"] = new
+                    shared = public_deltas.get(id(conn.public))
+                    if shared is None:
+                        shared = public_deltas[id(conn.public)] = diff(conn.public, public)
+                    assert new_mine is not None
+                    update["delta"] = shared | diff(conn.mine, new_mine)
                 frame = deltas[key] = encode(update)
             conn.send_text(frame)
-            conn.view, conn.table = new, table2
+            conn.public, conn.mine, conn.table = public, new_mine, table2
 
     # ------------------------------------------------------------ moves
 

@@ -114,7 +114,9 @@ class Conn:
                  protocol: int = 1) -> None:
         self.account_id, self.seat, self.name = account_id, seat, name
         self.protocol = protocol  # 1: every update carries the whole view; 2: what changed
-        self.view: dict[str, Any] | None = None  # version 2: the view it was last sent
+        # version 2: the view it was last sent, its shared part and its seat's own
+        self.public: dict[str, Any] | None = None
+        self.mine: dict[str, Any] | None = None
         self.table: dict[str, Any] | None = None  # version 2: the table it was last sent
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX + 1)
         self.closed = False
