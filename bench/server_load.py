@@ -141,7 +141,7 @@ def machine_busy() -> tuple[float, float]:
 
 @dataclass
 class ClientConf:
-    base: str  # http://127.0.0.1:PORT
+    bases: list[str]  # http://127.0.0.1:PORT of each server process
     groups: int  # tables of four people
     bot_tables: int
     rules: str
@@ -172,6 +172,7 @@ class ClientResult:
 class Player:
     cookie: str
     csrf: str
+    base: str  # the server process she speaks to (--servers: people of a table are spread)
 
 
 class Client:
@@ -191,23 +192,26 @@ class Client:
         self.people = 4 * conf.groups + conf.bot_tables
         jar = http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
         self.http = httpx.AsyncClient(  # cookies are sent by hand: one client, many people
-            base_url=conf.base, cookies=jar, timeout=60,
+            cookies=jar, timeout=60,
             limits=httpx.Limits(max_connections=32, max_keepalive_connections=32,
                                 keepalive_expiry=2.0),  # uvicorn closes idle ones at 5 s
         )
-        self.ws_base = conf.base.replace("http://", "ws://", 1)
         self.msg = 0
+        self.guests = 0
 
     def in_window(self, t: float) -> bool:
         return self.start <= t < self.end
 
     async def guest(self, gate: asyncio.Semaphore) -> Player:
+        base = self.conf.bases[self.guests % len(self.conf.bases)]  # the next one's the next
+        self.guests += 1
         async with gate:
-            r = await self.http.get("/api/session")
+            r = await self.http.get(f"{base}/api/session")
             r.raise_for_status()
             token = r.json()["csrf_token"]
             r = await self.http.post(
-                "/api/guest", headers={"Cookie": f"fido_csrf={token}", "X-CSRF-Token": token})
+                f"{base}/api/guest",
+                headers={"Cookie": f"fido_csrf={token}", "X-CSRF-Token": token})
             r.raise_for_status()
             session = ""
             for header in r.headers.get_list("set-cookie"):
@@ -217,10 +221,10 @@ class Client:
             if not session:
                 raise RuntimeError("no session cookie from POST /api/guest")
             token = r.json()["csrf_token"]  # the guest's session has its own (fido.server.csrf)
-            return Player(f"fido_csrf={token}; fido_session={session}", token)
+            return Player(f"fido_csrf={token}; fido_session={session}", token, base)
 
     async def post(self, who: Player, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        r = await self.http.post(path, json=body,
+        r = await self.http.post(who.base + path, json=body,
                                  headers={"Cookie": who.cookie, "X-CSRF-Token": who.csrf})
         if r.status_code >= 400:
             raise RuntimeError(f"POST {path.rsplit('/', 1)[-1]}: {r.status_code}")
@@ -266,7 +270,8 @@ class Client:
         """One person at one table until the game ends (or the run does)."""
         rtts = self.result.rtt_people if kind == "people" else self.result.rtt_bot_tables
         async with connect(
-            f"{self.ws_base}/ws/tables/{table_id}?v={self.conf.protocol}",
+            f"{who.base.replace('http://', 'ws://', 1)}/ws/tables/{table_id}"
+            f"?v={self.conf.protocol}",
             additional_headers={"Cookie": who.cookie},
             compression="deflate" if self.conf.deflate else None, open_timeout=60,
             close_timeout=2, max_size=2**22,
@@ -482,10 +487,35 @@ class ServerProcess:
             self.proc.wait()
 
 
+class Servers:
+    """``--servers`` processes of ``fido serve`` on one database, measured together."""
+
+    def __init__(self, procs: list[ServerProcess]) -> None:
+        self.procs = procs
+        self.pid = procs[0].pid  # py-spy and the wait for a core: the first one's
+
+    def workers(self) -> list[int]:
+        return [w for p in self.procs for w in p.workers()]
+
+    def cpu(self) -> tuple[float, float]:
+        both = [p.cpu() for p in self.procs]
+        return sum(c for c, _w in both), sum(w for _c, w in both)
+
+    def errors(self) -> int:
+        return sum(p.errors() for p in self.procs)
+
+    def peak_kb(self) -> int:
+        return sum(status_kb(p.pid, "VmHWM") for p in self.procs)
+
+    def stop(self) -> None:
+        for p in self.procs:
+            p.stop()
+
+
 class Sampler(threading.Thread):
     """Peak RSS of the server and of its workers, every 0.25 s."""
 
-    def __init__(self, server: ServerProcess) -> None:
+    def __init__(self, server: Servers) -> None:
         super().__init__(daemon=True)
         self.server = server
         self.peak_workers_kb = 0
@@ -516,13 +546,23 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
                   f"{args.bot_tables} bot tables, load average {load[0]:.2f}[/dim]")
     logs = Path(args.logs) if args.logs else tmp
     logs.mkdir(parents=True, exist_ok=True)
-    server = ServerProcess(db.url, args.bot_delay, logs / f"server-{step}.log")
+    serving: list[ServerProcess] = []
+    try:
+        for k in range(args.servers):
+            serving.append(ServerProcess(
+                db.url, args.bot_delay, logs / f"server-{step}{'' if k == 0 else f'-{k}'}.log"))
+    except BaseException:
+        for started in serving:
+            started.stop()
+        db.drop()
+        raise
+    server = Servers(serving)
     ctx = multiprocessing.get_context("spawn")
     procs, pipes = [], []
     try:
         for k in range(args.clients):
             conf = ClientConf(
-                base=server.base,
+                bases=[p.base for p in serving],
                 groups=len(range(k, groups, args.clients)),
                 bot_tables=len(range(k, args.bot_tables, args.clients)),
                 rules=args.rules, bot_level=args.bot_level, think=args.think,
@@ -574,7 +614,7 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
         if spy is not None and spy.wait(60) != 0:
             console.print(f"[red]py-spy failed ({spy.returncode})[/red]")
         sampler.done.set()
-        peak_kb = status_kb(server.pid, "VmHWM")
+        peak_kb = server.peak_kb()
         errors_logged = server.errors()
     finally:
         for proc in procs:
@@ -600,6 +640,7 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
     moves = sum(r["moves"] for r in results)
     row = {
         "bench": "server_load", "db": "postgresql" if db.name else "sqlite",
+        "servers": args.servers,
         "players": groups * 4, "bot_tables": args.bot_tables, "rules": args.rules,
         "think": args.think, "bot_delay": args.bot_delay, "clients": args.clients,
         "deflate": not args.no_deflate, "protocol": args.protocol, "seconds": seconds,
@@ -690,6 +731,9 @@ def main() -> None:
                     help="a person's mean pause before her move (uniform 0..2x), seconds")
     ap.add_argument("--moves", choices=("first", "random"), default="first")
     ap.add_argument("--clients", type=int, default=2, help="load-generating processes")
+    ap.add_argument("--servers", type=int, default=1,
+                    help="fido serve processes on the one database (PostgreSQL for more than "
+                         "one); each table's people are spread over them")
     ap.add_argument("--protocol", type=int, choices=(1, 2), default=1,
                     help="the table socket's version: 1 whole views, 2 what changed")
     ap.add_argument("--no-deflate", action="store_true",
@@ -702,6 +746,8 @@ def main() -> None:
     ap.add_argument("--logs", metavar="DIR", help="keep the server's output in DIR")
     ap.add_argument("--json", metavar="FILE", help="append the JSON lines to FILE")
     args = ap.parse_args()
+    if args.servers < 1 or (args.servers > 1 and not (args.db or "").startswith("postgres")):
+        ap.error("--servers: 1, or several on a PostgreSQL --db")
     if args.py_spy and shutil.which("py-spy") is None:
         ap.error("--py-spy: py-spy is not on PATH")
     steps = [int(x) for x in args.ramp.split(",")] if args.ramp else [args.players]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -211,3 +212,37 @@ def test_two_processes_share_tables_through_the_log(tmp_path: Path) -> None:
         assert not orphans, f"B's bot workers outlived it: {orphans}"
         for server in (a, b):
             assert "Traceback" not in server.output(), server.output()[-3000:]
+
+
+def test_people_sitting_down_at_once_on_two_processes_all_get_their_seats(
+        tmp_path: Path) -> None:
+    """A table's people on two processes take its seats at the same moment (as behind a
+    load balancer): a process that finds the other's write first reads it and judges the
+    request again; nobody is told "busy" while a seat is free, and each game starts."""
+    assert POSTGRES
+    _empty_postgres(POSTGRES)
+    a = ServerProcess(POSTGRES, tmp_path / "a.log", bot_delay=0.5, bot_processes=1)
+    b = ServerProcess(POSTGRES, tmp_path / "b.log", bot_delay=0.5, bot_processes=1)
+    with servers(a, b):
+        a.start()
+        b.start()
+        for round_ in range(6):
+            creator = guest(a.base)
+            people = [guest(a.base if i % 2 else b.base) for i in range(3)]
+            r = creator.post("/api/tables", json={
+                "ruleset": "fido set=9", "players": 4,
+                "seats": [{"kind": "me"}] + [{"kind": "open"}] * 3})
+            assert r.status_code == 201, r.text
+            table_id = r.json()["id"]
+            with ThreadPoolExecutor(3) as pool:
+                answers = list(pool.map(
+                    lambda c, t=table_id: c.post(f"/api/tables/{t}/seats", json={}), people))
+            assert [x.status_code for x in answers] == [200] * 3, \
+                (round_, [x.text for x in answers])
+            seats = answers[-1].json()["seats"] if answers else []
+            assert all(x["kind"] == "person" for x in httpx.get(
+                f"{a.base}/api/tables/{table_id}", timeout=10).json()["seats"]), seats
+            for x in (a, b):
+                wait_until(lambda x=x, t=table_id: httpx.get(f"{x.base}/api/tables/{t}",
+                                                 timeout=10).json()["status"] == "running",
+                           10, f"the game does not start on {x.base}")

@@ -590,111 +590,134 @@ class Room:
     # ------------------------------------------------------------ seats
 
     async def join(self, account: Account, seat: int | None, invite: str | None) -> int:
-        """Seat ``account`` (a free or reserved-for-her seat); deal when the last one fills."""
+        """Seat ``account`` (a free or reserved-for-her seat); deal when the last one fills.
+        Another process may seat someone first (people of one table on several server
+        processes): then this one reads what it wrote and judges the request again."""
         async with self.lock:
-            await self._catch_up()
-            if self.status != "open":
-                raise ApiError(409, "started", "the game has started: you can watch it")
-            if any(s.account_id == account.id and s.kind == "person" for s in self.seats):
-                raise ApiError(409, "seated", "you already have a seat at this table")
-            key = name_key(account.name) if account.name else None
-            free = [i for i, s in enumerate(self.seats)
-                    if s.kind == "open" or (s.kind == "reserved" and key == s.reserved_for)]
-            mine = [i for i in free if self.seats[i].kind == "reserved"]
-            if self.private and invite != self.invite and not mine:
-                raise ApiError(403, "invitation", "this table is private: open its invite link")
-            if seat is None:
-                if not free:
-                    raise ApiError(409, "full", "no seat is free for you at this table")
-                seat = (mine or free)[0]
-            elif not 0 <= seat < self.players:
-                raise ApiError(422, "invalid", f"seats are 0 to {self.players - 1}")
-            elif seat not in free:
-                raise ApiError(409, "taken", f"seat {seat} is not free for you")
-            if self.rated and (account.guest or account.player_id is None):
-                raise ApiError(403, "unrated", "a rated table needs an account linked to a "
-                               "ranking player: ask the federation for yours "
-                               "(PUT /api/account/player)")
-            name = display_name(account)
-            events = [self._new("join", seat, {"name": name})]
-            filled = all(s.kind in ("person", "bot") or i == seat
-                         for i, s in enumerate(self.seats))
-            update: dict[str, Any] = {}
-            deal: str | None = None
-            if filled:
-                assert self.rules is not None
-                if self._deal is not None:  # dealt when created (a duplicate event's deal)
-                    deal = self._deal
-                    game = self._dealt()
-                else:
-                    game = Game.new(self.rules, self.players, rng=_SYSTEM, explicit_chance=True)
-                    hands = [game.set.tiles_of(h) for h in game.initial_hands]
-                    deal = json.dumps([[t.text() for t in h] for h in hands])
-                names = [name if i == seat else s.name for i, s in enumerate(self.seats)]
-                events.append(Event(events[0].seq + 1, "start", None, {"names": names}))
-                # the opener's clock is in the row like every later one: another
-                # process, or this one restarted, reads it from there
-                opener = "person" if game.turn == seat else self.seats[game.turn].kind
-                deadline = (time.time() + self.clock
-                            if self.clock is not None and opener == "person" else None)
-                update = {"status": "running", "deal": deal, "deadline": deadline}
+            for _attempt in range(3):
+                await self._catch_up()
+                try:
+                    return await self._join(account, seat, invite)
+                except Behind:
+                    continue
+            raise ApiError(503, "busy", "the table is busy: try again")
 
-            def seat_row(s: Session, _row: TableRow) -> None:
-                r = s.get(SeatRow, (self.id, seat))
-                assert r is not None
-                r.kind, r.account_id = "person", account.id
+    async def _join(self, account: Account, seat: int | None, invite: str | None) -> int:
+        """:meth:`join`, under the lock and caught up (:class:`Behind`: judge it again)."""
+        if self.status != "open":
+            raise ApiError(409, "started", "the game has started: you can watch it")
+        if any(s.account_id == account.id and s.kind == "person" for s in self.seats):
+            raise ApiError(409, "seated", "you already have a seat at this table")
+        key = name_key(account.name) if account.name else None
+        free = [i for i, s in enumerate(self.seats)
+                if s.kind == "open" or (s.kind == "reserved" and key == s.reserved_for)]
+        mine = [i for i in free if self.seats[i].kind == "reserved"]
+        if self.private and invite != self.invite and not mine:
+            raise ApiError(403, "invitation", "this table is private: open its invite link")
+        if seat is None:
+            if not free:
+                raise ApiError(409, "full", "no seat is free for you at this table")
+            seat = (mine or free)[0]
+        elif not 0 <= seat < self.players:
+            raise ApiError(422, "invalid", f"seats are 0 to {self.players - 1}")
+        elif seat not in free:
+            raise ApiError(409, "taken", f"seat {seat} is not free for you")
+        if self.rated and (account.guest or account.player_id is None):
+            raise ApiError(403, "unrated", "a rated table needs an account linked to a "
+                           "ranking player: ask the federation for yours "
+                           "(PUT /api/account/player)")
+        name = display_name(account)
+        events = [self._new("join", seat, {"name": name})]
+        filled = all(s.kind in ("person", "bot") or i == seat
+                     for i, s in enumerate(self.seats))
+        update: dict[str, Any] = {}
+        deal: str | None = None
+        if filled:
+            assert self.rules is not None
+            if self._deal is not None:  # dealt when created (a duplicate event's deal)
+                deal = self._deal
+                game = self._dealt()
+            else:
+                game = Game.new(self.rules, self.players, rng=_SYSTEM, explicit_chance=True)
+                hands = [game.set.tiles_of(h) for h in game.initial_hands]
+                deal = json.dumps([[t.text() for t in h] for h in hands])
+            names = [name if i == seat else s.name for i, s in enumerate(self.seats)]
+            events.append(Event(events[0].seq + 1, "start", None, {"names": names}))
+            # the opener's clock is in the row like every later one: another
+            # process, or this one restarted, reads it from there
+            opener = "person" if game.turn == seat else self.seats[game.turn].kind
+            deadline = (time.time() + self.clock
+                        if self.clock is not None and opener == "person" else None)
+            update = {"status": "running", "deal": deal, "deadline": deadline}
 
-            try:
-                await self._commit(events, update, seat_row)
-            except (Behind, SQLAlchemyError):
-                raise ApiError(503, "busy", "the table is busy: try again") from None
-            self.seats[seat] = SeatInfo("person", account.id, name)
-            for conn in self.conns:  # her open connections watched until now: now they play
-                if conn.account_id == account.id:
-                    conn.seat = seat
-            if filled:
-                self._deal = deal
-                self.status = "running"
-            self._apply_events(events)
-            if filled:
-                self.deadline = update["deadline"]
-            self._broadcast(events)
-            self._schedule()
-            return seat
+        def seat_row(s: Session, _row: TableRow) -> None:
+            r = s.get(SeatRow, (self.id, seat))
+            assert r is not None
+            r.kind, r.account_id = "person", account.id
+
+        try:
+            await self._commit(events, update, seat_row)
+        except SQLAlchemyError:
+            raise ApiError(503, "busy", "the table is busy: try again") from None
+        self.seats[seat] = SeatInfo("person", account.id, name)
+        for conn in self.conns:  # her open connections watched until now: now they play
+            if conn.account_id == account.id:
+                conn.seat = seat
+        if filled:
+            self._deal = deal
+            self.status = "running"
+        self._apply_events(events)
+        if filled:
+            self.deadline = update["deadline"]
+        self._broadcast(events)
+        self._schedule()
+        return seat
 
     async def leave(self, account: Account) -> None:
+        """Free her seat before the game starts (judged again after another process's
+        write, as :meth:`join`)."""
         async with self.lock:
-            await self._catch_up()
-            seats = [i for i, s in enumerate(self.seats)
-                     if s.kind == "person" and s.account_id == account.id]
-            if not seats:
-                raise ApiError(409, "not_seated", "you have no seat at this table")
-            if self.status != "open":
-                raise ApiError(409, "started", "the game has started: a seat cannot be left now")
-            seat = seats[0]
-            alone = not any(s.kind == "person" for i, s in enumerate(self.seats) if i != seat)
-            events = [self._new("leave", seat, {})]
-            update = {"status": "abandoned"} if alone else {}
+            for _attempt in range(3):
+                await self._catch_up()
+                try:
+                    await self._leave(account)
+                    return
+                except Behind:
+                    continue
+            raise ApiError(503, "busy", "the table is busy: try again")
 
-            def seat_row(s: Session, _row: TableRow) -> None:
-                r = s.get(SeatRow, (self.id, seat))
-                assert r is not None
-                r.kind, r.account_id = "open", None
+    async def _leave(self, account: Account) -> None:
+        """:meth:`leave`, under the lock and caught up (:class:`Behind`: judge it again)."""
+        seats = [i for i, s in enumerate(self.seats)
+                 if s.kind == "person" and s.account_id == account.id]
+        if not seats:
+            raise ApiError(409, "not_seated", "you have no seat at this table")
+        if self.status != "open":
+            raise ApiError(409, "started", "the game has started: a seat cannot be left now")
+        seat = seats[0]
+        alone = not any(s.kind == "person" for i, s in enumerate(self.seats) if i != seat)
+        events = [self._new("leave", seat, {})]
+        update = {"status": "abandoned"} if alone else {}
 
-            try:
-                await self._commit(events, update, seat_row)
-            except (Behind, SQLAlchemyError):
-                raise ApiError(503, "busy", "the table is busy: try again") from None
-            self.seats[seat] = SeatInfo("open")
-            for conn in self.conns:  # her connections watch from now on: the seat is not hers
-                if conn.seat == seat:
-                    conn.seat = None
-            if alone:
-                self.status = "abandoned"
-            self._apply_events(events)
-            self._broadcast(events)
-            if alone:
-                self.context.finished(self)
+        def seat_row(s: Session, _row: TableRow) -> None:
+            r = s.get(SeatRow, (self.id, seat))
+            assert r is not None
+            r.kind, r.account_id = "open", None
+
+        try:
+            await self._commit(events, update, seat_row)
+        except SQLAlchemyError:
+            raise ApiError(503, "busy", "the table is busy: try again") from None
+        self.seats[seat] = SeatInfo("open")
+        for conn in self.conns:  # her connections watch from now on: the seat is not hers
+            if conn.seat == seat:
+                conn.seat = None
+        if alone:
+            self.status = "abandoned"
+        self._apply_events(events)
+        self._broadcast(events)
+        if alone:
+            self.context.finished(self)
 
     # ------------------------------------------------------------ bots and clocks
 
