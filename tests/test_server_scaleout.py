@@ -30,6 +30,7 @@ from __future__ import annotations
 import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -239,10 +240,12 @@ def test_people_sitting_down_at_once_on_two_processes_all_get_their_seats(
                     lambda c, t=table_id: c.post(f"/api/tables/{t}/seats", json={}), people))
             assert [x.status_code for x in answers] == [200] * 3, \
                 (round_, [x.text for x in answers])
-            seats = answers[-1].json()["seats"] if answers else []
-            assert all(x["kind"] == "person" for x in httpx.get(
-                f"{a.base}/api/tables/{table_id}", timeout=10).json()["seats"]), seats
+            seats = httpx.get(f"{a.base}/api/tables/{table_id}", timeout=10).json()["seats"]
+            assert all(x["kind"] == "person" for x in seats), seats
+
+            def running(base: str, table: str = table_id) -> bool:
+                info = httpx.get(f"{base}/api/tables/{table}", timeout=10).json()
+                return bool(info["status"] == "running")
+
             for x in (a, b):
-                wait_until(lambda x=x, t=table_id: httpx.get(f"{x.base}/api/tables/{t}",
-                                                 timeout=10).json()["status"] == "running",
-                           10, f"the game does not start on {x.base}")
+                wait_until(partial(running, x.base), 10, f"the game does not start on {x.base}")
