@@ -208,6 +208,34 @@ def test_knock_and_wipe_show_on_their_move_and_stay_still_with_reduced_motion(
             context.close()
 
 
+def test_the_sum_note_is_the_servers(
+        browser: Browser, server: str, finished: tuple[str, GameRecord, list[Game], int]) -> None:
+    """The note beside the sum is the step's sum_note as the server wrote it, or nothing:
+    the page computes no quotient of its own. The replay's answer is marked on its way
+    (a note the rule would never give), so a page that divides by itself shows
+    something else."""
+    table = finished[0]
+    person = Person(browser, server, seed=23)
+    page = person.page
+
+    def marked(route: Any) -> None:
+        body = route.fetch().json()
+        for i, step in enumerate(body["steps"]):
+            step["sum_note"] = f"note {i}" if i % 2 else None
+        route.fulfill(json=body)
+
+    try:
+        page.route(f"**/api/tables/{table}/replay", marked)
+        person.goto(f"/tables/{table}/replay")
+        page.wait_for_function("() => window.fidoReplay && window.fidoReplay.data")
+        n = page.evaluate("() => window.fidoReplay.data.steps.length")
+        for step in range(min(n, 8)):
+            page.locator("#slider").fill(str(step))
+            assert page.locator("#sum-note").inner_text() == (f"note {step}" if step % 2 else "")
+    finally:
+        person.close()
+
+
 def test_a_running_game_has_no_replay(browser: Browser, server: str) -> None:
     me, table = _table(server, "fido set=9")
     answer = me.get(f"/api/tables/{table}/replay")

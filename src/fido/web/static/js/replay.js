@@ -128,8 +128,7 @@ function renderScore(step) {
   $("sum").textContent = String(step.sum);
   $("divisor").textContent = String(d);
   $("stock").textContent = String(step.stock);
-  $("sum-note").textContent = step.table.length && step.sum % d === 0
-    ? `${step.sum} = ${step.sum / d} × ${d}` : "";
+  $("sum-note").textContent = step.sum_note || ""; // why the sum scores, as the server says
   $("last-move").textContent = stepText(state.step);
   $("last-move").classList.toggle("scored", Boolean(step.points));
 }

@@ -215,9 +215,7 @@ function renderScore() {
   const view = state.view;
   $("sum").textContent = view ? String(view.sum) : "–";
   $("divisor").textContent = view ? String(view.divisor) : "–";
-  const quotient = view && view.sum % view.divisor === 0 && view.table.length
-    ? `${view.sum} = ${view.sum / view.divisor} × ${view.divisor}` : "";
-  $("sum-note").textContent = quotient;
+  $("sum-note").textContent = (view && view.sum_note) || ""; // why the sum scores, as the server says
   $("stock").textContent = view ? String(view.stock) : "–";
   const last = state.log[state.log.length - 1];
   const fx = last && last.table_event;
