@@ -105,7 +105,7 @@ function updateTiles(layers, tiles, maxPips, last, moveIn) {
       tile = newTile(t, maxPips, moveIn);
       layers.tiles.append(tile.g);
       layers.placed.set(t.index, tile);
-    } else if (tile.x !== t.x || tile.y !== t.y || tile.angle !== t.angle) {
+    } else if (tile.x !== t.x || tile.y !== t.y || tile.angle !== t.angle || tile.first !== t.first) {
       moveTile(tile, t, maxPips); // the server laid the table out again
     }
     tile.g.classList.toggle("last", t.index === last);
@@ -117,16 +117,16 @@ function updateTiles(layers, tiles, maxPips, last, moveIn) {
   }
 }
 
-/** What a tile shows: a group at this index showing something else is another tile. */
+/** Which tile it is: a group at this index for another tile is removed (another game). */
 function faceOf(t, maxPips) {
-  return `${t.first}:${t.second}:${maxPips}`;
+  return `${Math.min(t.first, t.second)}:${Math.max(t.first, t.second)}:${maxPips}`;
 }
 
 /** A tile's group: placed by a transform (so a move is one attribute), its face inside. */
 function newTile(t, maxPips, moveIn) {
   const g = svg("g", { class: "placed" + (moveIn ? " moving-in" : ""), "data-index": t.index });
   if (moveIn) g.addEventListener("animationend", () => g.classList.remove("moving-in"), { once: true });
-  const tile = { g, face: faceOf(t, maxPips), x: null, y: null, angle: null };
+  const tile = { g, face: faceOf(t, maxPips), x: null, y: null, angle: null, first: null };
   moveTile(tile, t, maxPips);
   return tile;
 }
@@ -134,8 +134,8 @@ function newTile(t, maxPips, moveIn) {
 /** Put the tile where `t` says; its face is drawn again only when it turned. */
 function moveTile(tile, t, maxPips) {
   tile.g.style.transform = `translate(${t.x}px, ${t.y}px)`; // px are the board's units in SVG
-  if (tile.angle !== t.angle) tile.g.replaceChildren(tileFace(t, maxPips));
-  Object.assign(tile, { x: t.x, y: t.y, angle: t.angle });
+  if (tile.angle !== t.angle || tile.first !== t.first) tile.g.replaceChildren(tileFace(t, maxPips));
+  Object.assign(tile, { x: t.x, y: t.y, angle: t.angle, first: t.first });
 }
 
 /** A tile's face around its centre (0, 0): the 2 x 1 stone, the bar, its two numbers. */
