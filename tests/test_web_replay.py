@@ -208,6 +208,93 @@ def test_knock_and_wipe_show_on_their_move_and_stay_still_with_reduced_motion(
             context.close()
 
 
+def test_the_sum_note_is_the_servers(
+        browser: Browser, server: str, finished: tuple[str, GameRecord, list[Game], int]) -> None:
+    """The note beside the sum is the step's sum_note as the server wrote it, or nothing:
+    the page computes no quotient of its own. The replay's answer is marked on its way
+    (a note the rule would never give), so a page that divides by itself shows
+    something else."""
+    table = finished[0]
+    person = Person(browser, server, seed=23)
+    page = person.page
+
+    def marked(route: Any) -> None:
+        body = route.fetch().json()
+        for i, step in enumerate(body["steps"]):
+            step["sum_note"] = f"note {i}" if i % 2 else None
+        route.fulfill(json=body)
+
+    try:
+        page.route(f"**/api/tables/{table}/replay", marked)
+        person.goto(f"/tables/{table}/replay")
+        page.wait_for_function("() => window.fidoReplay && window.fidoReplay.data")
+        n = page.evaluate("() => window.fidoReplay.data.steps.length")
+        for step in range(min(n, 8)):
+            page.locator("#slider").fill(str(step))
+            assert page.locator("#sum-note").inner_text() == (f"note {step}" if step % 2 else "")
+    finally:
+        person.close()
+
+
+def _board_tiles(person: Person) -> list[dict[str, Any]]:
+    """The board's tile groups: index, where its transform puts it, whether it is a node
+    seen before (marked by _mark_tiles), the last laid, moving in."""
+    result: list[dict[str, Any]] = person.page.evaluate(r"""() =>
+        [...document.querySelectorAll('#board .placed')].map((g) => {
+            const m = /translate\(([-\d.e]+)px, ([-\d.e]+)px\)/.exec(g.style.transform);
+            return { index: Number(g.dataset.index), x: m && Number(m[1]), y: m && Number(m[2]),
+                     old: Boolean(g.fidoSeen), last: g.classList.contains('last'),
+                     moving: g.classList.contains('moving-in') };
+        })""")
+    return result
+
+
+def _mark_tiles(person: Person) -> None:
+    person.page.evaluate("() => document.querySelectorAll('#board .placed')"
+                         ".forEach((g) => { g.fidoSeen = true; })")
+
+
+def test_a_step_adds_or_removes_one_tile_and_keeps_the_others(
+        browser: Browser, server: str, finished: tuple[str, GameRecord, list[Game], int]) -> None:
+    """board.js draws incrementally: a step on adds the laid tile's group (it moves in)
+    and keeps every other group, the same node; a step back removes that one; every
+    tile stands where the step's layout says. A board drawn anew each time has no
+    node seen before."""
+    table = finished[0]
+    person = Person(browser, server, seed=24)
+    page = person.page
+    try:
+        person.goto(f"/tables/{table}/replay")
+        page.wait_for_function("() => window.fidoReplay && window.fidoReplay.data")
+        steps = page.evaluate("() => window.fidoReplay.data.steps.map((s) => s.layout.tiles)")
+        page.locator("body").click(position={"x": 5, "y": 5})
+        laid = 0
+        for step in range(1, len(steps)):
+            _mark_tiles(person)
+            page.keyboard.press("ArrowRight")
+            tiles = _board_tiles(person)
+            want = {t["index"]: (t["x"], t["y"]) for t in steps[step]}
+            assert {t["index"]: (t["x"], t["y"]) for t in tiles} == want, step
+            new = [t["index"] for t in tiles if not t["old"]]
+            assert new == sorted(set(want) - {t["index"] for t in steps[step - 1]}), step
+            if new:
+                laid += 1
+                assert [t["index"] for t in tiles if t["moving"] and not t["old"]] == new
+                assert [t["index"] for t in tiles if t["last"]] == new
+        assert laid >= 5
+        for step in range(len(steps) - 2, len(steps) - 7, -1):  # back: the last laid goes
+            _mark_tiles(person)
+            page.keyboard.press("ArrowLeft")
+            tiles = _board_tiles(person)
+            assert all(t["old"] for t in tiles), step
+            assert sorted(t["index"] for t in tiles) == sorted(t["index"] for t in steps[step])
+        page.keyboard.press("Home")
+        assert page.locator("#board .placed").count() == 0
+        assert not [e for e in person.errors if "favicon" not in e], person.errors
+    finally:
+        person.close()
+
+
 def test_a_running_game_has_no_replay(browser: Browser, server: str) -> None:
     me, table = _table(server, "fido set=9")
     answer = me.get(f"/api/tables/{table}/replay")

@@ -79,10 +79,12 @@ class Person:
     """One person in her own browser context (her own cookies)."""
 
     def __init__(self, browser: Browser, base: str, *, width: int = 1280, height: int = 900,
-                 seed: int = 0) -> None:
+                 seed: int = 0, **options: Any) -> None:
+        """``options`` go to her browser context as they are (a phone: ``is_mobile``,
+        ``has_touch``, ``device_scale_factor``)."""
         self.base = base
         self.context: BrowserContext = browser.new_context(
-            viewport={"width": width, "height": height})
+            viewport={"width": width, "height": height}, **options)
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))

@@ -55,54 +55,127 @@ export function hue(value, max) {
   return Math.round((value * 360) / (max + 1) + 200) % 360;
 }
 
+// The layers each board keeps between draws, and its tile groups by index: a draw
+// changes only what the new geometry changed (docs/web.md, "The drawing").
+const kept = new WeakMap(); // board -> { tiles, slots, targets, placed: Map(index -> tile) }
+
 /**
  * Draw `geometry` into `board` (an <svg>): tiles, open slots, and `targets`
  * ([{ slot, points, move, label, text? }]) as buttons that call `onTarget(target)`;
  * a target shows `text` when given, else the points it scores.
+ *
+ * The first draw builds the board; a later one keeps the tiles it drew, keyed by
+ * their index: a new tile is added (it moves in, unless `moveIn` is false), a tile
+ * the server's layout moved is moved, a tile no longer there is removed; only the
+ * open slots, the targets and the last tile's mark are drawn anew. A tile on a
+ * phone's slow CPU costs one group, not the whole table.
  */
-export function drawBoard(board, geometry, { maxPips, last, targets, onTarget, scale = 40 }) {
+export function drawBoard(board, geometry, { maxPips, last, targets, onTarget, scale = 40,
+  moveIn = true }) {
   const big = Math.max(0.62, 13 / scale); // a target stays at least 26 px across
-  board.replaceChildren();
-  const layer = svg("g", { class: "tiles" });
-  for (const t of geometry.tiles) {
-    const across = t.angle % 180 !== 0;
-    const g = svg("g", { class: "placed" + (t.index === last ? " last" : ""),
-      "data-index": t.index });
-    g.append(svg("rect", across
-      ? { x: t.x - 0.5, y: t.y - 1, width: 1, height: 2, rx: 0.14 }
-      : { x: t.x - 1, y: t.y - 0.5, width: 2, height: 1, rx: 0.14 }));
-    g.append(svg("line", across
-      ? { x1: t.x - 0.36, y1: t.y, x2: t.x + 0.36, y2: t.y }
-      : { x1: t.x, y1: t.y - 0.36, x2: t.x, y2: t.y + 0.36 }));
-    const rad = (t.angle * Math.PI) / 180;
-    const ux = Math.round(Math.cos(rad)) * 0.5;
-    const uy = Math.round(Math.sin(rad)) * 0.5;
-    for (const [v, sx] of [[t.first, -1], [t.second, 1]]) {
-      g.append(svg("text", { x: t.x + sx * ux, y: t.y + sx * uy,
-        class: `n h${hue(v, maxPips)}`, fill: `hsl(${hue(v, maxPips)} 70% 30%)` }, String(v)));
-    }
-    layer.append(g);
-  }
-  board.append(layer);
-  const marks = svg("g", { class: "slots" });
+  let layers = kept.get(board);
+  const fresh = !layers || layers.tiles.parentNode !== board; // none yet, or cleared since
+  if (fresh) layers = newLayers(board);
+  updateTiles(layers, geometry.tiles, maxPips, last, moveIn && !fresh);
   const byslot = new Map(targets.map((t) => [t.slot, t]));
-  for (const m of geometry.markers) {
-    const target = byslot.get(m.slot);
-    if (target) continue;
+  layers.slots.replaceChildren(...slotMarks(geometry, byslot));
+  layers.targets.replaceChildren(...targetButtons(geometry, byslot, big, onTarget));
+}
+
+/** The three layers of a board, bottom to top: tiles, open slots, targets. */
+function newLayers(board) {
+  const layers = { tiles: svg("g", { class: "tiles" }), slots: svg("g", { class: "slots" }),
+    targets: svg("g", { class: "targets" }), placed: new Map() };
+  board.replaceChildren(layers.tiles, layers.slots, layers.targets);
+  kept.set(board, layers);
+  return layers;
+}
+
+/** Add, move and remove tile groups so the layer shows `tiles`; mark the last one. */
+function updateTiles(layers, tiles, maxPips, last, moveIn) {
+  const seen = new Set();
+  for (const t of tiles) {
+    seen.add(t.index);
+    let tile = layers.placed.get(t.index);
+    if (tile && tile.face !== faceOf(t, maxPips)) { // another tile at this index: a new game
+      tile.g.remove();
+      tile = null;
+    }
+    if (!tile) {
+      tile = newTile(t, maxPips, moveIn);
+      layers.tiles.append(tile.g);
+      layers.placed.set(t.index, tile);
+    } else if (tile.x !== t.x || tile.y !== t.y || tile.angle !== t.angle || tile.first !== t.first) {
+      moveTile(tile, t, maxPips); // the server laid the table out again
+    }
+    tile.g.classList.toggle("last", t.index === last);
+  }
+  for (const [index, tile] of layers.placed) { // taken back, or another game
+    if (seen.has(index)) continue;
+    tile.g.remove();
+    layers.placed.delete(index);
+  }
+}
+
+/** Which tile it is: a group at this index for another tile is removed (another game). */
+function faceOf(t, maxPips) {
+  return `${Math.min(t.first, t.second)}:${Math.max(t.first, t.second)}:${maxPips}`;
+}
+
+/** A tile's group: placed by a transform (so a move is one attribute), its face inside. */
+function newTile(t, maxPips, moveIn) {
+  const g = svg("g", { class: "placed" + (moveIn ? " moving-in" : ""), "data-index": t.index });
+  if (moveIn) g.addEventListener("animationend", () => g.classList.remove("moving-in"), { once: true });
+  const tile = { g, face: faceOf(t, maxPips), x: null, y: null, angle: null, first: null };
+  moveTile(tile, t, maxPips);
+  return tile;
+}
+
+/** Put the tile where `t` says; its face is drawn again only when it turned. */
+function moveTile(tile, t, maxPips) {
+  tile.g.style.transform = `translate(${t.x}px, ${t.y}px)`; // px are the board's units in SVG
+  if (tile.angle !== t.angle || tile.first !== t.first) tile.g.replaceChildren(tileFace(t, maxPips));
+  Object.assign(tile, { x: t.x, y: t.y, angle: t.angle, first: t.first });
+}
+
+/** A tile's face around its centre (0, 0): the 2 x 1 stone, the bar, its two numbers. */
+function tileFace(t, maxPips) {
+  const across = t.angle % 180 !== 0;
+  const face = svg("g", { class: "face" });
+  face.append(svg("rect", across
+    ? { x: -0.5, y: -1, width: 1, height: 2, rx: 0.14 }
+    : { x: -1, y: -0.5, width: 2, height: 1, rx: 0.14 }));
+  face.append(svg("line", across
+    ? { x1: -0.36, y1: 0, x2: 0.36, y2: 0 }
+    : { x1: 0, y1: -0.36, x2: 0, y2: 0.36 }));
+  const rad = (t.angle * Math.PI) / 180;
+  const ux = Math.round(Math.cos(rad)) * 0.5;
+  const uy = Math.round(Math.sin(rad)) * 0.5;
+  for (const [v, sx] of [[t.first, -1], [t.second, 1]]) {
+    face.append(svg("text", { x: sx * ux, y: sx * uy,
+      class: `n h${hue(v, maxPips)}`, fill: `hsl(${hue(v, maxPips)} 70% 30%)` }, String(v)));
+  }
+  return face;
+}
+
+/** The open slots that are not targets now: a ring and the slot's name. */
+function slotMarks(geometry, byslot) {
+  return geometry.markers.filter((m) => !byslot.has(m.slot)).map((m) => {
     const g = svg("g", { class: "slot", "data-slot": m.slot });
     g.append(svg("circle", { cx: m.x, cy: m.y, r: 0.28 }));
     g.append(svg("text", { x: m.x, y: m.y, class: "slotname" }, m.slot));
-    marks.append(g);
-  }
-  board.append(marks);
-  const hot = svg("g", { class: "targets" });
+    return g;
+  });
+}
+
+/** The targets as buttons (click, Enter, Space): where the picked tile can go. */
+function targetButtons(geometry, byslot, big, onTarget) {
   const places = [...geometry.markers];
   if (!geometry.tiles.length) { // the opening tile goes in the middle of the empty table
     places.push({ slot: "open", x: 0, y: 0, angle: 0, value: null, kind: null });
   }
-  for (const m of places) {
+  return places.filter((m) => byslot.has(m.slot)).map((m) => {
     const target = byslot.get(m.slot);
-    if (!target) continue;
     const g = svg("g", { class: "target" + (target.points ? " scores" : ""), role: "button",
       tabindex: 0, "aria-label": target.label, "data-slot": m.slot });
     g.append(svg("circle", { cx: m.x, cy: m.y, r: big }));
@@ -112,9 +185,8 @@ export function drawBoard(board, geometry, { maxPips, last, targets, onTarget, s
     g.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onTarget(target); }
     });
-    hot.append(g);
-  }
-  board.append(hot);
+    return g;
+  });
 }
 
 // ---------------------------------------------------------------- pan and zoom

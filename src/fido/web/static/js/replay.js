@@ -80,12 +80,13 @@ function go(i, animate = true) {
   const to = Math.max(0, Math.min(last(), i));
   const forwardOne = to === state.step + 1;
   state.step = to;
-  render();
+  render(animate && forwardOne);
   const step = state.data.steps[to];
   if (animate && forwardOne && step.event) effects.play(step.event, { step: to, move: step.move });
 }
 
-function render() {
+/** Draw the current step; `moveIn`: its tile moves in (one step on, not a jump). */
+function render(moveIn = false) {
   const step = state.data.steps[state.step];
   const n = last();
   $("slider").value = String(state.step);
@@ -94,7 +95,7 @@ function render() {
   $("first").disabled = $("prev").disabled = state.step === 0;
   $("next").disabled = $("last").disabled = state.step === n;
   renderScore(step);
-  renderBoard(step);
+  renderBoard(step, moveIn);
   analysis.renderStep(state.step);
   renderResult(); // before the log: the result takes room from it
   renderHands(step);
@@ -128,8 +129,7 @@ function renderScore(step) {
   $("sum").textContent = String(step.sum);
   $("divisor").textContent = String(d);
   $("stock").textContent = String(step.stock);
-  $("sum-note").textContent = step.table.length && step.sum % d === 0
-    ? `${step.sum} = ${step.sum / d} × ${d}` : "";
+  $("sum-note").textContent = step.sum_note || ""; // why the sum scores, as the server says
   $("last-move").textContent = stepText(state.step);
   $("last-move").classList.toggle("scored", Boolean(step.points));
 }
@@ -150,7 +150,7 @@ function autoView(geometry, step) {
   else viewport.fit(all, 44);
 }
 
-function renderBoard(step) {
+function renderBoard(step, moveIn) {
   const view = { ruleset: state.data.ruleset, table: step.table, open: step.open,
     layout: step.layout };
   const geometry = placeTiles(view);
@@ -158,7 +158,7 @@ function renderBoard(step) {
   const placed = step.move && step.move !== "draw" && step.move !== "pass";
   drawBoard(board, geometry, { maxPips: maxPipsOf(state.data.ruleset),
     last: placed ? step.table.length - 1 : -1, targets: [], onTarget: () => {},
-    scale: viewport.scale() });
+    scale: viewport.scale(), moveIn });
   state.geometry = geometry;
 }
 

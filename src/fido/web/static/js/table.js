@@ -4,29 +4,32 @@
 // the page as text, never as HTML.
 
 import { Viewport, bounds, drawBoard, hue, placeTiles } from "./board.js";
-import { patch } from "./delta.js";
 import { Effects, eventName } from "./effects.js";
+import { TableSocket } from "./table_socket.js";
+import { applyMessage, dropPending, newState, startMove } from "./table_state.js";
 import { describe as describeAs, el, maxPipsOf, ordinal, scored } from "./ui.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
 const $ = (id) => document.getElementById(id);
 
-const state = {
-  seq: 0, // the last event seen: a reconnect asks for what came after it
-  seat: config.seat,
-  table: null,
-  view: null,
-  log: [], // moves: { seat, move, points, sum, drawn }
+// what the server said (table_state.js), and what this page adds: her choices on it
+const state = Object.assign(newState(config.seat), {
   selected: null, // the tile picked in the hand
-  pending: null, // a move sent, not yet acknowledged: { id, move, message, socket, seq, resent }
-  socket: null,
-  retry: 0,
-  closedForGood: false,
   lastAnnounced: 0,
   hintAt: null, // the log's length when she asked for a hint: it holds until the next move
   drag: null, // a tile being dragged: { tile, id, x, y, ghost, moved }
-};
-window.fidoTable = state; // for the browser tests and the curious
+});
+const link = new TableSocket(config.id, state, {
+  onMessage: receive, onStatus: setConnection,
+  onDropped: () => { dropPending(state); render(false); },
+});
+// the socket's fields where they always were, for the browser tests and the curious
+Object.defineProperties(state, {
+  socket: { get: () => link.socket, enumerable: true },
+  retry: { get: () => link.retry, enumerable: true },
+  closedForGood: { get: () => link.closedForGood, enumerable: true },
+});
+window.fidoTable = state;
 
 // ---------------------------------------------------------------- helpers
 
@@ -52,155 +55,50 @@ function teams() {
   return teamGames.includes(name) && state.view?.players === 4;
 }
 
-// ---------------------------------------------------------------- the socket
+// ---------------------------------------------------------------- messages
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  // version 2: each update says what changed (docs/protocol.md); the view is patched
-  const socket = new WebSocket(
-    `${scheme}://${location.host}/ws/tables/${config.id}?seq=${state.seq}&v=2`);
-  state.socket = socket;
-  setConnection("connecting");
-  socket.addEventListener("open", () => { state.retry = 0; setConnection("connected"); });
-  socket.addEventListener("message", (e) => {
-    let msg;
-    try { msg = JSON.parse(e.data); } catch { return; }
-    receive(msg);
-  });
-  socket.addEventListener("close", (e) => {
-    if (state.socket !== socket) return;
-    state.socket = null;
-    // a pending move stays pending: it may or may not have reached the table, and the
-    // next socket sends it again (resendPending)
-    if (e.code === 4401) {  // signed out (in this tab or another): the page as she is now
-      state.closedForGood = true;
-      setConnection("signed out");
-      location.reload();
-      return;
-    }
-    if (e.code === 4404 || e.code === 4403) {
-      state.closedForGood = true;
-      if (state.pending) { // no next socket to send it on
-        state.pending = null;
-        render(false);
-      }
-      setConnection(e.code === 4404 ? "no such table" : "refused");
-      return;
-    }
-    setConnection("reconnecting");
-    const wait = Math.min(5000, 300 * 2 ** state.retry++);
-    setTimeout(connect, wait);
-  });
-}
-
+/** Send on the table's socket; when it is down, say so (it reconnects by itself). */
 function send(message) {
-  if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
-    showAlert("Not connected: wait a moment, the page reconnects by itself.");
-    return false;
-  }
-  state.socket.send(JSON.stringify(message));
-  return true;
+  if (link.send(message)) return true;
+  showAlert("Not connected: wait a moment, the page reconnects by itself.");
+  return false;
 }
 
-setInterval(() => {
-  if (state.socket && state.socket.readyState === WebSocket.OPEN) {
-    state.socket.send(JSON.stringify({ type: "ping" }));
-  }
-}, 25000);
-
-/**
- * A move sent on a socket that closed before its answer came may or may not have
- * reached the table: the next socket sends the very same message again, once its
- * welcome is in. The server answers an id it has seen with its first outcome (an ack
- * or the refusal, marked duplicate) and never plays a move twice (docs/protocol.md).
- */
-function resendPending() {
-  const p = state.pending;
-  if (!p || p.socket === state.socket) return; // none, or a sync's welcome on the same socket
-  if (p.seq && state.seq >= p.seq) { // acknowledged before the drop, and the catch-up holds it
-    state.pending = null;
-    return;
-  }
-  p.socket = state.socket;
-  p.resent = true;
-  state.socket.send(JSON.stringify(p.message));
-}
-
+/** A message from the server: the state takes it (table_state.js), the page shows it. */
 function receive(msg) {
-  if (msg.type === "welcome") {
-    state.seat = msg.seat;
-    state.table = msg.table;
-    if (msg.events) applyEvents(msg.events, true);
-    else if (msg.history) {
-      state.log = msg.history.map((h) => ({ ...h }));
-    }
-    state.seq = msg.seq;
-    state.view = msg.view;
-    state.welcomed = state.log.length; // the moves that came with the welcome: no knock for them
-    resendPending();
-    render(true);
-  } else if (msg.type === "update") {
-    const first = msg.events.length ? msg.events[0].seq : msg.seq + 1;
-    if (first > state.seq + 1) { // missed something: ask for it (its welcome is a new base)
-      send({ type: "sync", seq: state.seq });
-      return;
-    }
-    const fresh = msg.events.filter((e) => e.seq > state.seq);
-    applyEvents(fresh, false);
-    state.seq = Math.max(state.seq, msg.seq);
-    if (msg.table) state.table = msg.table;
-    else if (msg.table_delta) state.table = patch(state.table, msg.table_delta);
-    if (msg.delta) state.view = patch(state.view, msg.delta);
-    else if ("view" in msg) state.view = msg.view;
-    // a move is done when the update that holds it has come (its ack names its seq)
-    if (state.pending && state.pending.seq && msg.seq >= state.pending.seq) state.pending = null;
-    render(false);
-    // the Rostock knock and the Basel wipe, as they happen (not when catching up)
-    for (const e of fresh) {
-      if (e.kind !== "move") continue;
-      const kind = e.table_event; // the knock or the wipe, as the server says
-      if (kind) effects.play(kind, { seq: e.seq, move: e.move, points: e.points });
-    }
-  } else if (msg.type === "ack") {
-    if (state.pending && state.pending.id === msg.id) {
-      if (msg.seq <= state.seq) { // a resent move's: the welcome already held it, no update follows
-        state.pending = null;
-        render(false);
-      } else state.pending.seq = msg.seq;
-    }
-  } else if (msg.type === "refused") {
-    const p = state.pending;
-    state.pending = null;
-    // a resent move that the table never had: say why it is not on the table, not only
-    // the server's reason (she did nothing since she played it)
-    const lost = p && p.resent && p.id === msg.id && !msg.duplicate;
-    showAlert(lost ? `Your move ${p.move} was not played: the connection dropped before it reached`
-      + ` the table, and it cannot be played now (${msg.message}).` : msg.message || "refused");
-    if (msg.code === "stale") send({ type: "sync", seq: state.seq });
-    render(false);
+  const out = applyMessage(state, msg, noteEvent);
+  if (msg.type === "welcome") link.resendPending(); // before drawing: it may settle the move
+  if (out.refused) {
+    const r = out.refused;
+    showAlert(r.lost ? `Your move ${r.move} was not played: the connection dropped before it reached`
+      + ` the table, and it cannot be played now (${r.message}).` : r.message || "refused");
+  }
+  if (out.sync) send({ type: "sync", seq: state.seq });
+  if (out.render) render(out.render === "fresh");
+  // the Rostock knock and the Basel wipe, as they happen (not when catching up)
+  for (const e of out.fresh) {
+    if (e.kind !== "move") continue;
+    const kind = e.table_event; // the knock or the wipe, as the server says
+    if (kind) effects.play(kind, { seq: e.seq, move: e.move, points: e.points });
   }
 }
 
-function applyEvents(events, catchingUp) {
-  for (const e of events) {
-    if (e.kind === "move") {
-      state.log.push({ seat: e.seat, move: e.move, points: e.points, sum: e.sum,
-        drawn: e.drawn, by: e.by, table_event: e.table_event });
-    } else if (e.kind === "chat") {
-      addChat(e.name, e.text, e.seat);
-    } else if (e.kind === "join") {
-      note(`${e.name} sat down at seat ${e.seat + 1}`);
-    } else if (e.kind === "leave") {
-      note(`Seat ${e.seat + 1} is free again`);
-    } else if (e.kind === "start") {
-      note("The game starts");
-    } else if (e.kind === "away" && !catchingUp) {
-      note(`${seatName(e.seat)} is away`);
-    } else if (e.kind === "back" && !catchingUp) {
-      note(`${seatName(e.seat)} is back`);
-    } else if (e.kind === "end") {
-      note("Game over");
-    }
+/** An event in the notes or the chat (a move is in the log already). */
+function noteEvent(e, catchingUp) {
+  if (e.kind === "chat") {
+    addChat(e.name, e.text, e.seat);
+  } else if (e.kind === "join") {
+    note(`${e.name} sat down at seat ${e.seat + 1}`);
+  } else if (e.kind === "leave") {
+    note(`Seat ${e.seat + 1} is free again`);
+  } else if (e.kind === "start") {
+    note("The game starts");
+  } else if (e.kind === "away" && !catchingUp) {
+    note(`${seatName(e.seat)} is away`);
+  } else if (e.kind === "back" && !catchingUp) {
+    note(`${seatName(e.seat)} is back`);
+  } else if (e.kind === "end") {
+    note("Game over");
   }
 }
 
@@ -211,7 +109,7 @@ function play(move) {
   const id = msgId();
   const message = { type: "move", id, seq: state.seq, move };
   if (send(message)) {
-    state.pending = { id, move, message, socket: state.socket };
+    startMove(state, id, move, message, link.socket);
     state.selected = null;
     render(false);
   }
@@ -317,9 +215,7 @@ function renderScore() {
   const view = state.view;
   $("sum").textContent = view ? String(view.sum) : "–";
   $("divisor").textContent = view ? String(view.divisor) : "–";
-  const quotient = view && view.sum % view.divisor === 0 && view.table.length
-    ? `${view.sum} = ${view.sum / view.divisor} × ${view.divisor}` : "";
-  $("sum-note").textContent = quotient;
+  $("sum-note").textContent = (view && view.sum_note) || ""; // why the sum scores, as the server says
   $("stock").textContent = view ? String(view.stock) : "–";
   const last = state.log[state.log.length - 1];
   const fx = last && last.table_event;
@@ -717,4 +613,4 @@ $("hand").addEventListener("keydown", (e) => {
   tiles[(i + step + tiles.length) % tiles.length].focus();
 });
 
-connect();
+link.connect();
