@@ -46,13 +46,15 @@ def diff(old: dict[str, JSON], new: dict[str, JSON]) -> dict[str, JSON]:
             out[key] = value
             continue
         before = old[key]
-        if before == value:
+        if before is value:  # the same object (a part kept from the last view): unchanged
             continue
         if isinstance(before, dict) and isinstance(value, dict):
-            out[key + "{}"] = diff(before, value)
+            inner = diff(before, value)
+            if inner:
+                out[key + "{}"] = inner
         elif isinstance(before, list) and isinstance(value, list):
             out.update(_list_diff(key, before, value))
-        else:
+        elif before != value:
             out[key] = value
     for key in old:
         if key not in new:
@@ -63,11 +65,13 @@ def diff(old: dict[str, JSON], new: dict[str, JSON]) -> dict[str, JSON]:
 def _list_diff(key: str, old: list[JSON], new: list[JSON]) -> dict[str, JSON]:
     """How a list changed, as stretches of the old list replaced (a slot closed here,
     another opened there, a tile added at the end), or the whole list when that is no
-    longer."""
+    longer; nothing when it did not change."""
     head = 0
     most = min(len(old), len(new))
     while head < most and old[head] == new[head]:
         head += 1
+    if head == len(old) == len(new):
+        return {}
     tail = 0
     while tail < most - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
