@@ -132,6 +132,16 @@ class Hub:
         if room is not None:
             self._spawn(room, whole_or_none(seq))
 
+    def _news(self, payload: str) -> bool:
+        """Whether a notification may tell this process something, judged in the
+        listener's thread: most are of its own writes (every process hears its own), and
+        waking the event loop for each cost a thread's hand-over a move. A room's sequence
+        number only grows, so one read here at or past the note's is past it for good."""
+        table_id, _, seq = payload.partition(":")
+        room = self.rooms.get(table_id)
+        known = whole_or_none(seq)
+        return room is not None and (known is None or known > room.seq)
+
     def _refresh_all(self) -> None:
         for room in list(self.rooms.values()):
             self._spawn(room)
@@ -160,7 +170,8 @@ class Hub:
                     loop.call_soon_threadsafe(self._refresh_all)  # what came while away
                     while not self._stopping.is_set():
                         for note in conn.notifies(timeout=1.0):
-                            loop.call_soon_threadsafe(self._notified, note.payload)
+                            if self._news(note.payload):
+                                loop.call_soon_threadsafe(self._notified, note.payload)
             except Exception as e:
                 if self._stopping.is_set():
                     return

@@ -238,6 +238,8 @@ def _row_info(row: TableRow) -> dict[str, Any]:
         "id": row.id, "ruleset": row.ruleset, "players": row.players, "status": row.status,
         "rated": row.rated, "private": row.private, "clock": row.clock, "grace": row.grace,
         "deadline": row.deadline,
-        "seats": [seat_info(r).public() | {"away": False} for r in row.seats],
+        "seats": [seat_info(r.kind, r.account_id, r.bot, r.reserved_for,
+                            r.account.name if r.account is not None else None).public()
+                  | {"away": False} for r in row.seats],
         "seq": row.seq, "finished": row.record is not None,
     }

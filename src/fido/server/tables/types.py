@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fido.server.protocol import Reason, encode
-from fido.store import Account, EventRow, SeatRow
+from fido.store import Account, EventRow
 
 __all__ = [
     "OUTBOX",
@@ -30,7 +30,11 @@ OUTBOX = 256  # messages queued for one connection before it is judged too slow
 def display_name(account: Account | None) -> str:
     if account is None:
         return "?"
-    return account.name if account.name is not None else f"guest {account.id}"
+    return _shown(account.id, account.name)
+
+
+def _shown(account_id: int, name: str | None) -> str:
+    return name if name is not None else f"guest {account_id}"
 
 
 @dataclass
@@ -142,8 +146,13 @@ class Conn:
                 self.queue.put_nowait(None)
 
 
-def seat_info(row: SeatRow) -> SeatInfo:
-    name = display_name(row.account) if row.kind == "person" else ""
-    if row.kind == "bot":
-        name = f"bot ({row.bot})"
-    return SeatInfo(row.kind, row.account_id, name, row.bot, row.reserved_for)
+def seat_info(kind: str, account_id: int | None, bot: str | None, reserved_for: str | None,
+              name: str | None) -> SeatInfo:
+    """A seat as the room keeps it, from its row and its account's name: a person's name
+    as the table shows it (:func:`display_name`), a bot's level."""
+    shown = ""
+    if kind == "person":
+        shown = "?" if account_id is None else _shown(account_id, name)
+    elif kind == "bot":
+        shown = f"bot ({bot})"
+    return SeatInfo(kind, account_id, shown, bot, reserved_for)
