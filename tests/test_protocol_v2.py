@@ -68,11 +68,14 @@ def test_every_seats_view_shares_the_spectators_public_part(
     while True:
         public = public_json(game.spectator_view())
         assert set(public) == PUBLIC_KEYS - {"layout"}
+        # the server builds its updates from views without the history: the same parts
+        assert public_json(game.spectator_view(history=False)) == public
         for seat in range(players):
             view = game.view(seat)
             assert public_json(view) == public
             whole = view_json(view, position=False)
             assert whole == public | seat_json(view)
+            assert seat_json(game.view(seat, history=False)) == seat_json(view)
             assert set(seat_json(view)).isdisjoint(PUBLIC_KEYS)
         if game.outcome is not None:
             break

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import sqlite3
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -212,3 +215,51 @@ def test_confirm_dispute_settle(players: Store) -> None:
         assert settle(s, gid, accept=False, now=later) is Status.REJECTED
         with pytest.raises(ResultError, match="rejected"):
             confirm(s, gid, 2)
+
+
+def test_a_write_now_never_waits_for_another_writer(tmp_path: Any) -> None:
+    """The server's event loop writes a move on its own thread only when nothing makes it
+    wait: another thread of the process writing, or another process holding the file's
+    write lock, gets None at once (the move then goes to a worker thread); otherwise the
+    block's writes are committed, and an error rolls them back."""
+    url = f"sqlite:///{tmp_path / 'now.db'}"
+    store = open_store(url)
+    create = "CREATE TABLE IF NOT EXISTS t (x INTEGER)"
+    with store.write_now() as cur:
+        assert cur is not None
+        cur.execute(create)
+        cur.execute("INSERT INTO t VALUES (1)")
+    with pytest.raises(ZeroDivisionError), store.write_now() as cur:
+        assert cur is not None
+        cur.execute("INSERT INTO t VALUES (2)")
+        raise ZeroDivisionError
+    # another process's writer (a plain connection to the file) holds the lock
+    other = sqlite3.connect(tmp_path / "now.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    started = time.monotonic()
+    with store.write_now() as cur:
+        assert cur is None
+    assert time.monotonic() - started < 0.5  # the busy handler did not wait
+    other.execute("ROLLBACK")
+    # this process's own turn is taken by another thread
+    assert store.writing is not None
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        assert store.writing is not None
+        with store.writing:
+            held.set()
+            release.wait(5)
+
+    worker = threading.Thread(target=hold)
+    worker.start()
+    held.wait(5)
+    with store.write_now() as cur:
+        assert cur is None
+    release.set()
+    worker.join()
+    with store.write_now() as cur:
+        assert cur is not None
+        assert cur.execute("SELECT x FROM t").fetchall() == [(1,)]
+    other.close()
+    store.close()

@@ -649,12 +649,14 @@ class Game:
 
     # ------------------------------------------------------------ views
 
-    def view(self, seat: int | object) -> SeatView:
-        """What ``seat`` may know, and nothing else."""
-        return make_view(self, self._seat(seat))
+    def view(self, seat: int | object, *, history: bool = True) -> SeatView:
+        """What ``seat`` may know, and nothing else; ``history=False``: without the
+        moves so far (``history`` empty), for a caller that reads only the present
+        (the server's updates: the history is rebuilt turn by turn for each view)."""
+        return make_view(self, self._seat(seat), history=history)
 
-    def spectator_view(self) -> SeatView:
-        return make_view(self, None)
+    def spectator_view(self, *, history: bool = True) -> SeatView:
+        return make_view(self, None, history=history)
 
     def __repr__(self) -> str:
         return (

@@ -58,11 +58,11 @@ class SeatView:
         return [p.tile for p in self.table.placements]
 
 
-def make_view(game: Game, seat: int | None) -> SeatView:
-    history = tuple(
+def make_view(game: Game, seat: int | None, *, history: bool = True) -> SeatView:
+    past = tuple(
         t if t.drawn is None or t.seat == seat else Turn(t.seat, t.move, t.points, t.ends_sum, None)
         for t in game.history()
-    )
+    ) if history else ()
     mine = seat is not None and seat == game.turn and game.outcome is None
     return SeatView(
         rules=game.rules,
@@ -75,7 +75,7 @@ def make_view(game: Game, seat: int | None) -> SeatView:
         scores=tuple(game.scores),
         to_move=game.turn,
         opener=game.opener,
-        history=history,
+        history=past,
         legal_moves=tuple(game.legal_moves()) if mine else (),
         outcome=game.outcome,
         passes=game.passes,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -160,30 +161,52 @@ class TableLog:
                              {"channel": NOTIFY_CHANNEL,
                               "id": f"{self.table_id}:{values['seq']}"})
 
+    def write_now(self, known: int, events: list[Event], update: dict[str, Any]) -> bool:
+        """:meth:`write` of a move's usual columns on the caller's thread, when the store
+        can write without waiting (:meth:`fido.store.Store.write_now`: SQLite, nobody
+        writing); False when it cannot (then nothing was written: use :meth:`write`)."""
+        values = update | {"seq": events[-1].seq}
+        if not values.keys() <= _PLAIN:
+            return False
+        with self.store.write_now() as cursor:
+            if cursor is None:
+                return False
+            try:
+                self._statements(cursor, "qmark", known, events, values)
+            except sqlite3.Error as e:  # as SQLAlchemy raises it: the room says "try again"
+                raise DBAPIError.instance("table write", None, e, sqlite3.Error) from e
+        return True
+
     def _write_driver(self, conn: Connection, known: int, events: list[Event],
                       values: dict[str, Any]) -> None:
-        names = tuple(sorted(values))
-        sql = _sql(conn.dialect.paramstyle, names)
         driver = conn.connection.dbapi_connection
         assert driver is not None
         cursor = driver.cursor()
         try:
-            cursor.execute(sql.update, [values[n] for n in names] + [self.table_id, known])
-            if cursor.rowcount != 1:
-                raise Behind
-            rows = [e.values(self.table_id) for e in events]
-            cursor.executemany(sql.insert, [tuple(r[c] for c in _EVENT_COLUMNS) for r in rows])
-            if sql.notify:
-                cursor.execute(sql.notify, (NOTIFY_CHANNEL, f"{self.table_id}:{values['seq']}"))
+            self._statements(cursor, conn.dialect.paramstyle, known, events, values)
         except conn.dialect.loaded_dbapi.Error as e:
             # as SQLAlchemy would raise it (the room refuses with "try again"), and a
             # connection the server lost is not handed out again
             if conn.dialect.is_disconnect(e, driver, cursor):
                 conn.invalidate(e)
-            raise DBAPIError.instance(sql.update, None, e, conn.dialect.loaded_dbapi.Error
+            raise DBAPIError.instance("table write", None, e, conn.dialect.loaded_dbapi.Error
                                       ) from e
         finally:
             cursor.close()
+
+    def _statements(self, cursor: Any, paramstyle: str, known: int, events: list[Event],
+                    values: dict[str, Any]) -> None:
+        """The row's new sequence numbers (only at ``known``: else :class:`Behind`), the
+        events' rows and, for PostgreSQL, the notification."""
+        names = tuple(sorted(values))
+        sql = _sql(paramstyle, names)
+        cursor.execute(sql.update, [values[n] for n in names] + [self.table_id, known])
+        if cursor.rowcount != 1:
+            raise Behind
+        rows = [e.values(self.table_id) for e in events]
+        cursor.executemany(sql.insert, [tuple(r[c] for c in _EVENT_COLUMNS) for r in rows])
+        if sql.notify:
+            cursor.execute(sql.notify, (NOTIFY_CHANNEL, f"{self.table_id}:{values['seq']}"))
 
 
 _PLAIN = frozenset({"seq", "move_seq", "deadline"})  # plain numbers: no type to convert

@@ -216,7 +216,11 @@ class Room:
         self, events: list[Event], update: dict[str, Any] | None = None,
         seats: SeatsChange | None = None,
     ) -> None:
-        """Write ``events`` and ``update`` in one transaction (raises :class:`Behind`)."""
+        """Write ``events`` and ``update`` in one transaction (raises :class:`Behind`):
+        here when the store writes without waiting (SQLite, nobody else writing: a
+        commit costs less than the hop to a thread), else in a worker thread."""
+        if seats is None and self.table_log.write_now(self.seq, events, update or {}):
+            return
         await asyncio.to_thread(self.table_log.write, self.seq, events, update or {}, seats)
 
     def _new(self, kind: str, seat: int | None, public: dict[str, Any], **more: Any) -> Event:
@@ -249,7 +253,7 @@ class Room:
         if self.game is None:
             return None
         game = self.game
-        return public_json(game.spectator_view(),
+        return public_json(game.spectator_view(history=False),
                            self._drawing.json(game.table, game.rules.max_pips))
 
     def _mine(self, seat: int | None) -> dict[str, Any] | None:
@@ -257,7 +261,8 @@ class Room:
         if self.game is None:
             return None
         game = self.game
-        view = game.view(seat) if seat is not None else game.spectator_view()
+        view = (game.view(seat, history=False) if seat is not None
+                else game.spectator_view(history=False))
         kept = self._rows.get(seat)
         mine = seat_json(view, kept[1] if kept is not None and kept[0] == view.hand else None)
         self._rows[seat] = (view.hand, mine["hand_rows"])  # a hand changes once a round
