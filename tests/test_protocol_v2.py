@@ -47,6 +47,23 @@ def test_a_patch_of_the_diff_is_the_new_object_and_leaves_the_old_one(
     assert diff(new, new) == {}
 
 
+@given(old=st.lists(st.integers(0, 40), unique=True, max_size=30),
+       new=st.lists(st.integers(0, 40), unique=True, max_size=30),
+       as_objects=st.booleans())
+def test_lists_of_distinct_items_patch_back_exactly(
+        old: list[int], new: list[int], as_objects: bool) -> None:
+    """The open slots and their markers: no item twice, so the delta is made in one pass
+    (not difflib); a closed slot and a new one cost a splice each, not the list."""
+    def wrap(xs: list[int]) -> list[Any]:
+        return [{"slot": x, "v": x % 7} for x in xs] if as_objects else list(xs)
+
+    before, after = {"open": wrap(old)}, {"open": wrap(new)}
+    assert patch(before, diff(before, after)) == after
+    if len(old) >= 6 and not as_objects:  # the first closed, one added at the end
+        moved = {"open": [*old[1:], 99]}
+        assert diff({"open": old}, moved) == {"open<>": [[0, 1, []], [len(old), 0, [99]]]}
+
+
 @given(old=st.lists(st.integers(0, 9), min_size=4, max_size=12), extra=st.integers(0, 9))
 def test_a_list_that_grows_sends_what_was_added(old: list[int], extra: int) -> None:
     delta = diff({"table": old}, {"table": [*old, extra]})

@@ -68,12 +68,13 @@ def _list_diff(key: str, old: list[JSON], new: list[JSON]) -> dict[str, JSON]:
     longer; nothing when it did not change."""
     head = 0
     most = min(len(old), len(new))
-    while head < most and old[head] == new[head]:
+    while head < most and (old[head] is new[head] or old[head] == new[head]):
         head += 1
     if head == len(old) == len(new):
         return {}
     tail = 0
-    while tail < most - head and old[-1 - tail] == new[-1 - tail]:
+    while tail < most - head and (old[-1 - tail] is new[-1 - tail]
+                                  or old[-1 - tail] == new[-1 - tail]):
         tail += 1
     middle_old, middle_new = old[head:len(old) - tail], new[head:len(new) - tail]
     splices: list[tuple[int, int, list[JSON]]]
@@ -84,12 +85,49 @@ def _list_diff(key: str, old: list[JSON], new: list[JSON]) -> dict[str, JSON]:
         # may fail for two objects with their keys in another order: a longer delta)
         texts_old = [repr(x) for x in middle_old]
         texts_new = [repr(x) for x in middle_new]
-        matcher = difflib.SequenceMatcher(None, texts_old, texts_new, autojunk=False)
-        splices = [(head + i1, i2 - i1, middle_new[j1:j2])
-                   for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"]
+        if len(set(texts_new)) == len(texts_new):
+            splices = [(head + at, cut, items)
+                       for at, cut, items in _distinct(texts_old, texts_new, middle_new)]
+        else:
+            matcher = difflib.SequenceMatcher(None, texts_old, texts_new, autojunk=False)
+            splices = [(head + i1, i2 - i1, middle_new[j1:j2])
+                       for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"]
     if sum(len(items) + 1 for _at, _cut, items in splices) >= len(new):
         return {key: new}
     return {key + "<>": [list(s) for s in splices]}
+
+
+def _distinct(old: list[str], new: list[str], items: list[JSON]
+              ) -> list[tuple[int, int, list[JSON]]]:
+    """The splices from ``old`` to ``new`` when no item of ``new`` is there twice (open
+    slots, their markers): one pass, each old item kept if it is still there after the
+    last one kept, else cut; what comes between two kept items is inserted."""
+    where = {text: j for j, text in enumerate(new)}
+    splices: list[tuple[int, int, list[JSON]]] = []
+    i = j = 0
+    while i < len(old):
+        k = where.get(old[i])
+        if k is None or k < j:  # gone (or moved back: cut here, inserted where it is)
+            start = i
+            while i < len(old) and ((k := where.get(old[i])) is None or k < j):
+                i += 1
+            splices.append((start, i - start, []))
+            continue
+        if k > j:
+            _add(splices, i, items[j:k])
+        i, j = i + 1, k + 1
+    if j < len(new):
+        _add(splices, len(old), items[j:])
+    return splices
+
+
+def _add(splices: list[tuple[int, int, list[JSON]]], at: int, added: list[JSON]) -> None:
+    """Insert ``added`` before old index ``at``, joined to a cut that ends there."""
+    if splices and splices[-1][0] + splices[-1][1] == at and not splices[-1][2]:
+        start, cut, _none = splices.pop()
+        splices.append((start, cut, added))
+    else:
+        splices.append((at, 0, added))
 
 
 def patch(old: dict[str, JSON], delta: dict[str, JSON]) -> dict[str, JSON]:

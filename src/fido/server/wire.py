@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from fido.announcements import Knocked, Wiped, events_of
-from fido.layout import Layouter
+from fido.layout import Layouter, Placed
 from fido.moves import Placement, Turn
 from fido.position import view_text
 from fido.rules import Ruleset, Scoring
@@ -28,14 +28,25 @@ __all__ = ["PUBLIC_KEYS", "TableDrawing", "hand_rows_json", "layout_json", "publ
            "seat_json", "sum_note", "table_event", "turn_json", "view_json"]
 
 
-def layout_json(layouter: Layouter) -> dict[str, Any]:
-    """Where every tile and open slot is drawn (:mod:`fido.layout`), in units."""
+def layout_json(layouter: Layouter, kept: dict[Placed, dict[str, Any]] | None = None
+                ) -> dict[str, Any]:
+    """Where every tile and open slot is drawn (:mod:`fido.layout`), in units. ``kept``:
+    the tiles' JSON of the last drawing, reused for a tile drawn where it was (the same
+    object: the next delta passes over it at once), and updated."""
+    tiles = []
+    fresh: dict[Placed, dict[str, Any]] = {}
+    for p in layouter.placed:
+        tile = kept.get(p) if kept is not None else None
+        if tile is None:
+            tile = {"index": p.index, "x": p.x, "y": p.y, "angle": p.angle, "first": p.first,
+                    "second": p.second}
+        fresh[p] = tile
+        tiles.append(tile)
+    if kept is not None:
+        kept.clear()
+        kept.update(fresh)
     return {
-        "tiles": [
-            {"index": p.index, "x": p.x, "y": p.y, "angle": p.angle, "first": p.first,
-             "second": p.second}
-            for p in layouter.placed
-        ],
+        "tiles": tiles,
         "markers": [
             {"slot": m.slot, "x": m.x, "y": m.y, "angle": m.angle, "value": m.value,
              "kind": m.kind}
@@ -52,6 +63,7 @@ class TableDrawing:
         self._layouter: Layouter | None = None
         self._json: dict[str, Any] | None = None
         self._placements: tuple[Placement, ...] = ()
+        self._tiles: dict[Placed, dict[str, Any]] = {}
         self._lock = threading.Lock()  # a worker thread may be laying out (Room._lay_out)
 
     def json(self, table: Table, max_pips: int) -> dict[str, Any]:
@@ -66,7 +78,7 @@ class TableDrawing:
             else:
                 layouter.extend(placements[n:])
             self._layouter, self._placements = layouter, placements
-            self._json = layout_json(layouter)
+            self._json = layout_json(layouter, self._tiles)
             return self._json
 
 
