@@ -287,6 +287,24 @@ def test_table_page_labels_for_screen_readers(browser: Browser, server: str) -> 
         solo.close()
 
 
+def test_the_partner_tag_follows_the_servers_teams(browser: Browser, server: str) -> None:
+    """A team game of four shows "partner" on the seat across (the teams come with the
+    view: the page knows no list of team games); FIDO, everyone for herself, shows none."""
+    solo = Person(browser, server, seed=6)
+    try:
+        solo.sign_up("Tess")
+        for game, partner in (("fives_and_threes", [2]), ("fido", [])):
+            solo.create_table(game, 6, ("me", "bot:greedy", "bot:greedy", "bot:greedy"))
+            page = solo.page
+            page.wait_for_function("() => window.fidoTable.view")
+            cards = page.locator("#seats .seat")
+            tagged = [i for i in range(cards.count())
+                      if cards.nth(i).locator(".tag", has_text="partner").count()]
+            assert tagged == partner, game
+    finally:
+        solo.close()
+
+
 def _repo() -> Path:
     return Path(__file__).resolve().parent.parent
 

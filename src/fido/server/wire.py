@@ -126,7 +126,7 @@ def hand_rows_json(hand: Iterable[Tile], divisor: int) -> list[dict[str, Any]]:
 
 PUBLIC_KEYS = frozenset({
     "ruleset", "players", "hand_counts", "stock", "scores", "turn", "opener", "passes", "sum",
-    "divisor", "sum_note", "table", "open", "outcome", "layout"})  # what public_json gives
+    "divisor", "teams", "sum_note", "table", "open", "outcome", "layout"})  # what public_json gives
 
 
 def sum_note(rules: Ruleset, ends_sum: int) -> str | None:
@@ -160,6 +160,7 @@ def public_json(view: SeatView, layout: dict[str, Any] | None = None) -> dict[st
         "passes": view.passes,
         "sum": view.ends_sum,
         "divisor": rules.divisor,
+        "teams": _teams(rules, view.players),
         "sum_note": sum_note(rules, view.ends_sum),
         "table": [p.text() for p in table.placements],
         "open": [
@@ -172,6 +173,11 @@ def public_json(view: SeatView, layout: dict[str, Any] | None = None) -> dict[st
     if layout is not None:
         out["layout"] = layout
     return out
+
+
+def _teams(rules: Ruleset, players: int) -> list[list[int]] | None:
+    teams = rules.teams(players)
+    return [list(team) for team in teams] if teams is not None else None
 
 
 def seat_json(view: SeatView, hand_rows: list[dict[str, Any]] | None = None

@@ -49,10 +49,10 @@ function msgId() {
   return `w${Date.now().toString(36)}-${msgId.n}`;
 }
 
-function teams() {
-  const name = (state.view?.ruleset || "").split(" ")[0];
-  const teamGames = ["block", "draw", "muggins", "fives_and_threes", "sebastopol"];
-  return teamGames.includes(name) && state.view?.players === 4;
+/** Whether seats `a` and `b` play as partners: the teams come with the view (the rule
+ * of which games have teams is the server's). */
+function partners(a, b) {
+  return a !== b && (state.view?.teams || []).some((t) => t.includes(a) && t.includes(b));
 }
 
 // ---------------------------------------------------------------- messages
@@ -232,7 +232,7 @@ function renderSeats() {
   box.replaceChildren();
   table.seats.forEach((s, i) => {
     const toMove = view && !view.outcome && view.turn === i;
-    const partner = teams() && state.seat !== null && i === (state.seat + 2) % 4;
+    const partner = state.seat !== null && state.seat !== undefined && partners(state.seat, i);
     const name = s.kind === "open" ? "open seat" : s.kind === "reserved" ? "reserved" : s.name;
     const link = s.account ? el("a", { href: `/players/${s.account}` }, name) : el("span", {}, name);
     const presence = s.kind === "bot" ? `bot (${s.bot})` : s.kind === "person"
