@@ -152,6 +152,7 @@ class ClientConf:
     protocol: int  # the table socket's version (1: whole views, 2: what changed)
     seed: int
     dump: bool = False
+    sticky: bool = False  # --servers: each table's people on one process, not spread
 
 
 @dataclass
@@ -203,7 +204,10 @@ class Client:
         return self.start <= t < self.end
 
     async def guest(self, gate: asyncio.Semaphore) -> Player:
-        base = self.conf.bases[self.guests % len(self.conf.bases)]  # the next one's the next
+        n = self.guests
+        if self.conf.sticky and n < 4 * self.conf.groups:
+            n //= 4  # the four of a table together (people[4i:4i + 4] sit at one table)
+        base = self.conf.bases[n % len(self.conf.bases)]  # else the next one's the next
         self.guests += 1
         async with gate:
             r = await self.http.get(f"{base}/api/session")
@@ -567,6 +571,7 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
                 bot_tables=len(range(k, args.bot_tables, args.clients)),
                 rules=args.rules, bot_level=args.bot_level, think=args.think,
                 moves=args.moves, deflate=not args.no_deflate, protocol=args.protocol,
+                sticky=args.sticky,
                 seed=1000 * step + k,
                 dump=args.dump_rtt is not None,
             )
@@ -640,7 +645,7 @@ def run_step(args: argparse.Namespace, players: int, step: int, tmp: Path) -> di
     moves = sum(r["moves"] for r in results)
     row = {
         "bench": "server_load", "db": "postgresql" if db.name else "sqlite",
-        "servers": args.servers,
+        "servers": args.servers, "sticky": args.sticky,
         "players": groups * 4, "bot_tables": args.bot_tables, "rules": args.rules,
         "think": args.think, "bot_delay": args.bot_delay, "clients": args.clients,
         "deflate": not args.no_deflate, "protocol": args.protocol, "seconds": seconds,
@@ -734,6 +739,9 @@ def main() -> None:
     ap.add_argument("--servers", type=int, default=1,
                     help="fido serve processes on the one database (PostgreSQL for more than "
                          "one); each table's people are spread over them")
+    ap.add_argument("--sticky", action="store_true",
+                    help="--servers: each table's people on one process (as a proxy that "
+                         "routes a table's sockets by its id would)")
     ap.add_argument("--protocol", type=int, choices=(1, 2), default=1,
                     help="the table socket's version: 1 whole views, 2 what changed")
     ap.add_argument("--no-deflate", action="store_true",
