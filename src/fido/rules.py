@@ -80,6 +80,7 @@ class Scoring(StrEnum):
     FIVES_AND_THREES = "fives_and_threes"  # S / 5 if S % 5 == 0, plus S / 3 if S % 3 == 0
 
 
+_FIVES_AND_THREES = (5, 3)  # the divisors of fives and threes' scoring
 def fido_hand_size(tiles: int, players: int) -> int:
     """FIDO's formula: floor(tiles / (players + 1)); reproduces fido-rules-de.txt's table."""
     return tiles // (players + 1)
@@ -174,14 +175,20 @@ class Ruleset:
         return (seat + 1) % players if self.clockwise else (seat - 1) % players
 
     def points(self, ends_sum: int) -> int:
-        """Points for making the sum of the ends ``ends_sum``."""
+        """Points for making the sum of the ends ``ends_sum``: each of
+        :attr:`scoring_divisors` that divides it scores its quotient."""
+        sc = self.scoring
+        if sc is Scoring.DIVISOR:  # the engine's every move: no loop
+            return ends_sum // self.divisor if ends_sum % self.divisor == 0 else 0
+        return sum(ends_sum // d for d in self.scoring_divisors if ends_sum % d == 0)
+
+    @property
+    def scoring_divisors(self) -> tuple[int, ...]:
+        """The divisors whose multiples score during play (none in a blocking game)."""
         sc = self.scoring
         if sc is Scoring.DIVISOR:
-            return ends_sum // self.divisor if ends_sum % self.divisor == 0 else 0
-        if sc is Scoring.FIVES_AND_THREES:
-            pts = ends_sum // 5 if ends_sum % 5 == 0 else 0
-            return pts + (ends_sum // 3 if ends_sum % 3 == 0 else 0)
-        return 0
+            return (self.divisor,)
+        return _FIVES_AND_THREES if sc is Scoring.FIVES_AND_THREES else ()
 
 
 @lru_cache(maxsize=256)

@@ -18,7 +18,7 @@ from fido.announcements import Knocked, Wiped, events_of
 from fido.layout import Layouter, Placed
 from fido.moves import Placement, Turn
 from fido.position import view_text
-from fido.rules import Ruleset, Scoring
+from fido.rules import Ruleset
 from fido.sorting import ratzek_rows
 from fido.table import Table
 from fido.tiles import Tile
@@ -136,8 +136,8 @@ def sum_note(rules: Ruleset, ends_sum: int) -> str | None:
     repeats the scoring rule."""
     if rules.points(ends_sum) <= 0:
         return None
-    divisors = (5, 3) if rules.scoring is Scoring.FIVES_AND_THREES else (rules.divisor,)
-    parts = [f"{ends_sum // d} \u00d7 {d}" for d in divisors if ends_sum % d == 0]
+    parts = [f"{ends_sum // d} \u00d7 {d}" for d in rules.scoring_divisors
+             if ends_sum % d == 0]
     return f"{ends_sum} = {' and '.join(parts)}"
 
 
