@@ -25,9 +25,9 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -60,6 +60,7 @@ CATCH_UP = 300  # a client further behind than this many events gets a fresh vie
 CHAT_PER_PERSON = 200  # chat lines one person may write at one table (its log is kept)
 REMEMBERED = 2000  # refused message ids remembered per table (a resend gets the same answer)
 LAYOUT_IN_THREAD = 30  # tiles on the table from which the layout runs in a worker thread
+_T = TypeVar("_T")
 _SYSTEM = random.SystemRandom()  # deals come from the operating system's random source
 
 
@@ -344,16 +345,14 @@ class Room:
                     update["table"] = table2
                 elif conn.table != table2:
                     update["table_delta"] = diff(conn.table, table2)
-                if conn.public is None or conn.mine is None or public is None:
-                    if public is not None and new_mine is not None:
-                        update["view"] = public | new_mine
-                    else:
-                        update["view"] = None
+                if public is None or new_mine is None:  # no game yet
+                    update["view"] = None
+                elif conn.public is None or conn.mine is None:  # its first view
+                    update["view"] = public | new_mine
                 else:
                     shared = public_deltas.get(id(conn.public))
                     if shared is None:
                         shared = public_deltas[id(conn.public)] = diff(conn.public, public)
-                    assert new_mine is not None
                     update["delta"] = shared | diff(conn.mine, new_mine)
                 frame = deltas[key] = encode(update)
             conn.send_text(frame)
@@ -599,13 +598,7 @@ class Room:
         Another process may seat someone first (people of one table on several server
         processes): then this one reads what it wrote and judges the request again."""
         async with self.lock:
-            for _attempt in range(3):
-                await self._catch_up()
-                try:
-                    return await self._join(account, seat, invite)
-                except Behind:
-                    continue
-            raise ApiError(503, "busy", "the table is busy: try again")
+            return await self._judged_again(lambda: self._join(account, seat, invite))
 
     async def _join(self, account: Account, seat: int | None, invite: str | None) -> int:
         """:meth:`join`, under the lock and caught up (:class:`Behind`: judge it again)."""
@@ -682,14 +675,18 @@ class Room:
         """Free her seat before the game starts (judged again after another process's
         write, as :meth:`join`)."""
         async with self.lock:
-            for _attempt in range(3):
-                await self._catch_up()
-                try:
-                    await self._leave(account)
-                    return
-                except Behind:
-                    continue
-            raise ApiError(503, "busy", "the table is busy: try again")
+            await self._judged_again(lambda: self._leave(account))
+
+    async def _judged_again(self, step: Callable[[], Awaitable[_T]]) -> _T:
+        """``step`` after catching up with the log, again (a few times) when another
+        process wrote first (:class:`Behind`); then "busy"."""
+        for _attempt in range(3):
+            await self._catch_up()
+            try:
+                return await step()
+            except Behind:
+                continue
+        raise ApiError(503, "busy", "the table is busy: try again")
 
     async def _leave(self, account: Account) -> None:
         """:meth:`leave`, under the lock and caught up (:class:`Behind`: judge it again)."""
