@@ -98,6 +98,7 @@ class StoreError(FidoError):
 
 
 BUSY_SECONDS = 30.0  # how long a writer waits for another one before giving up
+_BUSY_TIMEOUT = f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}"  # SQLite's, in ms
 
 
 def db_message(e: BaseException) -> str:
@@ -123,7 +124,7 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
+    cur.execute(_BUSY_TIMEOUT)
     # readers never wait for a writer, nor a writer for readers (a file database)
     cur.execute("PRAGMA journal_mode=WAL")
     # in WAL mode, NORMAL syncs the log at checkpoints, not at every commit: a commit
@@ -229,7 +230,7 @@ class Store:
                     raise
                 cursor.execute("COMMIT")
             finally:
-                cursor.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
+                cursor.execute(_BUSY_TIMEOUT)
                 cursor.close()
                 raw.close()  # back to the pool
         finally:

@@ -9,7 +9,6 @@ listens (:mod:`fido.server.hub`) and reads the new events by sequence number.
 from __future__ import annotations
 
 import functools
-import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -101,12 +100,8 @@ class TableLog:
             # only the events the row has counted: each statement of a PostgreSQL
             # transaction sees the latest commits, and a later event with this row
             # would leave the row's state (status, deadline, record) behind the events
-            events = [
-                Event(seq, kind, seat, json.loads(public),
-                      json.loads(private) if private else None, account_id, msg_id, at)
-                for seq, kind, seat, public, private, account_id, msg_id, at in conn.execute(
-                    _READ_EVENTS, {"id": self.table_id, "since": since, "upto": row.seq})
-            ]
+            events = [Event.from_columns(r._mapping) for r in conn.execute(
+                _READ_EVENTS, {"id": self.table_id, "since": since, "upto": row.seq})]
             return Loaded(row, seats, events)
 
     def write(self, known: int, events: list[Event], update: dict[str, Any],

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,12 +86,11 @@ class Event:
         return EventRow(**self.values(table_id))
 
     @classmethod
-    def from_row(cls, row: EventRow) -> Event:
-        return cls(
-            seq=row.seq, kind=row.kind, seat=row.seat, public=json.loads(row.public),
-            private=json.loads(row.private) if row.private else None,
-            account_id=row.account_id, msg_id=row.msg_id, at=row.at,
-        )
+    def from_columns(cls, c: Mapping[Any, Any]) -> Event:
+        """The event from its ``table_events`` row's columns (:meth:`values` in reverse)."""
+        return cls(c["seq"], c["kind"], c["seat"], json.loads(c["public"]),
+                   json.loads(c["private"]) if c["private"] else None, c["account_id"],
+                   c["msg_id"], c["at"])
 
 
 @dataclass(frozen=True)
