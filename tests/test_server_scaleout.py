@@ -93,11 +93,18 @@ def move_to(player: Player, client: httpx.Client, base: str) -> None:
     wait_until(lambda: len(player.welcomes) > welcomes, 20, f"{player.who}: no welcome")
 
 
-def test_two_processes_share_tables_through_the_log(tmp_path: Path) -> None:
+def two_processes(tmp_path: Path, *, bot_delay: float) -> tuple[ServerProcess, ServerProcess]:
+    """Two servers, not started, on an emptied PostgreSQL database (one bot worker each)."""
     assert POSTGRES
     _empty_postgres(POSTGRES)
-    a = ServerProcess(POSTGRES, tmp_path / "a.log", bot_delay=0.03, bot_processes=1)
-    b = ServerProcess(POSTGRES, tmp_path / "b.log", bot_delay=0.03, bot_processes=1)
+    a, b = (ServerProcess(POSTGRES, tmp_path / f"{name}.log", bot_delay=bot_delay,
+                          bot_processes=1) for name in "ab")
+    return a, b
+
+
+def test_two_processes_share_tables_through_the_log(tmp_path: Path) -> None:
+    assert POSTGRES  # its log is read below
+    a, b = two_processes(tmp_path, bot_delay=0.03)
     with servers(a, b):
         a.start()
         anna, bert = guest(a.base), guest(a.base)
@@ -220,10 +227,7 @@ def test_people_sitting_down_at_once_on_two_processes_all_get_their_seats(
     """A table's people on two processes take its seats at the same moment (as behind a
     load balancer): a process that finds the other's write first reads it and judges the
     request again; nobody is told "busy" while a seat is free, and each game starts."""
-    assert POSTGRES
-    _empty_postgres(POSTGRES)
-    a = ServerProcess(POSTGRES, tmp_path / "a.log", bot_delay=0.5, bot_processes=1)
-    b = ServerProcess(POSTGRES, tmp_path / "b.log", bot_delay=0.5, bot_processes=1)
+    a, b = two_processes(tmp_path, bot_delay=0.5)
     with servers(a, b):
         a.start()
         b.start()
