@@ -13,8 +13,10 @@ DEV_STAMP = $(VENV)/.installed-dev
 COMPILED_SRC = src/fido/table.py src/fido/game.py src/fido/results.py \
                src/fido/movegen.py src/fido/rollout.py src/fido/dealing.py
 COMPILED     = src/fido/.compiled
+# the interface's translations (src/fido/locale/*/LC_MESSAGES/*.po), compiled for gettext
+CATALOGS = $(patsubst %.po,%.mo,$(wildcard src/fido/locale/*/LC_MESSAGES/*.po))
 
-.PHONY: run test system-deps screenshots lint bench pure-test clean
+.PHONY: run test system-deps screenshots lint bench pure-test clean i18n pot
 
 # running: fido and its dependencies, plus mypy and setuptools to compile the engine
 $(RUN_STAMP): pyproject.toml setup.py
@@ -32,8 +34,36 @@ $(COMPILED): $(RUN_STAMP) $(COMPILED_SRC)
 	$(BIN)/python setup.py --quiet build_ext --inplace
 	touch src/*__mypyc*.so src/fido/*.so $@  # mypyc skips unchanged C (e.g. docstring edits)
 
+%.mo: %.po $(RUN_STAMP)
+	$(BIN)/pybabel --quiet compile -i $< -o $@
+
+# the messages of the code, extracted: build/fido.pot (Python, templates), build/fido_js.pot
+# (the page scripts); tests/test_catalogs.py extracts them too, to compare with the catalogs
+POT_DIR ?= build
+pot:
+	mkdir -p $(POT_DIR)
+	$(BIN)/pybabel --quiet extract -F babel.cfg -k N_ --add-location file --sort-by-file \
+		--project fido -o $(POT_DIR)/fido.pot src/fido
+	$(BIN)/pybabel --quiet extract -F babel-js.cfg --no-default-keywords -k t -k nt:1,2 \
+		--add-location file --sort-by-file --project fido -o $(POT_DIR)/fido_js.pot src/fido
+
+# after changing a sentence: the catalogs take the code's messages (new ones untranslated,
+# which `make test` refuses until they are translated: docs/translating.md)
+I18N_DEPS ?= $(RUN_STAMP)
+i18n: $(I18N_DEPS)
+	$(MAKE) -s pot
+	for lang in $$(ls src/fido/locale); do \
+		for domain in fido fido_js; do \
+			po=src/fido/locale/$$lang/LC_MESSAGES/$$domain.po; \
+			if [ -f $$po ]; then \
+				$(BIN)/pybabel --quiet update -i build/$$domain.pot -o $$po -l $$lang \
+					--no-fuzzy-matching --ignore-obsolete; \
+			else $(BIN)/pybabel --quiet init -i build/$$domain.pot -o $$po -l $$lang; fi; \
+		done; \
+	done
+
 # the web app and the server on ./fido.db (SQLite); open the address it prints
-run: $(COMPILED)
+run: $(COMPILED) $(CATALOGS)
 	$(BIN)/fido serve --host $(HOST) --port $(PORT)
 
 # what the tests need from the system, installed with apt-get when missing (as root
@@ -54,7 +84,7 @@ system-deps:
 		fi; \
 	fi
 
-test: system-deps $(DEV_STAMP) $(COMPILED)
+test: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports  # the architecture: pyproject.toml's [tool.importlinter]
@@ -63,7 +93,7 @@ test: system-deps $(DEV_STAMP) $(COMPILED)
 		tests/test_properties.py tests/test_undo_chance.py tests/test_hostile_input.py tests/test_position.py
 
 # docs/screenshots/: the lobby, two tables, the ranking pages and an event at phone and desktop size
-screenshots: system-deps $(DEV_STAMP) $(COMPILED)
+screenshots: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
 	PYTHONPATH=tests $(BIN)/python tests/web_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tests/ranking_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tests/event_screenshots.py docs/screenshots
@@ -72,10 +102,10 @@ $(VENV)/.installed-bench: $(DEV_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $@
 
-bench: $(COMPILED) $(VENV)/.installed-bench
+bench: $(COMPILED) $(CATALOGS) $(VENV)/.installed-bench
 	$(BIN)/python bench/engine.py
 
 clean:
 	rm -rf $(VENV) build .mypy_cache .pytest_cache .ruff_cache .hypothesis .import_linter_cache \
-		.grimp_cache $(COMPILED)
+		.grimp_cache $(COMPILED) $(CATALOGS)
 	find src -name '*.so' -delete

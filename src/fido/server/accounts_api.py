@@ -15,6 +15,7 @@ from fastapi import APIRouter, Path, Request, Response
 from sqlalchemy.orm import Session
 
 import fido
+from fido import i18n
 from fido.accounts import claims, roles
 from fido.accounts import signup as accounts
 from fido.accounts.sessions import COOKIE
@@ -24,16 +25,20 @@ from fido.server.deps import (
     address,
     count_against,
     errors,
+    https,
     me,
     server,
     set_session_cookie,
 )
 from fido.server.errors import ApiError
+from fido.server.language import COOKIE as LANGUAGE
+from fido.server.language import cookie_header
 from fido.server.schemas import (
     AccountOut,
     ClaimDecision,
     ClaimFor,
     Health,
+    LanguageChoice,
     PlayerLink,
     SessionInfo,
     SignIn,
@@ -42,6 +47,8 @@ from fido.server.schemas import (
 from fido.store import INT_MAX, Account, PlayerClaim
 
 __all__ = ["accounts_routes"]
+
+_ = i18n.gettext
 
 
 def _info(request: Request, s: Session, account: Account | None) -> SessionInfo:
@@ -90,6 +97,8 @@ def accounts_routes() -> APIRouter:
                 if current is None:  # a guest signing up is no new account
                     count_against(request, srv.created, "new accounts")
                 account = accounts.sign_up(s, body.name, body.password, body.email, current)
+                if account.language is None:  # the language she chose as a visitor stays
+                    account.language = i18n.language_or_none(request.cookies.get(LANGUAGE))
                 srv.sessions.end(s, old)  # a new id after a change of rights (no fixation)
                 cookie = srv.sessions.start(s, account)
                 return cookie, _info(request, s, account)
@@ -126,18 +135,21 @@ def accounts_routes() -> APIRouter:
             )
         old = request.cookies.get(COOKIE)
 
-        def work() -> tuple[str, SessionInfo] | None:
+        def work() -> tuple[str, SessionInfo, str | None] | None:
             with srv.store.session() as s:
                 account = accounts.authenticate(s, body.name, body.password)
                 if account is None:
                     return None
                 srv.sessions.end(s, old)
-                return srv.sessions.start(s, account), _info(request, s, account)
+                return (srv.sessions.start(s, account), _info(request, s, account),
+                        account.language)
 
         done = await asyncio.to_thread(work)
         if done is None:
-            raise ApiError(401, "wrong_password", "wrong name or password")
-        cookie, info = done
+            raise ApiError(401, "wrong_password", _("wrong name or password"))
+        cookie, info, language = done
+        if language is not None:  # her setting, on this browser too
+            response.headers.append("set-cookie", cookie_header(language, https(request)))
         srv.session_sockets.end(srv.sessions.key(old))  # committed, then the sockets told
         srv.per_account.reset(by_account)
         assert marks[1] is not None
@@ -182,6 +194,22 @@ def accounts_routes() -> APIRouter:
             info = _info(request, s, guest)
         token = set_session_cookie(request, response, cookie)
         return info.model_copy(update={"csrf_token": token})
+
+    @api.put(
+        "/language", response_model=LanguageChoice, tags=["sessions"],
+        dependencies=CsrfChecked, responses=errors(403, 422),
+    )
+    def choose_language(body: LanguageChoice, request: Request,
+                        response: Response) -> LanguageChoice:
+        """The interface's language for this browser (a cookie) and, signed in or a guest,
+        her account (it follows her to other browsers when she signs in there)."""
+        srv = server(request)
+        with srv.store.session() as s:
+            account = me(request, s)
+            if account is not None:
+                account.language = body.language
+        response.headers.append("set-cookie", cookie_header(body.language, https(request)))
+        return body
 
     @api.put(
         "/account/player", response_model=AccountOut, tags=["accounts"],

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from fido.i18n import LANGUAGES
 from fido.safe_text import control_chars
 from fido.store.models import INT_MAX
 
@@ -25,6 +26,7 @@ __all__ = [
     "ErrorDetail",
     "Health",
     "JoinIn",
+    "LanguageChoice",
     "PlayerLink",
     "SeatIn",
     "SeatOut",
@@ -143,6 +145,19 @@ class SessionInfo(BaseModel):
     kind: Literal["anonymous", "guest", "account"]
     account: AccountOut | None
     csrf_token: str
+
+
+def _spoken(code: str) -> str:
+    if code not in LANGUAGES:
+        raise ValueError("not a language of the interface: " + ", ".join(LANGUAGES))
+    return code
+
+
+class LanguageChoice(BaseModel):
+    """A language of the interface, by its code (``en``, ``de``)."""
+
+    language: Annotated[str, AfterValidator(_spoken)] = Field(
+        json_schema_extra={"enum": list(LANGUAGES)})
 
 
 class ErrorDetail(BaseModel):

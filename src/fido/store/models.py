@@ -228,6 +228,8 @@ class Account(Base):
     )
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     claimed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # the interface's language she chose (fido.i18n.LANGUAGES; None: her browser's)
+    language: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     player: Mapped[Player | None] = relationship()
 

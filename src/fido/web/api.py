@@ -69,6 +69,9 @@ class InProcessApi:
         )
         base = f"{self.request.url.scheme}://{self.request.url.netloc}"
         headers = {csrf.HEADER: self.token}
+        accept = self.request.headers.get("accept-language")
+        if accept is not None:  # the API's sentences in the page's language
+            headers["accept-language"] = accept
         async with httpx.AsyncClient(transport=transport, base_url=base) as http:
             http.cookies.update(self.cookies)
             answer = await http.request(method, path, json=body, headers=headers)

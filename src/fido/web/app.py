@@ -33,6 +33,7 @@ from fido.server.body_limit import MAX_BODY, BodyLimit
 from fido.server.deps import Limits, Server, https, server
 from fido.server.events_api import events_routes, seat_waiting_rounds
 from fido.server.hub import Hub, PlaySettings
+from fido.server.language import Language
 from fido.server.lobby import lobby_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
 from fido.server.play import TableSockets
@@ -138,6 +139,7 @@ def create_app(
     app.include_router(ranking_routes())
     _csrf_cookie(app)
     _error_handlers(app)
+    app.add_middleware(Language)  # the request's language, for the handlers and pages
     app.add_middleware(BodyLimit)  # before anything reads a body
     app.add_middleware(TableSockets)  # the table's socket, in front of all the pages' layers
     return app

@@ -22,8 +22,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 from sqlalchemy.orm import Session, object_session
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import fido
+from fido import i18n
 from fido.accounts.claims import pending_count
 from fido.accounts.notifications import unread_of
 from fido.accounts.roles import is_federation
@@ -62,8 +64,16 @@ _env = Environment(
     autoescape=select_autoescape(["html"]),
     trim_blocks=True,
     lstrip_blocks=True,
+    extensions=["jinja2.ext.i18n"],
 )
+# the request's language at each call (a context variable), so one environment serves all
+_env.install_gettext_callables(  # type: ignore[attr-defined]
+    i18n.gettext, i18n.ngettext, newstyle=True)
 _env.filters["game"] = game_label
+_env.filters["number"] = i18n.format_number
+_env.filters["decimal"] = i18n.format_decimal
+_env.filters["date"] = i18n.format_date
+_env.filters["datetime"] = i18n.format_datetime
 
 
 def _server_store(request: Request) -> Any:
@@ -103,12 +113,18 @@ def render(
     context.setdefault("me", None)
     html = _env.get_template(template).render(
         request=request, csrf_token=request.state.csrf_token, version=fido.__version__,
-        **context,
+        lang=i18n.current(), languages=i18n.LANGUAGES, here=_here(request), **context,
     )
     return HTMLResponse(html, status_code=status, headers={
         "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "same-origin", "Cache-Control": "no-store",
     })
+
+
+def _here(request: Request) -> str:
+    """This page's address on this site, without a ``?lang=`` (the switch's way back)."""
+    url = request.url.remove_query_params("lang")
+    return url.path + ("?" + url.query if url.query else "")
 
 
 _ERROR_TITLES = {
@@ -327,6 +343,29 @@ def page_routes() -> APIRouter:
             return render(request, "message.html", answer.status, title="Not now",
                           message=answer.message)
         return see_other(form.get("next", "/"), api)
+
+    @pages.post("/language")
+    async def language(request: Request) -> Response:
+        """The header's switch: the API keeps the choice (cookie and account)."""
+        form = await page_form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        answer = await api.call("PUT", "/api/language", {"language": form.get("language", "")})
+        if not answer.ok:
+            return render(request, "message.html", answer.status,
+                          title=i18n.gettext("That did not work"), message=answer.message)
+        return see_other(form.get("next", "/"), api)
+
+    @pages.get("/i18n/{lang}.json")
+    def script_catalog(lang: str) -> Response:
+        """The page scripts' sentences in ``lang`` (the scripts load it by the page's
+        ``lang``; the address carries the version, so it is kept a day)."""
+        if lang not in i18n.LANGUAGES:
+            raise StarletteHTTPException(404)
+        return Response(json.dumps(i18n.js_catalog(lang), ensure_ascii=False),
+                        media_type="application/json",
+                        headers={"Cache-Control": "public, max-age=86400"})
 
     # ------------------------------------------------------------ tables
 
