@@ -97,6 +97,7 @@ screenshots: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
 	PYTHONPATH=tests $(BIN)/python tests/web_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tests/ranking_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tests/event_screenshots.py docs/screenshots
+	PYTHONPATH=tests $(BIN)/python tests/german_screenshots.py docs/screenshots
 
 $(VENV)/.installed-bench: $(DEV_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
