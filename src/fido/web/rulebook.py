@@ -1,5 +1,8 @@
 """The rules for players: docs/rules.md rendered, its worked examples drawn.
 
+The page speaks the reader's language: ``rules.<lang>.md`` (docs/rules.de.md, a
+translation with the same picture lines) where the package has one, else the English.
+
 The rule book's examples carry picture lines (``<!-- picture: RULESET |
 TABLE | S = N | caption -->``, invisible on GitHub); each becomes a figure:
 the table's layout from :mod:`fido.layout`, drawn in the browser by the
@@ -22,6 +25,7 @@ from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from fido.i18n import _, current, ngettext
 from fido.layout import Layouter
 from fido.rules import Ruleset
 from fido.server.wire import layout_json
@@ -47,9 +51,18 @@ class Picture:
     def html(self) -> Markup:
         layout = Layouter.from_table(self.table, self.rules.max_pips)
         data = json.dumps(layout_json(layout), separators=(",", ":"))
-        scored = f": {self.points} points" if self.points else ""
-        label = (f"{self.caption}. The table {self.table.text()}; sum of the ends "
-                 f"{self.table.ends_sum}{scored}.")
+        text, ends = self.table.text(), self.table.ends_sum
+        if self.points:
+            scored = ": " + ngettext("{n} point", "{n} points", self.points).format(
+                n=self.points)
+            label = ngettext("{caption}. The table {table}; sum of the ends {sum}: {n} point.",
+                             "{caption}. The table {table}; sum of the ends {sum}: {n} points.",
+                             self.points).format(caption=self.caption, table=text, sum=ends,
+                                                 n=self.points)
+        else:
+            scored = ""
+            label = _("{caption}. The table {table}; sum of the ends {sum}.").format(
+                caption=self.caption, table=text, sum=ends)
         return Markup(
             '<figure class="rule-picture">'
             '<svg class="board rule-board" role="img" aria-label="{label}" data-layout="{data}" '
@@ -57,12 +70,16 @@ class Picture:
             "<figcaption><b>S = {s}</b>{scored} · {caption} <code>{text}</code></figcaption>"
             "</figure>"
         ).format(label=label, data=data, max=self.rules.max_pips,
-                 last=len(self.table.placements) - 1, s=self.table.ends_sum, scored=scored,
-                 caption=self.caption, text=self.table.text())
+                 last=len(self.table.placements) - 1, s=ends, scored=scored,
+                 caption=self.caption, text=text)
 
 
-def _source() -> str:
-    return resources.files("fido.web").joinpath("rules.md").read_text(encoding="utf-8")
+def _source(lang: str) -> str:
+    """The rule book in ``lang`` where there is one (``rules.<lang>.md``), else the English."""
+    package = resources.files("fido.web")
+    translated = package.joinpath(f"rules.{lang}.md")
+    book = translated if translated.is_file() else package.joinpath("rules.md")
+    return book.read_text(encoding="utf-8")
 
 
 def pictures(text: str) -> list[Picture]:
@@ -77,10 +94,19 @@ def pictures(text: str) -> list[Picture]:
     return out
 
 
-@cache
 def rules_html() -> Markup:
-    """docs/rules.md as HTML (its own markup escaped), the pictures in their places."""
-    text = _source()
+    """The rule book in the current language as HTML, the pictures in their places."""
+    return _rules_html(current())
+
+
+@cache
+def _rules_html(lang: str) -> Markup:
+    """One language's rule book as HTML (its own markup escaped), built once.
+
+    ``lang`` is the current language (the cache's key): the pictures' words are
+    translated with it while the page is built.
+    """
+    text = _source(lang)
     figures = pictures(text)
     count = iter(range(len(figures)))
     marked = _PICTURE.sub(lambda _m: f"\n\nFIDOPICTURE{next(count)}\n\n", text)
