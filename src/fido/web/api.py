@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 from fastapi import Request, Response
 
+from fido.i18n import _
 from fido.server import csrf
 
 __all__ = ["Answer", "InProcessApi"]
@@ -34,10 +35,12 @@ class Answer:
 
     @property
     def message(self) -> str:
-        """The human message of an error answer (the API's ``error.message``)."""
+        """The human message of an error answer (the API's ``error.message``, already in
+        the page's language: the call carries its Accept-Language)."""
         if isinstance(self.body, dict) and isinstance(self.body.get("error"), dict):
-            return str(self.body["error"].get("message", "refused"))
-        return f"the server answered {self.status}"
+            message = self.body["error"].get("message")
+            return str(message) if message else _("That was refused.")
+        return _("The server answered with the status {status}.").format(status=self.status)
 
     @property
     def code(self) -> str:
