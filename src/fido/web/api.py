@@ -16,7 +16,10 @@ from typing import Any
 import httpx
 from fastapi import Request, Response
 
+from fido.i18n import _, current
 from fido.server import csrf
+from fido.server.language import COOKIE as LANGUAGE
+from fido.server.language import QUERY
 
 __all__ = ["Answer", "InProcessApi"]
 
@@ -34,10 +37,12 @@ class Answer:
 
     @property
     def message(self) -> str:
-        """The human message of an error answer (the API's ``error.message``)."""
+        """The human message of an error answer (the API's ``error.message``, already in
+        the page's language: the call carries its Accept-Language)."""
         if isinstance(self.body, dict) and isinstance(self.body.get("error"), dict):
-            return str(self.body["error"].get("message", "refused"))
-        return f"the server answered {self.status}"
+            message = self.body["error"].get("message")
+            return str(message) if message else _("That was refused.")
+        return _("The server answered with the status {status}.").format(status=self.status)
 
     @property
     def code(self) -> str:
@@ -56,6 +61,9 @@ class InProcessApi:
     def __init__(self, request: Request, token: str | None = None) -> None:
         self.request = request
         self.cookies: dict[str, str] = dict(request.cookies)
+        if LANGUAGE in self.cookies or QUERY in request.query_params:
+            # the API's sentences in the language the page chose (?lang= beats the cookie)
+            self.cookies[LANGUAGE] = current()
         self.token: str = token or request.cookies.get(csrf.COOKIE) or str(
             getattr(request.state, "csrf_token", "")
         )

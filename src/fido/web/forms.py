@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fido.errors import FidoError
+from fido.i18n import N_, gettext
 from fido.rules import FIDO_DIVISORS, RULESETS, Ruleset, ruleset
 from fido.safe_text import whole_or_none
 
@@ -21,29 +22,83 @@ __all__ = [
     "SEAT_CHOICES",
     "FormError",
     "Game",
+    "bot_level",
+    "bot_name",
+    "clock_choices",
     "default_form",
     "game_label",
+    "seat_choices",
+    "set_label",
     "table_body",
 ]
 
 BOT_LEVELS = ("random", "greedy", "expert", "search")
+# a bot's level as people read it (the level's code stays the form's value)
+_LEVELS = {"random": N_("random"), "greedy": N_("greedy"), "expert": N_("expert"),
+           "search": N_("search")}
+# the seat kinds: the form's value and its label (translated where shown: seat_choices)
 SEAT_CHOICES: tuple[tuple[str, str], ...] = (
-    ("me", "me"),
-    ("open", "open"),
+    ("me", N_("me")),
+    ("open", N_("open")),
     *((f"bot:{level}", f"bot: {level}") for level in BOT_LEVELS),
-    ("reserved", "reserved for…"),
+    ("reserved", N_("reserved for…")),
 )
 CLOCKS = (0, 15, 30, 60, 120, 300)  # seconds per move; 0: no clock
 _FLAGS = ("count_pips", "all_fives")  # the classic games' options (probed below)
 _NAMES = {
-    "fido": "FIDO", "straight": "Straight", "block": "Block", "draw": "Draw",
-    "muggins": "Muggins (All Fives)", "fives_and_threes": "Fives and Threes",
-    "sebastopol": "Sebastopol",
+    "fido": "FIDO", "straight": N_("Straight"), "block": N_("Block"), "draw": N_("Draw"),
+    "muggins": N_("Muggins (All Fives)"), "fives_and_threes": N_("Fives and Threes"),
+    "sebastopol": N_("Sebastopol"),
+}
+# a ruleset's options as its label shows them ("divisor 5"); an option not here shows
+# as it is written
+_OPTIONS = {
+    "divisor": N_("divisor {value}"), "hand": N_("hand {value}"),
+    "mother_theresa": N_("mother theresa"), "soenke_hansen": N_("soenke hansen"),
+    "count_pips": N_("count pips"), "all_fives": N_("all fives"),
+    "direction=counterclockwise": N_("direction counterclockwise"),
+    "opener=highest_double": N_("opener highest double"),
+    "opener=lowest_double": N_("opener lowest double"),
+    "opener=first_seat": N_("opener first seat"),
 }
 
 
+def bot_level(level: str) -> str:
+    """A bot's level in the reader's language (an unknown one as it is)."""
+    return gettext(_LEVELS[level]) if level in _LEVELS else level
+
+
+def bot_name(level: str) -> str:
+    """A bot seated at a finished table, as the lists name it: "bot (expert)"."""
+    return gettext("bot ({level})").format(level=bot_level(level))
+
+
+def seat_choices() -> list[tuple[str, str]]:
+    """The seat kinds with their labels in the reader's language."""
+    out = []
+    for value, label in SEAT_CHOICES:
+        if value.startswith("bot:"):
+            label = gettext("bot: {level}").format(level=bot_level(value[4:]))
+        else:
+            label = gettext(label)
+        out.append((value, label))
+    return out
+
+
+def clock_choices() -> list[tuple[int, str]]:
+    """The move clocks with their labels ("30 s", "none")."""
+    return [(c, gettext("{seconds} s").format(seconds=c) if c else gettext("none"))
+            for c in CLOCKS]
+
+
+def set_label(size: int, divisor: int) -> str:
+    """A FIDO set in the form's list: "double-12 (divisor 5)"."""
+    return gettext("double-{size} (divisor {divisor})").format(size=size, divisor=divisor)
+
+
 class FormError(ValueError):
-    """A choice the form cannot turn into a table (the message is for the page)."""
+    """A choice the form cannot turn into a table (the message is for the page: a whole
+    sentence in the reader's language)."""
 
 
 @dataclass(frozen=True)
@@ -51,10 +106,15 @@ class Game:
     """One ruleset as the form offers it: its player range and its on/off options."""
 
     name: str
-    label: str
+    label: str  # English; ``title`` is the reader's
     min_players: int
     max_players: int
     flags: tuple[str, ...]
+
+    @property
+    def title(self) -> str:
+        """The game's name in the reader's language."""
+        return gettext(self.label)
 
 
 def _game(name: str) -> Game:
@@ -86,19 +146,19 @@ def _ruleset(form: Mapping[str, str]) -> str:
     name = form.get("game", "fido")
     game = _BY_NAME.get(name)
     if game is None:
-        raise FormError("choose one of the games offered")
+        raise FormError(gettext("Choose one of the games offered."))
     words = [name]
     if name == "fido":
         size = form.get("set", "12")
         set_size = whole_or_none(size)
         if set_size not in FIDO_DIVISORS:
-            raise FormError("choose one of the FIDO sets offered")
+            raise FormError(gettext("Choose one of the FIDO sets offered."))
         words.append(f"set={set_size}")
         divisor = form.get("divisor", "").strip()
         if divisor:
             number = whole_or_none(divisor)
             if number is None or not 2 <= number <= 99:
-                raise FormError("the divisor is a whole number from 2 to 99")
+                raise FormError(gettext("The divisor must be a whole number from 2 to 99."))
             if number != FIDO_DIVISORS[set_size]:
                 words.append(f"divisor={number}")
         if form.get("direction") == "counterclockwise":
@@ -107,8 +167,8 @@ def _ruleset(form: Mapping[str, str]) -> str:
     text = " ".join(words)
     try:
         return Ruleset.from_text(text).text()
-    except FidoError as e:
-        raise FormError(str(e)) from None
+    except FidoError:  # the checks above leave none; the engine's words are not the page's
+        raise FormError(gettext("These choices do not make a game: change one.")) from None
 
 
 def table_body(form: Mapping[str, str]) -> dict[str, Any]:
@@ -116,7 +176,7 @@ def table_body(form: Mapping[str, str]) -> dict[str, Any]:
     text = _ruleset(form)
     players = whole_or_none(form.get("players", "")) or 0
     if not 2 <= players <= 9:
-        raise FormError("a table has 2 to 9 players")
+        raise FormError(gettext("A table has 2 to 9 players."))
     seats: list[dict[str, Any]] = []
     for i in range(players):
         choice = form.get(f"seat{i}", "open")
@@ -127,20 +187,30 @@ def table_body(form: Mapping[str, str]) -> dict[str, Any]:
         elif choice == "reserved":
             name = form.get(f"name{i}", "").strip()
             if not name:
-                raise FormError(f"seat {i + 1} is reserved: for whom? type her name")
+                raise FormError(gettext(
+                    "Seat {seat} is reserved: for whom? Type her name.").format(seat=i + 1))
             seats.append({"kind": "reserved", "name": name})
         else:
-            raise FormError(f"seat {i + 1}: choose one of the kinds offered")
+            raise FormError(gettext(
+                "Seat {seat}: choose one of the kinds offered.").format(seat=i + 1))
     body: dict[str, Any] = {
         "ruleset": text, "players": players, "seats": seats,
         "rated": bool(form.get("rated")), "private": bool(form.get("private")),
     }
     seconds = whole_or_none(form.get("clock", "0"))
     if seconds not in CLOCKS:
-        raise FormError("choose one of the clocks offered")
+        raise FormError(gettext("Choose one of the clocks offered."))
     if seconds:
         body["clock"] = seconds
     return body
+
+
+def _option(key: str, value: str) -> str:
+    """One option of a ruleset's label, in the reader's language."""
+    text = _OPTIONS.get(f"{key}={value}") or _OPTIONS.get(key)
+    if text is None:
+        return f"{key.replace('_', ' ')} {value}".strip()
+    return gettext(text).format(value=value)
 
 
 def game_label(text: str) -> str:
@@ -149,8 +219,8 @@ def game_label(text: str) -> str:
         rules = Ruleset.from_text(text)
     except FidoError:
         return text
-    label = _NAMES.get(rules.name, rules.name)
+    label = gettext(_NAMES.get(rules.name, rules.name))
     if rules.name == "fido":
-        label = f"FIDO double-{rules.max_pips}"
-    extra = [f"{k.replace('_', ' ')} {v}".strip() for k, v in rules.options if k != "set"]
+        label = gettext("FIDO double-{size}").format(size=rules.max_pips)
+    extra = [_option(k, v) for k, v in rules.options if k != "set"]
     return ", ".join([label, *extra])

@@ -29,6 +29,7 @@ from fido import i18n
 from fido.accounts.claims import pending_count
 from fido.accounts.notifications import unread_of
 from fido.accounts.roles import is_federation
+from fido.i18n import N_, _
 from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
 from fido.server import csrf, deps, policy
@@ -36,12 +37,14 @@ from fido.server.errors import ApiError
 from fido.store import Account, SeatRow, TableRow
 from fido.web.api import Answer, InProcessApi
 from fido.web.forms import (
-    CLOCKS,
     GAMES,
-    SEAT_CHOICES,
     FormError,
+    bot_name,
+    clock_choices,
     default_form,
     game_label,
+    seat_choices,
+    set_label,
     table_body,
 )
 from fido.web.rulebook import rules_routes
@@ -95,8 +98,13 @@ def person_of(request: Request, s: Session) -> dict[str, Any] | None:
 
 
 
+def guest_name(account_id: int) -> str:
+    """A guest as the pages name her (she has no name of her own): "guest 12"."""
+    return _("guest {id}").format(id=account_id)
+
+
 def person_json(account: Account) -> dict[str, Any]:
-    name = account.name if account.name is not None else f"guest {account.id}"
+    name = account.name if account.name is not None else guest_name(account.id)
     session = object_session(account)
     federation = session is not None and not account.guest and is_federation(session, account.id)
     return {"id": account.id, "name": name, "guest": account.guest,
@@ -127,10 +135,11 @@ def _here(request: Request) -> str:
     return url.path + ("?" + url.query if url.query else "")
 
 
-_ERROR_TITLES = {
-    400: "That request is not right", 403: "Not yours to see", 404: "There is no such page",
-    405: "That cannot be done here", 413: "That is too long",
-    422: "That address is not right", 500: "Something went wrong",
+_ERROR_TITLES = {  # translated where shown (error_page)
+    400: N_("That request is not right"), 403: N_("Not yours to see"),
+    404: N_("There is no such page"), 405: N_("That cannot be done here"),
+    413: N_("That is too long"), 422: N_("That address is not right"),
+    500: N_("Something went wrong"),
 }
 
 
@@ -150,7 +159,7 @@ async def error_page(request: Request, status: int, message: str) -> HTMLRespons
     if not hasattr(request.state, "csrf_token"):  # an error before the middleware ran
         request.state.csrf_token = ""
     return render(request, "message.html", status, me=who,
-                  title=_ERROR_TITLES.get(status, "That did not work"), message=message)
+                  title=_(_ERROR_TITLES.get(status, "That did not work")), message=message)
 
 
 def _local(path: str | None) -> str:
@@ -171,13 +180,14 @@ async def page_form(request: Request) -> dict[str, str] | HTMLResponse:
     try:
         await request.app.state.server.csrf.check(request)
     except ApiError as e:
-        return render(request, "message.html", e.status, title="Please try again",
-                      message="This form was not sent from this site's page (or the page is "
-                      f"too old): reload it and send it again. ({e.message})")
+        return render(request, "message.html", e.status, title=_("Please try again"),
+                      message=_("This form was not sent from this site's page (or the page is "
+                                "too old): reload it and send it again. ({why})")
+                      .format(why=e.message))
     body = await request.body()
     if len(body) > _MAX_FORM:
-        return render(request, "message.html", 413, title="Too long",
-                      message="The form is too large.")
+        return render(request, "message.html", 413, title=_("Too long"),
+                      message=_("The form is too large."))
     fields = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
     return {k: v[0] for k, v in fields.items() if v}
 
@@ -209,8 +219,8 @@ def _games_rows(rows: list[TableRow]) -> list[dict[str, Any]]:
         by_seat = {r.get("seat"): r for r in results.get("seats", []) if isinstance(r, dict)}
         seats = []
         for seat in row.seats:
-            name = (seat.account.name or f"guest {seat.account.id}") if seat.account else (
-                f"bot ({seat.bot})" if seat.kind == "bot" else "")
+            name = (seat.account.name or guest_name(seat.account.id)) if seat.account else (
+                bot_name(seat.bot or "") if seat.kind == "bot" else "")
             res = by_seat.get(seat.seat, {})
             seats.append({"seat": seat.seat, "name": name, "account": seat.account_id,
                           "final": res.get("final"), "place": res.get("place")})
@@ -240,7 +250,8 @@ def page_routes() -> APIRouter:
             request, "lobby.html", status, me=me, form=form or default_form(), error=error,
             open_tables=open_.body.get("tables", []) if open_.ok else [],
             running_tables=running.body.get("tables", []) if running.ok else [],
-            games=GAMES, sets=FIDO_DIVISORS, seat_choices=SEAT_CHOICES, clocks=CLOCKS,
+            games=GAMES, sets=FIDO_DIVISORS, seat_choices=seat_choices(),
+            clocks=clock_choices(), set_label=set_label,
         )
 
     @pages.get("/", response_class=HTMLResponse)
@@ -340,7 +351,7 @@ def page_routes() -> APIRouter:
         api = InProcessApi(request, form.get(csrf.FIELD))
         answer = await api.call("POST", "/api/guest")
         if not answer.ok:
-            return render(request, "message.html", answer.status, title="Not now",
+            return render(request, "message.html", answer.status, title=_("Not now"),
                           message=answer.message)
         return see_other(form.get("next", "/"), api)
 
@@ -354,7 +365,7 @@ def page_routes() -> APIRouter:
         answer = await api.call("PUT", "/api/language", {"language": form.get("language", "")})
         if not answer.ok:
             return render(request, "message.html", answer.status,
-                          title=i18n.gettext("That did not work"), message=answer.message)
+                          title=_("That did not work"), message=answer.message)
         return see_other(form.get("next", "/"), api)
 
     @pages.get("/i18n/{lang}.json")
@@ -373,13 +384,12 @@ def page_routes() -> APIRouter:
     async def table_page(request: Request, table_id: str,
                          invite: str | None = None) -> HTMLResponse:
         if not _TABLE_ID.fullmatch(table_id):
-            return render(request, "message.html", 404, title="No such table",
-                          message="There is no table with this address.")
+            return _no_table(request)
         me = await asyncio.to_thread(viewer, request)
         answer = await InProcessApi(request).call("GET", f"/api/tables/{table_id}")
         if not answer.ok:
             return render(request, "message.html", answer.status, me=me,
-                          title="No such table", message=answer.message)
+                          title=_("No such table"), message=answer.message)
         table = answer.body
         invite = _invite(invite)
         link = None
@@ -396,27 +406,26 @@ def page_routes() -> APIRouter:
         """A finished game move by move; the page's script loads the steps from the API
         (only a finished game has them: a running game's hands are secret)."""
         if not _TABLE_ID.fullmatch(table_id):
-            return render(request, "message.html", 404, title="No such table",
-                          message="There is no table with this address.")
+            return _no_table(request)
         me = await asyncio.to_thread(viewer, request)
         answer = await InProcessApi(request).call("GET", f"/api/tables/{table_id}")
         if not answer.ok:
             return render(request, "message.html", answer.status, me=me,
-                          title="No such table", message=answer.message)
+                          title=_("No such table"), message=answer.message)
         table = answer.body
         if not table.get("finished"):
             why = {
-                "open": "This table's game has not begun yet: there is nothing to replay.",
-                "abandoned": "This table was closed before its game began: "
-                             "there is nothing to replay.",
-            }.get(table["status"], "This game is still running: its replay opens when the "
-                                   "game is over (until then the hands are secret).")
-            return render(request, "message.html", 409, me=me, title="No replay yet",
+                "open": _("This table's game has not begun yet: there is nothing to replay."),
+                "abandoned": _("This table was closed before its game began: "
+                               "there is nothing to replay."),
+            }.get(table["status"]) or _("This game is still running: its replay opens when "
+                                        "the game is over (until then the hands are secret).")
+            return render(request, "message.html", 409, me=me, title=_("No replay yet"),
                           message=why, back=f"/tables/{table_id}")
         refused = await asyncio.to_thread(_replay_refused, request, table_id)
         if refused is not None:  # private, or its duplicate round still plays
             return render(request, "message.html", refused.status, me=me,
-                          title="No replay for you yet", message=refused.message,
+                          title=_("No replay for you yet"), message=refused.message,
                           back=f"/tables/{table_id}")
         config = {"id": table_id, "seats": table["seats"], "me": me,
                   "my_seat": table.get("my_seat"), "csrf": request.state.csrf_token}
@@ -428,8 +437,7 @@ def page_routes() -> APIRouter:
         if isinstance(form, HTMLResponse):
             return form
         if not _TABLE_ID.fullmatch(table_id):
-            return render(request, "message.html", 404, title="No such table",
-                          message="There is no table with this address.")
+            return _no_table(request)
         me = await asyncio.to_thread(viewer, request)
         api = InProcessApi(request, form.get(csrf.FIELD))
         refused = await _ensure_someone(api, me)
@@ -444,7 +452,7 @@ def page_routes() -> APIRouter:
                 return see_other(f"/tables/{table_id}", api)
             refused = answer
         page = render(request, "message.html", refused.status, me=me,
-                      title="You could not sit down", message=refused.message,
+                      title=_("You could not sit down"), message=refused.message,
                       back=f"/tables/{table_id}")
         return api.pass_cookies(page)
 
@@ -458,7 +466,8 @@ def page_routes() -> APIRouter:
         api = InProcessApi(request, form.get(csrf.FIELD))
         answer = await api.call("DELETE", f"/api/tables/{table_id}/seats/mine")
         if not answer.ok:
-            return render(request, "message.html", answer.status, title="You are still seated",
+            return render(request, "message.html", answer.status,
+                          title=_("You are still seated"),
                           message=answer.message, back=f"/tables/{table_id}")
         return see_other("/")
 
@@ -485,8 +494,8 @@ def page_routes() -> APIRouter:
             me = person_json(account) if account is not None else None
             who = s.get(Account, account_id) if 0 < account_id < 2**31 else None
             if who is None:
-                return render(request, "message.html", 404, me=me, title="No such player",
-                              message="There is no player with this number.")
+                return render(request, "message.html", 404, me=me, title=_("No such player"),
+                              message=_("There is no player with this number."))
             rows = s.scalars(
                 policy.listed_tables(account)
                 .join(SeatRow, SeatRow.table_id == TableRow.id)
@@ -500,6 +509,12 @@ def page_routes() -> APIRouter:
         return render(request, "player.html", me=me, person=person, games=games)
 
     return pages
+
+
+def _no_table(request: Request) -> HTMLResponse:
+    """The page for an address that cannot be a table's."""
+    return render(request, "message.html", 404, title=_("No such table"),
+                  message=_("There is no table with this address."))
 
 
 def _replay_refused(request: Request, table_id: str) -> ApiError | None:
