@@ -3,12 +3,15 @@
 // game asks for hers (POST); it runs in the server's analysis worker, so the page asks
 // again every few seconds until it is done.
 
+import { lang, nt, num, t } from "./i18n.js";
 import { el } from "./ui.js";
 
 const POLL_MS = 2000;
 const NEAR = 0.05; // a loss below this is "the best move" (the estimate's own noise)
 
-const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
+const tenths = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+// one decimal the page's way (1.5 / 1,5); || 0: no "-0.0" for a loss that rounds to nothing
+const fmt = (x) => tenths.format(Math.round(x * 10) / 10 || 0);
 
 export class Analysis {
   /** `seatName(i)`: a seat's name; `go(step)`: show that step of the replay. */
@@ -50,7 +53,7 @@ export class Analysis {
 
   async ask() {
     this.button.disabled = true;
-    this.status("Asking for the analysis…");
+    this.status(t("Asking for the analysis…"));
     try {
       const answer = await fetch(this.url(), {
         method: "POST",
@@ -60,13 +63,14 @@ export class Analysis {
       });
       const body = await answer.json().catch(() => null);
       if (!answer.ok) {
-        this.status(body?.error?.message ? `Not now: ${body.error.message}.` : "The analysis could not be asked for.");
+        this.status(body?.error?.message ? t("Not now: {reason}.", { reason: body.error.message })
+          : t("The analysis could not be asked for."));
         this.button.disabled = false;
         return;
       }
       this.apply([body]);
     } catch {
-      this.status("The server cannot be reached: try again in a moment.");
+      this.status(t("The server cannot be reached: try again in a moment."));
       this.button.disabled = false;
     }
   }
@@ -85,35 +89,41 @@ export class Analysis {
     for (const [seat, a] of [...this.bySeat.entries()].sort((x, y) => x[0] - y[0])) {
       const name = this.seatName(seat);
       if (a.status === "queued" || a.status === "running") {
-        waiting.push(`${name}'s moves are being analysed${a.status === "queued" ? " (queued)" : ""}…`);
+        waiting.push(a.status === "queued" ? t("{name}'s moves are being analysed (queued)…", { name })
+          : t("{name}'s moves are being analysed…", { name }));
       } else if (a.status === "failed") {
-        waiting.push(`${name}'s analysis failed: ${a.error}`);
+        waiting.push(t("{name}'s analysis failed: {error}", { name, error: a.error }));
       } else if (a.result) {
         parts.push(this.summaryOf(seat, a.result));
       }
     }
     document.getElementById("analysis-summary").replaceChildren(...parts);
     this.status(waiting.join(" ") || (parts.length ? ""
-      : "No analysis yet: a player of this game can ask for the analysis of her moves."));
+      : t("No analysis yet: a player of this game can ask for the analysis of her moves.")));
   }
 
   summaryOf(seat, result) {
     const s = result.summaries.find((x) => x.seat === seat);
     if (!s || result.nothing_to_analyse) {
       return el("p", { class: "analysis-seat", "data-seat": seat },
-        `${this.seatName(seat)}: ${result.message || "nothing to analyse"}`);
+        result.message ? t("{name}: {message}", { name: this.seatName(seat), message: result.message })
+          : t("{name}: nothing to analyse", { name: this.seatName(seat) }));
     }
     const worst = s.mistakes.slice(0, 5).map((n) => {
       const d = this.byStep.get(n);
       return el("button", { type: "button", class: "mistake", "data-step": n,
-        onclick: () => this.go(n) }, `move ${n} −${fmt(d ? d.loss : 0)}`);
+        onclick: () => this.go(n) }, t("move {n} −{loss}", { n: num(n), loss: fmt(d ? d.loss : 0) }));
     });
-    const within = s.within_one === null ? "" : ` · ${Math.round(s.within_one * 100)}% within a point of the best`;
+    const facts = [
+      nt("{n} decision", "{n} decisions", s.decisions),
+      t("{lost} ± {ci} points lost ({per} a decision)",
+        { lost: fmt(s.lost), ci: fmt(s.lost_ci), per: fmt(s.lost_per_decision) }),
+      s.within_one !== null && t("{percent}% within a point of the best",
+        { percent: num(Math.round(s.within_one * 100)) }),
+    ];
     return el("div", { class: "analysis-seat", "data-seat": seat },
-      el("p", {}, el("b", {}, this.seatName(seat)),
-        `: ${s.decisions} decision${s.decisions === 1 ? "" : "s"} · ${fmt(s.lost)} ± ${fmt(s.lost_ci)} points lost`
-        + ` (${fmt(s.lost_per_decision)} a decision)${within}`),
-      worst.length ? el("p", { class: "mistakes" }, "Biggest mistakes: ", ...worst) : null);
+      el("p", {}, el("b", {}, this.seatName(seat)), `: ${facts.filter(Boolean).join(" · ")}`),
+      worst.length ? el("p", { class: "mistakes" }, t("Biggest mistakes:"), " ", ...worst) : null);
   }
 
   /** What the analysis says of the move of step `i` (empty when it has nothing). */
@@ -126,12 +136,13 @@ export class Analysis {
       return;
     }
     box.hidden = false;
-    const exact = d.exact ? " (exact)" : ` (± ${fmt(d.loss_ci)})`;
+    const exact = d.exact ? " " + t("(exact)") : ` (± ${fmt(d.loss_ci)})`;
     box.replaceChildren(
-      el("span", { class: "label" }, "Analysis"), " ",
-      `${this.seatName(d.seat)} played ${d.played}: `,
-      ...(d.loss < NEAR ? [el("b", { class: "best" }, "the best move")]
-        : [`best was ${d.best}, `, el("b", { class: "lost" }, `${fmt(d.loss)} points lost`), exact]));
+      el("span", { class: "label" }, t("Analysis")), " ",
+      t("{name} played {move}:", { name: this.seatName(d.seat), move: d.played }), " ",
+      ...(d.loss < NEAR ? [el("b", { class: "best" }, t("the best move"))]
+        : [t("best was {move},", { move: d.best }), " ",
+          el("b", { class: "lost" }, t("{points} points lost", { points: fmt(d.loss) })), exact]));
   }
 
   /** Every analysed move of the move list gets what it cost. */
@@ -142,8 +153,9 @@ export class Analysis {
       if (!d) continue;
       const button = li.firstElementChild;
       button.append(d.loss < NEAR
-        ? el("span", { class: "loss best", title: "the best move" }, " ✓")
-        : el("span", { class: "loss", title: `${fmt(d.loss)} points lost` }, ` −${fmt(d.loss)}`));
+        ? el("span", { class: "loss best", title: t("the best move") }, " ✓")
+        : el("span", { class: "loss", title: t("{points} points lost", { points: fmt(d.loss) }) },
+          ` −${fmt(d.loss)}`));
     }
   }
 }

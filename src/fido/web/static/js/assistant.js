@@ -9,7 +9,8 @@
 
 import { Viewport, bounds, drawBoard, placeTiles } from "./board.js";
 import { errorText, loadGame, post, requestBody, saveGame } from "./assistant_store.js";
-import { describe, el, ordinal, scored, split, tileFace } from "./ui.js";
+import { nt, num, t } from "./i18n.js";
+import { describe, el, ordinal, pointsText, scored, split, tileFace, tilesText } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -78,7 +79,7 @@ async function sync() {
   if (answer) {
     state.online = true;
     if (!answer.ok) {
-      state.message = `The server refused the game: ${errorText(answer)}`;
+      state.message = t("The server refused the game: {reason}", { reason: errorText(answer) });
     } else if (JSON.stringify(body()) !== sent) {
       state.again = true; // entered meanwhile: ask again
     } else {
@@ -94,8 +95,10 @@ function accept(answer, sent) {
   if (answer.refused) {
     const dropped = g.moves.slice(answer.accepted);
     g.moves = g.moves.slice(0, answer.accepted);
-    const later = dropped.length > 1 ? ` Not entered either (entered after it): ${dropped.slice(1).join(", ")}.` : "";
-    state.message = `${label(dropped[0])} was refused: ${answer.refused.message}.${later}`;
+    const later = dropped.length > 1
+      ? " " + t("Not entered either (entered after it): {moves}.", { moves: dropped.slice(1).join(", ") }) : "";
+    state.message = t("{move} was refused: {reason}.", { move: label(dropped[0]), reason: answer.refused.message })
+      + later;
     saveGame(g);
     sent = JSON.stringify(body());
   }
@@ -105,7 +108,7 @@ function accept(answer, sent) {
 }
 
 function label(move) {
-  return move === "draw" ? "The draw" : move === "pass" ? "The pass" : move;
+  return move === "draw" ? t("The draw") : move === "pass" ? t("The pass") : move;
 }
 
 // ---------------------------------------------------------------- drawing
@@ -119,14 +122,14 @@ function render() {
   const a = state.answer;
   const fresh = current();
   const queued = waiting();
-  $("sum").textContent = a ? String(a.sum) : "–";
-  $("divisor").textContent = a ? String(a.divisor) : "–";
-  $("stock").textContent = a ? String(a.stock) : "–";
+  $("sum").textContent = a ? num(a.sum) : "–";
+  $("divisor").textContent = a ? num(a.divisor) : "–";
+  $("stock").textContent = a ? num(a.stock) : "–";
   const conn = $("conn");
   conn.dataset.state = state.online ? "connected" : "offline";
   conn.textContent = state.online
-    ? (queued.length && !fresh ? "checking…" : "online")
-    : `offline${queued.length ? ` · ${queued.length} waiting` : ""}`;
+    ? (queued.length && !fresh ? t("checking…") : t("online"))
+    : queued.length ? nt("offline · {n} waiting", "offline · {n} waiting", queued.length) : t("offline");
   const last = a?.history?.[a.history.length - 1];
   $("last-move").textContent = last && fresh
     ? `${describe(last, names()[last.seat])}${scored(last) ? `: ${scored(last)}` : ""}` : "";
@@ -145,20 +148,21 @@ function renderTurn(fresh, queued) {
   const g = state.game;
   let text;
   if (g.opener === null || g.opener === undefined) {
-    text = "Who opens? Tap the player who holds the highest double.";
+    text = t("Who opens? Tap the player who holds the highest double.");
   } else if (!a) {
-    text = state.online ? "Loading…" : "No connection yet: the game is kept on this phone.";
+    text = state.online ? t("Loading…") : t("No connection yet: the game is kept on this phone.");
   } else if (!fresh && queued.length) {
-    text = state.online ? "Checking…"
-      : `No connection: ${queued.length} move${queued.length > 1 ? "s" : ""} wait and will be checked when it is back. Keep entering.`;
+    text = state.online ? t("Checking…")
+      : nt("No connection: {n} move waits and will be checked when it is back. Keep entering.",
+        "No connection: {n} moves wait and will be checked when it is back. Keep entering.", queued.length);
   } else if (a.over) {
     const o = a.outcome;
-    text = o.termination === "domino" ? `${names()[o.out_seat]} went out: the game is over.`
-      : "Nobody can move: the game is blocked.";
+    text = o.termination === "domino" ? t("{name} went out: the game is over.", { name: names()[o.out_seat] })
+      : t("Nobody can move: the game is blocked.");
   } else if (!g.moves.length) {
-    text = `${names()[g.opener]} opens: tap her double, then the table.`;
+    text = t("{name} opens: tap her double, then the table.", { name: names()[g.opener] });
   } else {
-    text = `${names()[a.to_move]} to move.`;
+    text = t("{name} to move.", { name: names()[a.to_move] });
   }
   $("turn").textContent = text;
 }
@@ -175,11 +179,11 @@ function renderSeats(fresh) {
       el("span", { class: "who" }, el("span", { class: "seatno" }, String(i + 1)), name,
         g.setup.seats[i].number ? el("span", { class: "tag" }, `#${g.setup.seats[i].number}`) : null),
       el("span", { class: "facts" },
-        el("span", { class: "score" }, `${a ? a.scores[i] : 0} pts`),
-        el("span", {}, `${a ? a.hand_counts[i] : "?"} tiles`)));
+        el("span", { class: "score" }, pointsText(a ? a.scores[i] : 0)),
+        el("span", {}, a ? tilesText(a.hand_counts[i]) : t("? tiles"))));
     if (choosing) {
       li.append(el("button", { type: "button", class: "opens", "data-opens": i,
-        onclick: () => { state.message = null; change((x) => { x.opener = i; }); } }, "opens"));
+        onclick: () => { state.message = null; change((x) => { x.opener = i; }); } }, t("opens")));
     }
     list.append(li);
   });
@@ -190,8 +194,8 @@ function targetsFor(tile, fresh, queued) {
   const a = state.answer;
   if (!a || !tile) return [];
   if (fresh) {
-    return a.targets.filter((t) => t.tile === tile).map((t) => ({
-      ...t, label: t.slot === "open" ? `open with ${tile}` : `${tile} on ${t.slot}: ${t.points ? `+${t.points}` : "no points"}`,
+    return a.targets.filter((x) => x.tile === tile).map((x) => ({
+      ...x, label: targetLabel(tile, x.slot, x.points),
     }));
   }
   // not judged yet: any slot still open as far as this phone knows; the server judges later
@@ -203,8 +207,15 @@ function targetsFor(tile, fresh, queued) {
   return slots.map((slot) => ({
     slot, tile, points: 0, text: "?",
     move: slot === "open" ? tile : `${tile}@${slot}`,
-    label: slot === "open" ? `open with ${tile}` : `${tile} on ${slot} (checked later)`,
+    label: slot === "open" ? t("open with {tile}", { tile }) : t("{tile} on {slot} (checked later)", { tile, slot }),
   }));
+}
+
+/** A judged target in words: "9-4 on 3e: +2", "open with 6-6". */
+function targetLabel(tile, slot, points) {
+  if (slot === "open") return t("open with {tile}", { tile });
+  return points ? t("{tile} on {slot}: +{points}", { tile, slot, points: num(points) })
+    : t("{tile} on {slot}: no points", { tile, slot });
 }
 
 function renderBoard(fresh, queued) {
@@ -214,13 +225,13 @@ function renderBoard(fresh, queued) {
   const targets = targetsFor(state.selected, fresh, queued);
   drawBoard(board, geometry, {
     maxPips: a.max_pips, last: a.table.length - 1, targets,
-    onTarget: (t) => enter(t.move),
+    onTarget: (target) => enter(target.move),
   });
   if (viewport.auto) viewport.fit(bounds(geometry));
   const list = $("targets");
-  list.replaceChildren(...targets.map((t) => el("li", {},
-    el("button", { type: "button", class: t.points ? "scores" : "", "data-move": t.move,
-      onclick: () => enter(t.move) }, t.label))));
+  list.replaceChildren(...targets.map((target) => el("li", {},
+    el("button", { type: "button", class: target.points ? "scores" : "", "data-move": target.move,
+      onclick: () => enter(target.move) }, target.label))));
 }
 
 function renderEntry(fresh, queued) {
@@ -230,24 +241,27 @@ function renderEntry(fresh, queued) {
   const over = fresh && a?.over;
   $("entry").hidden = !opened || over;
   const noStock = a && fresh ? !a.can_draw : a ? a.stock - queued.filter((m) => m === "draw").length <= 0 : false;
-  $("draw").textContent = noStock ? "Pass" : "Draw";
+  $("draw").textContent = noStock ? t("Pass") : t("Draw");
+  $("draw").dataset.move = noStock ? "pass" : "draw"; // what a tap enters, whatever the words
   $("draw").disabled = !g.moves.length && !queued.length;
   $("undo").disabled = !g.moves.length && !opened;
   const picker = $("picker");
   picker.replaceChildren();
   if (!a) return;
   const gone = new Set(queued.map((m) => split(m).tile));
-  const fits = new Set(a.targets.map((t) => t.tile));
+  const fits = new Set(a.targets.map((x) => x.tile));
   const all = $("all-tiles").checked || !fresh;
-  const tiles = a.unplayed.filter((t) => !gone.has(t) && (all || fits.has(t)));
-  if (fresh && !tiles.length) picker.append(el("p", { class: "hint" }, "No tile fits the table now: the player draws (or passes)."));
-  for (const t of tiles) {
-    const face = tileFace(t, a.max_pips);
+  const tiles = a.unplayed.filter((x) => !gone.has(x) && (all || fits.has(x)));
+  if (fresh && !tiles.length) {
+    picker.append(el("p", { class: "hint" }, t("No tile fits the table now: the player draws (or passes).")));
+  }
+  for (const tile of tiles) {
+    const face = tileFace(tile, a.max_pips);
     const b = el("button", { type: "button",
-      class: `pick${fresh && fits.has(t) ? " fits" : ""}${state.selected === t ? " selected" : ""}`,
-      "data-tile": t, "aria-pressed": state.selected === t ? "true" : "false",
-      "aria-label": `tile ${t}`,
-      onclick: () => { state.selected = state.selected === t ? null : t; render(); } }, face);
+      class: `pick${fresh && fits.has(tile) ? " fits" : ""}${state.selected === tile ? " selected" : ""}`,
+      "data-tile": tile, "aria-pressed": state.selected === tile ? "true" : "false",
+      "aria-label": t("tile {tile}", { tile }),
+      onclick: () => { state.selected = state.selected === tile ? null : tile; render(); } }, face);
     picker.append(b);
   }
 }
@@ -262,7 +276,9 @@ function renderLog(queued) {
     list.append(el("li", { class: h.points ? "scored" : "" },
       describe(h, who[h.seat]), sc ? el("span", { class: h.points ? "pts" : "sum" }, ` · ${sc}`) : null));
   }
-  for (const m of queued) list.append(el("li", { class: "waiting" }, `${label(m)} · waiting to be checked`));
+  for (const m of queued) {
+    list.append(el("li", { class: "waiting" }, t("{move} · waiting to be checked", { move: label(m) })));
+  }
   list.parentElement.scrollTop = list.parentElement.scrollHeight;
 }
 
@@ -282,30 +298,39 @@ function renderEnd(fresh) {
       const input = el("input", { type: "number", inputmode: "numeric", min: lo, max: hi,
         id: `pips${i}`, name: `pips${i}`, value: g.pips ? g.pips[i] : out ? 0 : "", required: true });
       return el("li", {}, el("label", {}, `${name} `,
-        el("span", { class: "hint" }, out ? "(went out)" : `(${a.hand_counts[i]} tiles: ${lo}–${hi} pips)`), input));
+        el("span", { class: "hint" }, out ? t("(went out)")
+          : nt("({n} tile: {low}–{high} pips)", "({n} tiles: {low}–{high} pips)", a.hand_counts[i],
+            { low: num(lo), high: num(hi) })), input));
     }));
   }
   $("pips-error").textContent = a.pips_error || "";
   if (!a.result) return;
   const res = a.result;
-  $("sheet-what").textContent = `${a.ruleset.replace("fido set=", "FIDO double-")}, divisor ${a.divisor}: ${
-    res.termination === "domino" ? `${names()[res.out_seat]} went out` : "blocked"}.`;
+  const set = /^fido set=(\d+)/.exec(a.ruleset); // the rest (a direction) stays notation
+  const game = set ? t("FIDO double-{set}", { set: set[1] }) + a.ruleset.slice(set[0].length) : a.ruleset;
+  const p = { game, divisor: num(a.divisor),
+    name: names()[res.out_seat] };
+  $("sheet-what").textContent = res.termination === "domino"
+    ? t("{game}, divisor {divisor}: {name} went out.", p) : t("{game}, divisor {divisor}: blocked.", p);
   $("sheet-rows").replaceChildren(...[...res.seats].sort((x, y) => x.place - y.place).map((r) =>
     el("tr", { "data-seat": r.seat }, el("td", {}, ordinal(r.place)), el("th", { scope: "row" }, names()[r.seat]),
-      el("td", {}, String(r.points)), el("td", {}, String(r.pips)),
-      el("td", { class: "final" }, String(r.final)))));
+      el("td", {}, num(r.points)), el("td", {}, num(r.pips)),
+      el("td", { class: "final" }, num(r.final)))));
   const ranked = g.setup.seats.every((s) => s.number);
   $("send-form").hidden = !ranked;
-  if (!ranked) $("sheet-what").textContent += " Not every player is a ranking player: this sheet is not sent to the ranking.";
+  if (!ranked) {
+    $("sheet-what").textContent += " " + t("Not every player is a ranking player: this sheet is not sent to the ranking.");
+  }
   if (!$("sheet-date").value) $("sheet-date").value = g.date || new Date(g.started || Date.now()).toISOString().slice(0, 10);
   if (!$("sheet-event").value && g.event) $("sheet-event").value = g.event;
   $("send").disabled = Boolean(g.sent);
-  $("send-ok").textContent = g.sent ? `Sent to the ranking as game ${g.sent.game}: the other players confirm it there.` : "";
+  $("send-ok").textContent = g.sent
+    ? t("Sent to the ranking as game {game}: the other players confirm it there.", { game: g.sent.game }) : "";
 }
 
 // ---------------------------------------------------------------- actions
 
-$("draw").addEventListener("click", () => enter($("draw").textContent === "Pass" ? "pass" : "draw"));
+$("draw").addEventListener("click", () => enter($("draw").dataset.move === "pass" ? "pass" : "draw"));
 $("undo").addEventListener("click", () => {
   state.message = null;
   change((g) => {
@@ -321,7 +346,10 @@ $("pips-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const values = names().map((_n, i) => $(`pips${i}`).value.trim());
   const bad = values.findIndex((v) => !/^\d{1,5}$/.test(v));
-  if (bad >= 0) { $("pips-error").textContent = `${names()[bad]}: enter the pips left as a whole number`; return; }
+  if (bad >= 0) {
+    $("pips-error").textContent = t("{name}: enter the pips left as a whole number", { name: names()[bad] });
+    return;
+  }
   state.game.pips = values.map(Number);
   saveGame(state.game);
   sync();
@@ -333,19 +361,19 @@ $("send-form").addEventListener("submit", async (e) => {
   g.event = $("sheet-event").value.trim();
   saveGame(g);
   $("send-error").textContent = "";
-  if (!g.date || !g.event) { $("send-error").textContent = "Give the date and the place or event."; return; }
+  if (!g.date || !g.event) { $("send-error").textContent = t("Give the date and the place or event."); return; }
   const token = (document.cookie.match(/(?:^|; )fido_csrf=([^;]*)/) || [])[1] || "";
   let answer;
   try {
     answer = await post("/api/assistant/sheet", { ...body(), date: g.date, event: g.event },
       { "X-CSRF-Token": decodeURIComponent(token) });
   } catch {
-    $("send-error").textContent = "No connection: the sheet stays here; send it when the connection is back.";
+    $("send-error").textContent = t("No connection: the sheet stays here; send it when the connection is back.");
     return;
   }
   if (!answer.ok) {
     $("send-error").textContent = answer.status === 401
-      ? "Sign in to send the sheet (the game stays on this phone)." : errorText(answer);
+      ? t("Sign in to send the sheet (the game stays on this phone).") : errorText(answer);
     return;
   }
   g.sent = { game: answer.body.game };
@@ -357,7 +385,8 @@ setInterval(() => { if (!state.online || !current()) sync(); }, 4000);
 window.addEventListener("resize", () => { if (viewport.auto && state.answer) viewport.fit(bounds(placeTiles(state.answer))); });
 
 if (!state.game) {
-  $("app").replaceChildren(el("p", {}, "No game on this phone yet. ", el("a", { href: "/assistant" }, "Set one up")));
+  $("app").replaceChildren(el("p", {}, t("No game on this phone yet."), " ",
+    el("a", { href: "/assistant" }, t("Set one up"))));
 } else {
   render();
   sync();

@@ -2,6 +2,7 @@
 // server (POST /api/assistant/state with no moves), then kept in this browser.
 
 import { errorText, loadGame, post, saveGame } from "./assistant_store.js";
+import { nt, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -12,11 +13,14 @@ function showRows() {
   });
 }
 
-function setup() {
+/** The seats as typed; `unnamed` gets the seats left without a name (they take the ranking's). */
+function setup(unnamed = new Set()) {
   const n = Number($("count").value);
   const seats = [];
   for (let i = 0; i < n; i++) {
-    const name = $(`name${i}`).value.trim() || `Player ${i + 1}`;
+    const typed = $(`name${i}`).value.trim();
+    if (!typed) unnamed.add(i);
+    const name = typed || t("Player {n}", { n: i + 1 });
     const raw = $(`number${i}`).value.trim();
     const seat = { name };
     if (raw) seat.number = /^\d+$/.test(raw) ? Number(raw) : raw;
@@ -29,17 +33,18 @@ async function start(e) {
   e.preventDefault();
   document.querySelectorAll(".field-error").forEach((x) => { x.textContent = ""; });
   $("form-error").textContent = "";
-  const s = setup();
+  const unnamed = new Set();
+  const s = setup(unnamed);
   const bad = s.seats.findIndex((x) => typeof x.number === "string");
   if (bad >= 0) {
-    $(`error${bad}`).textContent = "a ranking number is a whole number";
+    $(`error${bad}`).textContent = t("a ranking number is a whole number");
     return;
   }
   let answer;
   try {
     answer = await post("/api/assistant/state", { ...s, opener: null, moves: [] });
   } catch {
-    $("form-error").textContent = "No connection to the server: try again when it is back.";
+    $("form-error").textContent = t("No connection to the server: try again when it is back.");
     return;
   }
   if (!answer.ok) {
@@ -50,7 +55,7 @@ async function start(e) {
     return;
   }
   const names = answer.body.ranking_names || [];
-  s.seats.forEach((seat, i) => { if (names[i] && seat.name.startsWith("Player ")) seat.name = names[i]; });
+  s.seats.forEach((seat, i) => { if (names[i] && unnamed.has(i)) seat.name = names[i]; });
   saveGame({ setup: s, opener: null, moves: [], pips: null, sent: null, started: Date.now() });
   location.assign("/assistant/play");
 }
@@ -61,7 +66,7 @@ showRows();
 const old = loadGame();
 if (old) {
   $("resume").hidden = false;
-  $("resume-what").textContent =
-    `${old.setup.seats.map((s) => s.name).join(", ")}, ${old.moves.length} moves entered`;
-  $("start").textContent = "Start a new game instead";
+  $("resume-what").textContent = nt("{names}, {n} move entered", "{names}, {n} moves entered",
+    old.moves.length, { names: old.setup.seats.map((s) => s.name).join(", ") });
+  $("start").textContent = t("Start a new game instead");
 }

@@ -2,6 +2,8 @@
 // setup, who opened, the moves entered, the pips at the end. The server keeps
 // nothing: every change is judged by POST /api/assistant/state with all of it.
 
+import { t } from "./i18n.js";
+
 export const KEY = "fido.assistant.game";
 
 /** The game in progress, or null. */
@@ -38,5 +40,5 @@ export async function post(url, body, headers = {}) {
 }
 
 export function errorText(answer) {
-  return answer.body?.error?.message || `the server answered ${answer.status}`;
+  return answer.body?.error?.message || t("the server answered {status}", { status: answer.status });
 }

@@ -12,14 +12,23 @@
 // remembered in localStorage. prefers-reduced-motion keeps the badge still
 // (CSS): the event is still shown, without movement.
 
+import { t } from "./i18n.js";
+
 const KEY = "fido.sound";
 
-const WORDS = { knock: "Knock!", wipe: "Wiped!" };
-const NAMES = { knock: "Rostock knock", wipe: "Basel wipe" };
+/** The badge's word for an event: "Knock!". */
+function eventWord(kind) {
+  return kind === "knock" ? t("Knock!") : kind === "wipe" ? t("Wiped!") : "";
+}
 
-/** The name a screen reader announces for an event. */
+/** The name a screen reader announces for an event: "Rostock knock". */
 export function eventName(kind) {
-  return NAMES[kind] || "";
+  return kind === "knock" ? t("Rostock knock") : kind === "wipe" ? t("Basel wipe") : "";
+}
+
+/** An event in a move list, in one word: "knock". */
+export function eventShort(kind) {
+  return kind === "knock" ? t("knock") : kind === "wipe" ? t("wipe") : kind;
 }
 
 /**
@@ -78,8 +87,8 @@ export class Effects {
 
   show(kind, about) {
     this.log.push({ kind, sound: this.sound, motion: this.motion, ...about });
-    this.badge.textContent = WORDS[kind];
-    this.badge.title = NAMES[kind];
+    this.badge.textContent = eventWord(kind);
+    this.badge.title = eventName(kind);
     for (const node of [this.box, this.badge]) {
       node.classList.remove("fx-knock", "fx-wipe");
       void node.getBoundingClientRect(); // restart the animation when two come in a row

@@ -6,8 +6,11 @@
 
 import { Analysis } from "./analysis.js";
 import { Viewport, bounds, drawBoard, placeTiles } from "./board.js";
-import { Effects, eventName } from "./effects.js";
-import { describe, el, maxPipsOf, ordinal, scored, tileFace } from "./ui.js";
+import { Effects, eventName, eventShort } from "./effects.js";
+import { nt, num, t } from "./i18n.js";
+import {
+  describe, el, listOf, maxPipsOf, moveText, ordinal, pointsText, scored, tileFace, tilesText,
+} from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const config = JSON.parse($("replay-config").textContent);
@@ -29,7 +32,7 @@ state.effects = effects.log;
 function seatName(i) {
   if (i === null || i === undefined) return "";
   const s = config.seats?.[i];
-  return (s && s.name) || state.data?.players?.[i] || `Seat ${i + 1}`;
+  return (s && s.name) || state.data?.players?.[i] || t("Seat {n}", { n: i + 1 });
 }
 
 /** Whether the hand (and the draws) of `seat` show in the current mode. */
@@ -49,13 +52,14 @@ async function load() {
     answer = await fetch(`/api/tables/${encodeURIComponent(config.id)}/replay`,
       { headers: { Accept: "application/json" } });
   } catch {
-    fail("The replay could not be loaded: is the server running? Reload the page to try again.");
+    fail(t("The replay could not be loaded: is the server running? Reload the page to try again."));
     return;
   }
   let body = null;
   try { body = await answer.json(); } catch { /* not JSON */ }
   if (!answer.ok) {
-    fail(body?.error?.message ? `No replay: ${body.error.message}.` : "No replay for this table.");
+    fail(body?.error?.message ? t("No replay: {reason}.", { reason: body.error.message })
+      : t("No replay for this table."));
     return;
   }
   state.data = body;
@@ -100,35 +104,38 @@ function render(moveIn = false) {
   renderResult(); // before the log: the result takes room from it
   renderHands(step);
   renderLog();
-  $("announce").textContent = `${moveLabel(state.step)}. ${stepText(state.step)}. Sum ${step.sum}.`;
+  $("announce").textContent = `${moveLabel(state.step)}. ${stepText(state.step)}. `
+    + t("Sum {sum}.", { sum: num(step.sum) });
 }
 
 function moveLabel(i) {
-  return i === 0 ? `The deal (0 of ${last()})` : `Move ${i} of ${last()}`;
+  return i === 0 ? t("The deal (0 of {last})", { last: num(last()) })
+    : t("Move {n} of {last}", { n: num(i), last: num(last()) });
 }
 
 /** The move of step `i` in words, as the followed seat may know it. */
 function stepText(i) {
   const step = state.data.steps[i];
-  if (i === 0) return `The deal: ${seatName(step.turn)} opens`;
+  if (i === 0) return t("The deal: {name} opens", { name: seatName(step.turn) });
   const entry = { ...step, drawn: open(step.seat) ? step.drawn : null };
   const what = describe(entry, seatName(step.seat));
   const sc = scored(entry);
   const fx = step.event ? `, ${eventName(step.event)}` : "";
-  const end = i === last() && state.data.outcome ? `. Game over: ${winners()} won` : "";
+  const end = i === last() && state.data.outcome ? `. ${winners()}` : "";
   return `${what}${sc ? `: ${sc}` : ""}${fx}${end}`;
 }
 
+/** "Game over: Anna won" (or Anna and Bea: the verb follows how many). */
 function winners() {
   const first = state.data.outcome.seats.filter((r) => r.place === 1).map((r) => seatName(r.seat));
-  return first.join(" and ");
+  return nt("Game over: {names} won", "Game over: {names} won", first.length, { names: listOf(first) });
 }
 
 function renderScore(step) {
   const d = state.data.divisor;
-  $("sum").textContent = String(step.sum);
-  $("divisor").textContent = String(d);
-  $("stock").textContent = String(step.stock);
+  $("sum").textContent = num(step.sum);
+  $("divisor").textContent = num(d);
+  $("stock").textContent = num(step.stock);
   $("sum-note").textContent = step.sum_note || ""; // why the sum scores, as the server says
   $("last-move").textContent = stepText(state.step);
   $("last-move").classList.toggle("scored", Boolean(step.points));
@@ -145,7 +152,7 @@ function autoView(geometry, step) {
   const all = bounds(geometry);
   if (fitWhole || viewport.fitScale(all) >= READABLE) { viewport.fit(all, 44); return; }
   const index = step.move ? step.table.length - 1 : -1;
-  const tile = geometry.tiles.find((t) => t.index === index) || geometry.tiles[geometry.tiles.length - 1];
+  const tile = geometry.tiles.find((x) => x.index === index) || geometry.tiles[geometry.tiles.length - 1];
   if (tile) viewport.centre(tile.x, tile.y, READABLE * 1.3);
   else viewport.fit(all, 44);
 }
@@ -169,22 +176,26 @@ function renderHands(step) {
   const cards = step.hands.map((hand, i) => {
     const toMove = !over && step.turn === i;
     const shown = open(i);
-    const label = `Seat ${i + 1}: ${seatName(i)}, ${hand.length} tile${hand.length === 1 ? "" : "s"}, score ${step.scores[i]}`
-      + (toMove ? ", to move" : "") + (state.follow === i ? ", followed" : "");
+    const label = [t("Seat {n}: {name}", { n: i + 1, name: seatName(i) }), tilesText(hand.length),
+      t("score {score}", { score: num(step.scores[i]) }), toMove && t("to move"),
+      state.follow === i && t("followed")].filter(Boolean).join(", ");
     let tiles;
     if (shown) {
       const rows = step.hand_rows[i].map((row) => el("span", { class: "group" + (row.joker ? " jokers" : ""),
-        title: row.joker ? `jokers (class ${row.classes[0]})` : `class ${row.classes.join(" | ")}` },
-      row.tiles.map((t) => {
-        const face = tileFace(t, max, { cls: [row.joker && "joker", t.text === drawn && "new"]
-          .filter(Boolean).join(" "), attrs: { "aria-label": `${t.text}${row.joker ? ", joker" : ""}` } });
+        title: row.joker ? t("jokers (class {class})", { class: row.classes[0] })
+          : t("class {classes}", { classes: row.classes.join(" | ") }) },
+      row.tiles.map((tile) => {
+        const face = tileFace(tile, max, { cls: [row.joker && "joker", tile.text === drawn && "new"]
+          .filter(Boolean).join(" "),
+        attrs: { "aria-label": row.joker ? t("{tile}, joker", { tile: tile.text }) : tile.text } });
         if (row.joker) face.append(el("span", { class: "star", "aria-hidden": "true" }, "★"));
         return face;
       })));
       tiles = el("div", { class: "open-hand" + (state.follow === i ? " big" : "") }, rows);
     } else {
       const backs = Math.min(hand.length, 24);
-      tiles = el("div", { class: "backs", "aria-label": `${hand.length} tiles, hidden` },
+      tiles = el("div", { class: "backs",
+        "aria-label": nt("{n} tile, hidden", "{n} tiles, hidden", hand.length) },
         Array.from({ length: backs }, () => el("span", { class: "back", "aria-hidden": "true" })),
         hand.length > backs ? el("span", { class: "more" }, `+${hand.length - backs}`) : null);
     }
@@ -196,11 +207,11 @@ function renderHands(step) {
       config.seats?.[i]?.account
         ? el("a", { href: `/players/${config.seats[i].account}` }, seatName(i))
         : el("span", {}, seatName(i)),
-      toMove ? el("span", { class: "tag" }, "to move") : null,
-      state.follow === i ? el("span", { class: "tag" }, "followed") : null),
+      toMove ? el("span", { class: "tag" }, t("to move")) : null,
+      state.follow === i ? el("span", { class: "tag" }, t("followed")) : null),
     el("div", { class: "facts" },
-      el("span", { class: "count" }, `${hand.length} tile${hand.length === 1 ? "" : "s"}`),
-      el("span", { class: "score", "data-score": step.scores[i] }, `${step.scores[i]} pts`)),
+      el("span", { class: "count" }, tilesText(hand.length)),
+      el("span", { class: "score", "data-score": step.scores[i] }, pointsText(step.scores[i]))),
     tiles);
   });
   $("hands").replaceChildren(...cards);
@@ -211,13 +222,13 @@ function buildLog() {
   const items = state.data.steps.map((step, i) => el("li", { "data-step": i,
     class: step.points ? "scored" : "" },
   el("button", { type: "button", class: "step", tabindex: -1, onclick: () => go(i) },
-    i === 0 ? el("span", { class: "who" }, "the deal")
+    i === 0 ? el("span", { class: "who" }, t("the deal"))
       : [el("span", { class: "seatno", "aria-hidden": "true" }, String(step.seat + 1)), " ",
         el("span", { class: "who" }, seatName(step.seat)), " ", el("span", { class: "mv" }, "")],
     step.move && step.move !== "draw" && step.move !== "pass"
-      ? el("span", { class: "sum" }, ` sum ${step.sum}`) : null,
-    step.points ? el("span", { class: "pts" }, ` +${step.points}`) : null,
-    step.event ? el("span", { class: `ev ev-${step.event}` }, ` ${step.event}`) : null)));
+      ? el("span", { class: "sum" }, " " + t("sum {sum}", { sum: num(step.sum) })) : null,
+    step.points ? el("span", { class: "pts" }, ` +${num(step.points)}`) : null,
+    step.event ? el("span", { class: `ev ev-${step.event}` }, ` ${eventShort(step.event)}`) : null)));
   list.replaceChildren(...items);
 }
 
@@ -235,7 +246,7 @@ function renderLog() {
     else button.removeAttribute("aria-current");
     const mv = button.querySelector(".mv");
     if (mv) { // a draw shows its tile only to whom may see it
-      mv.textContent = step.move === "draw" && step.drawn && open(step.seat) ? `draw ${step.drawn}` : step.move;
+      mv.textContent = moveText(step.move, step.drawn && open(step.seat) ? step.drawn : null);
     }
   }
   const box = $("log-box");
@@ -258,8 +269,8 @@ function renderResult() {
   $("result-rows").replaceChildren(...rows.map((r) => el("tr", {
     class: state.follow === r.seat ? "mine" : "", "data-seat": r.seat, "data-final": r.final },
   el("td", {}, ordinal(r.place)), el("th", { scope: "row" }, seatName(r.seat)),
-  el("td", {}, String(r.points)), el("td", {}, String(r.bonus)), el("td", {}, String(r.pips)),
-  el("td", { class: "final" }, String(r.final)))));
+  el("td", {}, num(r.points)), el("td", {}, num(r.bonus)), el("td", {}, num(r.pips)),
+  el("td", { class: "final" }, num(r.final)))));
 }
 
 // ---------------------------------------------------------------- controls
@@ -285,9 +296,9 @@ window.addEventListener("resize", () => { if (viewport.auto && state.data) rende
 
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || !state.data) return;
-  const t = e.target;
+  const target = e.target;
   // the slider moves by itself with the arrows (its input event steps); fields keep their keys
-  if (t.closest && t.closest("input[type=range], input[type=text], select, textarea")) return;
+  if (target.closest && target.closest("input[type=range], input[type=text], select, textarea")) return;
   const to = { ArrowLeft: state.step - 1, ArrowRight: state.step + 1, Home: 0, End: last() }[e.key];
   if (to === undefined) return;
   e.preventDefault();

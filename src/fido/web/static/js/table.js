@@ -5,9 +5,12 @@
 
 import { Viewport, bounds, drawBoard, hue, placeTiles } from "./board.js";
 import { Effects, eventName } from "./effects.js";
+import { nt, num, t } from "./i18n.js";
 import { TableSocket } from "./table_socket.js";
 import { applyMessage, dropPending, newState, startMove } from "./table_state.js";
-import { describe as describeAs, el, maxPipsOf, ordinal, scored } from "./ui.js";
+import {
+  describe as describeAs, el, maxPipsOf, moveText, ordinal, pointsText, scored, tilesText,
+} from "./ui.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
 const $ = (id) => document.getElementById(id);
@@ -35,13 +38,25 @@ window.fidoTable = state;
 
 function seatName(i) {
   if (i === null || i === undefined) return "";
-  if (i === state.seat) return "You";
+  if (i === state.seat) return t("You");
   const s = state.table?.seats?.[i];
-  return s && s.name ? s.name : `Seat ${i + 1}`;
+  return s && s.name ? s.name : t("Seat {n}", { n: i + 1 });
+}
+
+function isMine(i) {
+  return i !== null && i !== undefined && i === state.seat;
 }
 
 function describe(entry) {
-  return describeAs(entry, seatName(entry.seat));
+  return describeAs(entry, seatName(entry.seat), isMine(entry.seat));
+}
+
+/** A target's label: "Play 9-4 on 3e: scores 2" (a whole sentence for each case). */
+function playLabel(tile, slot, points) {
+  const p = { tile, slot, points: num(points) };
+  if (slot) return points ? t("Play {tile} on {slot}: scores {points}", p) : t("Play {tile} on {slot}: scores nothing", p);
+  return points ? t("Play {tile} to open the table: scores {points}", p)
+    : t("Play {tile} to open the table: scores nothing", p);
 }
 
 function msgId() {
@@ -52,7 +67,7 @@ function msgId() {
 /** Whether seats `a` and `b` play as partners: the teams come with the view (the rule
  * of which games have teams is the server's). */
 function partners(a, b) {
-  return a !== b && (state.view?.teams || []).some((t) => t.includes(a) && t.includes(b));
+  return a !== b && (state.view?.teams || []).some((team) => team.includes(a) && team.includes(b));
 }
 
 // ---------------------------------------------------------------- messages
@@ -60,7 +75,7 @@ function partners(a, b) {
 /** Send on the table's socket; when it is down, say so (it reconnects by itself). */
 function send(message) {
   if (link.send(message)) return true;
-  showAlert("Not connected: wait a moment, the page reconnects by itself.");
+  showAlert(t("Not connected: wait a moment, the page reconnects by itself."));
   return false;
 }
 
@@ -70,8 +85,10 @@ function receive(msg) {
   if (msg.type === "welcome") link.resendPending(); // before drawing: it may settle the move
   if (out.refused) {
     const r = out.refused;
-    showAlert(r.lost ? `Your move ${r.move} was not played: the connection dropped before it reached`
-      + ` the table, and it cannot be played now (${r.message}).` : r.message || "refused");
+    showAlert(r.lost ? t(
+      "Your move {move} was not played: the connection dropped before it reached the table, and it cannot be played now ({reason}).",
+      { move: r.move, reason: r.message })
+      : r.message || t("refused"));
   }
   if (out.sync) send({ type: "sync", seq: state.seq });
   if (out.render) render(out.render === "fresh");
@@ -88,17 +105,17 @@ function noteEvent(e, catchingUp) {
   if (e.kind === "chat") {
     addChat(e.name, e.text, e.seat);
   } else if (e.kind === "join") {
-    note(`${e.name} sat down at seat ${e.seat + 1}`);
+    note(t("{name} sat down at seat {n}", { name: e.name, n: e.seat + 1 }));
   } else if (e.kind === "leave") {
-    note(`Seat ${e.seat + 1} is free again`);
+    note(t("Seat {n} is free again", { n: e.seat + 1 }));
   } else if (e.kind === "start") {
-    note("The game starts");
+    note(t("The game starts"));
   } else if (e.kind === "away" && !catchingUp) {
-    note(`${seatName(e.seat)} is away`);
+    note(isMine(e.seat) ? t("You are away") : t("{name} is away", { name: seatName(e.seat) }));
   } else if (e.kind === "back" && !catchingUp) {
-    note(`${seatName(e.seat)} is back`);
+    note(isMine(e.seat) ? t("You are back") : t("{name} is back", { name: seatName(e.seat) }));
   } else if (e.kind === "end") {
-    note("Game over");
+    note(t("Game over"));
   }
 }
 
@@ -130,10 +147,7 @@ function targetsFor(tile) {
   if (!view || !tile) return [];
   return view.legal.filter((m) => m.tile === tile).map((m) => {
     const slot = m.slot || "open";
-    const where = m.slot ? `on ${m.slot}` : "to open the table";
-    const sumAfter = m.points ? `scores ${m.points}` : "scores nothing";
-    return { slot, move: m.move, points: m.points,
-      label: `Play ${tile} ${where}: ${sumAfter}` };
+    return { slot, move: m.move, points: m.points, label: playLabel(tile, m.slot, m.points) };
   });
 }
 
@@ -151,10 +165,15 @@ $("fit").addEventListener("click", () => {
 });
 window.addEventListener("resize", () => { if (viewport.auto) renderBoard(); });
 
-function setConnection(text) {
+/** The connection's state (table_socket.js names it: "connected"...) in words. */
+function setConnection(code) {
+  const words = {
+    connecting: t("connecting"), connected: t("connected"), reconnecting: t("reconnecting"),
+    "signed out": t("signed out"), "no such table": t("no such table"), refused: t("refused"),
+  };
   const c = $("conn");
-  c.textContent = text;
-  c.dataset.state = text;
+  c.textContent = words[code] || code;
+  c.dataset.state = code;
 }
 
 function showAlert(text) {
@@ -171,7 +190,7 @@ function note(text) {
 
 function addChat(name, text, seat) {
   const list = $("chat-lines");
-  list.append(el("li", {}, el("b", {}, seat === state.seat && seat !== null ? "You" : name),
+  list.append(el("li", {}, el("b", {}, seat === state.seat && seat !== null ? t("You") : name),
     ": ", text));
   list.scrollTop = list.scrollHeight;
 }
@@ -188,8 +207,8 @@ function render(fresh) {
   if (!started) {
     const free = table ? table.seats.filter((s) => s.kind === "open" || s.kind === "reserved").length : 0;
     $("waiting").textContent = table && table.status === "abandoned"
-      ? "This table was closed before its game began."
-      : `Waiting for ${free} more player${free === 1 ? "" : "s"}.`;
+      ? t("This table was closed before its game began.")
+      : nt("Waiting for {n} more player.", "Waiting for {n} more players.", free);
   }
   if (view && state.selected && !view.hand.includes(state.selected)) state.selected = null;
   renderScore();
@@ -213,10 +232,10 @@ function keepFocus() {
 
 function renderScore() {
   const view = state.view;
-  $("sum").textContent = view ? String(view.sum) : "–";
-  $("divisor").textContent = view ? String(view.divisor) : "–";
+  $("sum").textContent = view ? num(view.sum) : "–";
+  $("divisor").textContent = view ? num(view.divisor) : "–";
   $("sum-note").textContent = (view && view.sum_note) || ""; // why the sum scores, as the server says
-  $("stock").textContent = view ? String(view.stock) : "–";
+  $("stock").textContent = view ? num(view.stock) : "–";
   const last = state.log[state.log.length - 1];
   const fx = last && last.table_event;
   $("last-move").textContent = last
@@ -233,23 +252,27 @@ function renderSeats() {
   table.seats.forEach((s, i) => {
     const toMove = view && !view.outcome && view.turn === i;
     const partner = state.seat !== null && state.seat !== undefined && partners(state.seat, i);
-    const name = s.kind === "open" ? "open seat" : s.kind === "reserved" ? "reserved" : s.name;
+    const name = s.kind === "open" ? t("open seat") : s.kind === "reserved" ? t("reserved") : s.name;
     const link = s.account ? el("a", { href: `/players/${s.account}` }, name) : el("span", {}, name);
-    const presence = s.kind === "bot" ? `bot (${s.bot})` : s.kind === "person"
-      ? (s.away ? "away" : "here") : "";
+    const presence = s.kind === "bot" ? t("bot ({level})", { level: s.bot }) : s.kind === "person"
+      ? (s.away ? t("away") : t("here")) : "";
+    const mine = i === state.seat;
+    const said = [
+      mine ? t("Seat {n}: {name} (you)", { n: i + 1, name }) : t("Seat {n}: {name}", { n: i + 1, name }),
+      view && tilesText(view.hand_counts[i]), view && t("score {score}", { score: num(view.scores[i]) }),
+      presence, toMove && t("to move"),
+    ];
     const card = el("li", {
-      class: ["seat", toMove && "to-move", i === state.seat && "mine", s.away && "away"]
+      class: ["seat", toMove && "to-move", mine && "mine", s.away && "away"]
         .filter(Boolean).join(" "),
-      "aria-label": `Seat ${i + 1}: ${name}${i === state.seat ? " (you)" : ""}`
-        + (view ? `, ${view.hand_counts[i]} tiles, score ${view.scores[i]}` : "")
-        + (presence ? `, ${presence}` : "") + (toMove ? ", to move" : ""),
+      "aria-label": said.filter(Boolean).join(", "),
     },
     el("div", { class: "who" }, el("span", { class: "seatno" }, `${i + 1}`), link,
-      i === state.seat ? el("span", { class: "tag" }, "you") : null,
-      partner ? el("span", { class: "tag" }, "partner") : null),
+      mine ? el("span", { class: "tag" }, t("you")) : null,
+      partner ? el("span", { class: "tag" }, t("partner")) : null),
     el("div", { class: "facts" },
-      view ? el("span", { class: "count" }, `${view.hand_counts[i]} tiles`) : null,
-      view ? el("span", { class: "score" }, `${view.scores[i]} pts`) : null,
+      view ? el("span", { class: "count" }, tilesText(view.hand_counts[i])) : null,
+      view ? el("span", { class: "score" }, pointsText(view.scores[i])) : null,
       presence ? el("span", { class: `presence ${s.away ? "off" : "on"}` }, presence) : null,
       toMove && table.deadline ? el("span", { class: "clock", "data-deadline": table.deadline }, "") : null));
     box.append(card);
@@ -273,9 +296,10 @@ function renderLog(fresh) {
     const m = state.log[i];
     list.append(el("li", { class: m.points ? "scored" : "" },
       el("span", { class: "who" }, seatName(m.seat)), " ",
-      el("span", { class: "mv" }, m.move === "draw" && m.drawn ? `draw ${m.drawn}` : m.move),
-      m.move !== "draw" && m.move !== "pass" ? el("span", { class: "sum" }, ` sum ${m.sum}`) : null,
-      m.points ? el("span", { class: "pts" }, ` +${m.points}`) : null));
+      el("span", { class: "mv" }, moveText(m.move, m.drawn)),
+      m.move !== "draw" && m.move !== "pass"
+        ? el("span", { class: "sum" }, " " + t("sum {sum}", { sum: num(m.sum) })) : null,
+      m.points ? el("span", { class: "pts" }, ` +${num(m.points)}`) : null));
   }
   list.parentElement.scrollTop = list.parentElement.scrollHeight;
 }
@@ -295,24 +319,27 @@ function renderHand() {
   }
   const hinted = new Set(hintShown() ? scoringMoves().map((m) => m.tile) : []);
   for (const row of view.hand_rows) { // Ratzek's rows, as the server sorts them
-    const label = row.joker ? `jokers (${row.classes[0]})` : `class ${row.classes.join(" | ")}`;
-    const tiles = row.tiles.map((t) => {
-      const can = myTurn && playable.has(t.text) && !state.pending;
-      const best = points.get(t.text);
+    const label = row.joker ? t("jokers ({class})", { class: row.classes[0] })
+      : t("class {classes}", { classes: row.classes.join(" | ") });
+    const tiles = row.tiles.map((tile) => {
+      const can = myTurn && playable.has(tile.text) && !state.pending;
+      const best = points.get(tile.text);
+      const said = [tile.text, row.joker && t("joker"), t("class {class}", { class: tile.cls }),
+        can ? t("playable") : t("cannot be played now"),
+        can && best && t("can score {points}", { points: num(best) })];
       return el("button", {
         type: "button",
-        class: ["tile", row.joker && "joker", can && "playable", state.selected === t.text && "selected",
-          can && best ? "scores" : "", can && hinted.has(t.text) && "hinted"].filter(Boolean).join(" "),
-        "data-tile": t.text,
-        "aria-pressed": state.selected === t.text ? "true" : "false",
+        class: ["tile", row.joker && "joker", can && "playable", state.selected === tile.text && "selected",
+          can && best ? "scores" : "", can && hinted.has(tile.text) && "hinted"].filter(Boolean).join(" "),
+        "data-tile": tile.text,
+        "aria-pressed": state.selected === tile.text ? "true" : "false",
         "aria-disabled": can ? null : "true",
-        "aria-label": `${t.text}${row.joker ? ", joker" : ""}, class ${t.cls}`
-          + (can ? `, playable${best ? `, can score ${best}` : ""}` : ", cannot be played now"),
-        onclick: () => { if (can && !state.justDragged) pick(t.text); },
-        onpointerdown: can ? (e) => startDrag(e, t.text) : null,
+        "aria-label": said.filter(Boolean).join(", "),
+        onclick: () => { if (can && !state.justDragged) pick(tile.text); },
+        onpointerdown: can ? (e) => startDrag(e, tile.text) : null,
       },
-      el("span", { class: "half" }, String(t.left)),
-      el("span", { class: "half" }, String(t.right)),
+      el("span", { class: "half" }, String(tile.left)),
+      el("span", { class: "half" }, String(tile.right)),
       row.joker ? el("span", { class: "star", "aria-hidden": "true" }, "★") : null);
     });
     hand.append(el("div", { class: "row", role: "group", "aria-label": label },
@@ -330,11 +357,12 @@ function renderHand() {
   $("hint").hidden = Boolean(view.outcome);
   const mineDone = view.outcome && view.outcome.seats.find((r) => r.seat === state.seat);
   $("turn-note").textContent = mineDone
-    ? `The game is over: you are ${ordinal(mineDone.place)} with ${mineDone.final}.`
-    : state.pending ? "Sending your move…"
-    : myTurn ? (playable.size ? "Your turn: pick a tile, then where it goes."
-      : moves.has("draw") ? "Your turn: no tile fits, draw one." : "Your turn: you must pass.")
-    : `${seatName(view.turn)} to move.`;
+    ? t("The game is over: you are {place} with {final}.",
+      { place: ordinal(mineDone.place), final: num(mineDone.final) })
+    : state.pending ? t("Sending your move…")
+    : myTurn ? (playable.size ? t("Your turn: pick a tile, then where it goes.")
+      : moves.has("draw") ? t("Your turn: no tile fits, draw one.") : t("Your turn: you must pass."))
+    : t("{name} to move.", { name: seatName(view.turn) });
   $("turn-note").classList.toggle("my-turn", myTurn);
   renderHint();
   renderTargets();
@@ -345,12 +373,12 @@ function renderTargets() {
   const targets = targetsFor(state.selected);
   $("targets-box").hidden = !targets.length;
   $("sel-tile").textContent = state.selected || "";
-  $("targets").replaceChildren(...targets.map((t) => el("li", {},
-    el("button", { type: "button", class: t.points ? "scores" : "", "data-move": t.move,
-      "aria-label": t.label, onclick: () => play(t.move),
-      onfocus: () => showTarget(t.slot), onmouseenter: () => showTarget(t.slot) },
-    el("b", {}, t.slot === "open" ? "open the table" : t.slot),
-    el("span", {}, t.points ? ` +${t.points}` : " 0")))));
+  $("targets").replaceChildren(...targets.map((target) => el("li", {},
+    el("button", { type: "button", class: target.points ? "scores" : "", "data-move": target.move,
+      "aria-label": target.label, onclick: () => play(target.move),
+      onfocus: () => showTarget(target.slot), onmouseenter: () => showTarget(target.slot) },
+    el("b", {}, target.slot === "open" ? t("open the table") : target.slot),
+    el("span", {}, target.points ? ` +${num(target.points)}` : ` ${num(0)}`)))));
 }
 
 function maxPips() {
@@ -396,27 +424,32 @@ function renderHint() {
   const moves = scoringMoves();
   const list = $("hint-list");
   if (!myTurnNow()) {
-    $("hint-text").textContent = "A hint shows on your turn: the moves that score then.";
+    $("hint-text").textContent = t("A hint shows on your turn: the moves that score then.");
     list.replaceChildren();
     return;
   }
   $("hint-text").textContent = moves.length
-    ? `${moves.length === 1 ? "One move scores" : `${moves.length} moves score`} now, best first:`
-    : "No move scores now.";
-  list.replaceChildren(...moves.map((m, i) => el("li", {},
-    el("button", { type: "button", class: i === 0 ? "best" : "", "data-move": m.move,
-      "aria-label": `Hint: ${m.tile} ${m.slot ? `on ${m.slot}` : "to open the table"} scores ${m.points}`,
-      onclick: () => {
-        pick(m.tile);
-        document.querySelector(`#targets button[data-move="${m.move}"]`)?.focus();
-      } },
-    el("b", {}, m.tile), ` ${m.slot ? `on ${m.slot}` : "opens"} `, el("span", { class: "pts" }, `+${m.points}`)))));
+    ? nt("One move scores now, best first:", "{n} moves score now, best first:", moves.length)
+    : t("No move scores now.");
+  list.replaceChildren(...moves.map((m, i) => {
+    const p = { tile: m.tile, slot: m.slot, points: num(m.points) };
+    return el("li", {},
+      el("button", { type: "button", class: i === 0 ? "best" : "", "data-move": m.move,
+        "aria-label": m.slot ? t("Hint: {tile} on {slot} scores {points}", p)
+          : t("Hint: {tile} to open the table scores {points}", p),
+        onclick: () => {
+          pick(m.tile);
+          document.querySelector(`#targets button[data-move="${m.move}"]`)?.focus();
+        } },
+      el("b", {}, m.tile), " ", m.slot ? t("on {slot}", p) : t("opens"), " ",
+      el("span", { class: "pts" }, `+${num(m.points)}`)));
+  }));
 }
 
 /** The board shows the scoring moves while a hint is up and no tile is picked (the best per place). */
 function hintTargets() {
   return scoringMoves().reverse().map((m) => ({ slot: m.slot || "open", move: m.move, points: m.points,
-    label: `Play ${m.tile} ${m.slot ? `on ${m.slot}` : "to open the table"}: scores ${m.points}` }));
+    label: playLabel(m.tile, m.slot, m.points) }));
 }
 
 // ---------------------------------------------------------------- dragging a tile
@@ -512,7 +545,7 @@ const READABLE = 12; // pixels per unit (a tile is 2 units long) at which its nu
 function autoView(geometry, targets) {
   const all = bounds(geometry);
   if (viewport.fitScale(all) >= READABLE) { viewport.fit(all, 44); return; }
-  const wanted = geometry.markers.filter((m) => targets.some((t) => t.slot === m.slot));
+  const wanted = geometry.markers.filter((m) => targets.some((x) => x.slot === m.slot));
   if (wanted.length) {
     const box = bounds(geometry, wanted);
     if (viewport.fitScale(box) >= READABLE) { viewport.fit(box, 40); return; }
@@ -533,7 +566,7 @@ function renderBoard() {
   const targets = state.selected ? targetsFor(state.selected) : hintShown() ? hintTargets() : [];
   if (viewport.auto) autoView(geometry, targets);
   drawBoard(board, geometry, { maxPips: maxPips(), last: view.table.length - 1, targets,
-    onTarget: (t) => play(t.move), scale: viewport.scale() });
+    onTarget: (target) => play(target.move), scale: viewport.scale() });
   state.geometry = geometry;
 }
 
@@ -555,9 +588,9 @@ function renderResult() {
   const rows = [...outcome.seats].sort((a, b) => a.place - b.place || a.seat - b.seat);
   $("result-rows").replaceChildren(...rows.map((r) => el("tr", {
     class: r.seat === state.seat ? "mine" : "", "data-seat": r.seat, "data-final": r.final },
-    el("td", {}, String(r.place)), el("th", { scope: "row" }, seatName(r.seat)),
-    el("td", {}, String(r.points)), el("td", {}, String(r.bonus)), el("td", {}, String(r.pips)),
-    el("td", { class: "final" }, String(r.final)))));
+    el("td", {}, num(r.place)), el("th", { scope: "row" }, seatName(r.seat)),
+    el("td", {}, num(r.points)), el("td", {}, num(r.bonus)), el("td", {}, num(r.pips)),
+    el("td", { class: "final" }, num(r.final)))));
   $("record-link").hidden = !(state.table && state.table.finished);
 }
 
@@ -571,9 +604,9 @@ function announce() {
   if (last) parts.push(`${describe(last)}.`);
   const fx = last && last.table_event;
   if (fx) parts.push(`${eventName(fx)}.`);
-  parts.push(`Sum ${view.sum}, divisor ${view.divisor}.`);
-  if (view.outcome) parts.push("The game is over.");
-  else if (view.turn === state.seat) parts.push("Your turn.");
+  parts.push(t("Sum {sum}, divisor {divisor}.", { sum: num(view.sum), divisor: num(view.divisor) }));
+  if (view.outcome) parts.push(t("The game is over."));
+  else if (view.turn === state.seat) parts.push(t("Your turn."));
   $("announce").textContent = parts.join(" ");
 }
 

@@ -11,7 +11,7 @@ export class TableSocket {
   /**
    * `state`: table_state.js's (its `seq` and `pending` are read and kept here);
    * `onMessage(msg)`: every message but a gapped update (this asks for the gap);
-   * `onStatus(text)`: the connection's state in words; `onDropped()`: a pending
+   * `onStatus(code)`: the connection's state ("connected"...; the page says it in words); `onDropped()`: a pending
    * move given up because no socket will come again.
    */
   constructor(tableId, state, { onMessage, onStatus, onDropped }) {

@@ -2,6 +2,10 @@
 // the page the same way: every text goes in as text, never as HTML.
 
 import { hue } from "./board.js";
+import { lang, nt, num, t } from "./i18n.js";
+
+const ordinals = new Intl.PluralRules(lang, { type: "ordinal" });
+const lists = new Intl.ListFormat(lang, { type: "conjunction" });
 
 /** An element with attributes and children; strings become text nodes. */
 export function el(tag, attrs = {}, ...children) {
@@ -18,8 +22,19 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A place in words: "1st", "2nd" (German "1.", "2."), by the language's ordinal rules. */
 export function ordinal(n) {
-  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
+  const form = ordinals.select(n);
+  const params = { n: num(n) };
+  if (form === "one") return t("{n}st", params);
+  if (form === "two") return t("{n}nd", params);
+  if (form === "few") return t("{n}rd", params);
+  return t("{n}th", params);
+}
+
+/** Names as a list in words: "Anna and Bea", "Anna, Bea, and Cleo" (the language's way). */
+export function listOf(names) {
+  return lists.format(names);
 }
 
 /** The highest number of the set the ruleset plays with (colours the numbers). */
@@ -34,18 +49,45 @@ export function split(move) {
   return { tile, slot: slot || null };
 }
 
-/** A move in words: "Anna played 9-4 on 3e". */
-export function describe(entry, who) {
-  if (entry.move === "draw") return `${who} drew${entry.drawn ? ` ${entry.drawn}` : ""}`;
-  if (entry.move === "pass") return `${who} passed`;
+/**
+ * A move in words: "Anna played 9-4 on 3e"; `mine`: her own move, "You played 9-4 on 3e"
+ * (a sentence of its own: the verb follows the person in German).
+ */
+export function describe(entry, who, mine = false) {
+  const p = { name: who, tile: entry.drawn };
+  if (entry.move === "draw") {
+    if (entry.drawn) return mine ? t("You drew {tile}", p) : t("{name} drew {tile}", p);
+    return mine ? t("You drew") : t("{name} drew", p);
+  }
+  if (entry.move === "pass") return mine ? t("You passed") : t("{name} passed", p);
   const { tile, slot } = split(entry.move);
-  return slot ? `${who} played ${tile} on ${slot}` : `${who} opened with ${tile}`;
+  Object.assign(p, { tile, slot });
+  if (slot) return mine ? t("You played {tile} on {slot}", p) : t("{name} played {tile} on {slot}", p);
+  return mine ? t("You opened with {tile}", p) : t("{name} opened with {tile}", p);
 }
 
 /** What a placement left: "sum 25: scores 5" (nothing for a draw or a pass). */
 export function scored(entry) {
   if (entry.move === "draw" || entry.move === "pass") return "";
-  return entry.points ? `sum ${entry.sum}: scores ${entry.points}` : `sum ${entry.sum}`;
+  const sum = num(entry.sum);
+  return entry.points
+    ? nt("sum {sum}: scores {n}", "sum {sum}: scores {n}", entry.points, { sum }) : t("sum {sum}", { sum });
+}
+
+/** A move as the move lists show it: the notation, a draw or a pass in words. */
+export function moveText(move, drawn = null) {
+  if (move === "draw") return drawn ? t("draw {tile}", { tile: drawn }) : t("draw");
+  if (move === "pass") return t("pass");
+  return move;
+}
+
+/** A seat card's facts: "12 tiles", "30 pts" (the plural is the language's). */
+export function tilesText(n) {
+  return nt("{n} tile", "{n} tiles", n);
+}
+
+export function pointsText(n) {
+  return nt("{n} pt", "{n} pts", n);
 }
 
 /**
@@ -53,12 +95,13 @@ export function scored(entry) {
  * table. `tile` is its notation ("9-4") or a Ratzek row's { text, left, right }.
  */
 export function tileFace(tile, max, { cls = "", attrs = {} } = {}) {
-  const t = typeof tile === "string" ? { text: tile, left: tile.split("-")[0], right: tile.split("-")[1] } : tile;
+  const face = typeof tile === "string"
+    ? { text: tile, left: tile.split("-")[0], right: tile.split("-")[1] } : tile;
   const half = (v) => {
     const h = el("span", { class: "half" }, String(v));
     h.style.color = `hsl(${hue(Number(v), max)} 70% 30%)`;
     return h;
   };
-  return el("span", { class: `tile face ${cls}`.trim(), "data-tile": t.text, ...attrs },
-    half(t.left), half(t.right));
+  return el("span", { class: `tile face ${cls}`.trim(), "data-tile": face.text, ...attrs },
+    half(face.left), half(face.right));
 }
