@@ -9,7 +9,8 @@ import { nt, num, t } from "./i18n.js";
 import { TableSocket } from "./table_socket.js";
 import { applyMessage, dropPending, newState, startMove } from "./table_state.js";
 import {
-  describe as describeAs, el, maxPipsOf, moveText, ordinal, pointsText, scored, tilesText,
+  describe as describeAs, el, maxPipsOf, moveText, ordinal, pointsText, scored, seatLabel,
+  tilesText,
 } from "./ui.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
@@ -40,7 +41,7 @@ function seatName(i) {
   if (i === null || i === undefined) return "";
   if (i === state.seat) return t("You");
   const s = state.table?.seats?.[i];
-  return s && s.name ? s.name : t("Seat {n}", { n: i + 1 });
+  return s && s.name ? seatLabel(s) : t("Seat {n}", { n: i + 1 });
 }
 
 function isMine(i) {
@@ -252,9 +253,9 @@ function renderSeats() {
   table.seats.forEach((s, i) => {
     const toMove = view && !view.outcome && view.turn === i;
     const partner = state.seat !== null && state.seat !== undefined && partners(state.seat, i);
-    const name = s.kind === "open" ? t("open seat") : s.kind === "reserved" ? t("reserved") : s.name;
+    const name = s.kind === "open" ? t("open seat") : s.kind === "reserved" ? t("reserved") : seatLabel(s);
     const link = s.account ? el("a", { href: `/players/${s.account}` }, name) : el("span", {}, name);
-    const presence = s.kind === "bot" ? t("bot ({level})", { level: s.bot }) : s.kind === "person"
+    const presence = s.kind === "bot" ? t("bot") : s.kind === "person"
       ? (s.away ? t("away") : t("here")) : "";
     const mine = i === state.seat;
     const said = [

@@ -105,3 +105,15 @@ export function tileFace(tile, max, { cls = "", attrs = {} } = {}) {
   return el("span", { class: `tile face ${cls}`.trim(), "data-tile": face.text, ...attrs },
     half(face.left), half(face.right));
 }
+
+// a bot's level as people read it (the level's code comes from the server)
+const LEVELS = { random: t("random"), greedy: t("greedy"), expert: t("expert"), search: t("search") };
+
+/** A seat's name as the page shows it: a bot by its level in the page's language,
+ *  a person by her name (the server's "bot (expert)" is for programs and logs). */
+export function seatLabel(seat) {
+  if (seat && seat.kind === "bot") {
+    return t("bot ({level})", { level: LEVELS[seat.bot] || seat.bot });
+  }
+  return seat ? seat.name : "";
+}
