@@ -1,4 +1,5 @@
-"""The terminal game end to end: the real `fido play` / `fido replay --step` in an 80x24 pty."""
+"""The terminal game end to end: the real `fido play` / `fido replay --step` in an 80x24 pty,
+in English and in German (the child's LANG, or --lang)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import random
 import re
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -17,15 +19,65 @@ from rich.console import Console
 from fido import Game, Placement, SeatView, Tile
 from fido.bots.base import Move
 from fido.bots.registry import register
+from fido.i18n import use
 from fido.record import GameRecord
+from fido.rules import Ruleset
+from fido.terminal import rulebook
 from fido.terminal.screen import Frame, arm_lines, play_screen
-from fido.terminal.session import Session
+from fido.terminal.session import Session, ambiguous, not_a_move, refusal
+from test_cli import run
 
 FIDO = str(Path(sys.executable).with_name("fido"))
 # the code under test: a source tree on PYTHONPATH comes before the installed one
 PASS_ENV = {k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}
 PROMPT = r"Your move \(key or notation"
 RULES = "fido set=6"
+LANGS = ["en", "de"]
+# the child's environment per language: German from LANG alone (--lang: its own tests)
+LANG_ENV = {"en": {}, "de": {"LANG": "de_DE.UTF-8"}}
+# what the game says, per language: the tests read the screen in the language it speaks
+SAYS: dict[str, dict[str, str]] = {
+    "en": {
+        "prompt": PROMPT,
+        "saved": "game record saved to",
+        "result": "Result (",
+        "final": "final",
+        "not a move": "not a move",
+        "not held": r"'0-0@99e': (you do not hold 0-0|no tile #99)",
+        "leave": "Leave the game",
+        "left": "left without saving",
+        "game saved": "game saved to",
+        "hint": r"hint: (scoring now: .*|nothing scores now); expert plays \S+",
+        "deal": "the deal",
+        "move": "move",
+        "sum": "sum of the ends",
+        "go on": r"go\s+on\s+with",
+        "up to": "up to 6",
+        "open": "'",
+        "close": "'",
+    },
+    "de": {
+        "prompt": r"Dein Zug \(Taste oder Notation",
+        "saved": "Spielaufzeichnung gespeichert in",
+        "result": "Ergebnis (",
+        "final": "Endstand",
+        "not a move": "kein Zug",
+        "not held": r"„0-0@99e“: (du hast 0-0 nicht|kein Stein Nr. 99)",
+        "leave": "Spiel verlassen",
+        "left": "ohne Speichern verlassen",
+        "game saved": "Spiel gespeichert in",
+        "hint": r"Tipp: (jetzt punkten: .*|jetzt punktet nichts); expert spielt \S+",
+        "deal": "das Austeilen",
+        "move": "Zug",
+        "sum": "Summe der Enden",
+        "go on": r"weiter\s+mit",
+        "up to": "die Zahlen gehen bis 6",
+        "open": "„",
+        "close": "“",
+    },
+}
+ENGLISH_ONLY = ("Your move", "game record saved", "Result (", "pips", "sum of the ends", "stock ",
+                "your turn", " to play", "Leave the game", "Moves, best first")
 
 
 def _ctrl_c_on() -> None:
@@ -34,14 +86,16 @@ def _ctrl_c_on() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def spawn(*args: str, log: io.StringIO | None = None) -> pexpect.spawn:
+def spawn(
+    *args: str, log: io.StringIO | None = None, env: dict[str, str] | None = None
+) -> pexpect.spawn:
     child = pexpect.spawn(
         FIDO,
         list(args),
         dimensions=(24, 80),
         encoding="utf-8",
         timeout=60,
-        env={"TERM": "dumb", **PASS_ENV},
+        env={"TERM": "dumb", **PASS_ENV, **(env or {})},
         preexec_fn=_ctrl_c_on,
     )
     if log is not None:
@@ -56,72 +110,82 @@ def play_args(save: Path, seed: int = 5) -> list[str]:
     ]  # fmt: skip
 
 
-def test_a_whole_game_to_the_end_and_nothing_hidden_on_screen(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_whole_game_to_the_end_and_nothing_hidden_on_screen(tmp_path: Path, lang: str) -> None:
+    says = SAYS[lang]
     save = tmp_path / "game.json"
     log = io.StringIO()
-    child = spawn(*play_args(save), log=log)
+    child = spawn(*play_args(save), log=log, env=LANG_ENV[lang])
     moves = 0
-    while child.expect([PROMPT, "game record saved to"]) == 0:
+    while child.expect([says["prompt"], says["saved"]]) == 0:
         child.sendline("1")
         moves += 1
     child.expect(pexpect.EOF)
     assert moves > 0
     out = log.getvalue()
-    assert "Result (" in out and "final" in out
+    assert says["result"] in out and says["final"] in out
+    if lang != "en":  # every line she read was in her language
+        assert not [w for w in ENGLISH_ONLY if w in out]
     record = GameRecord.load(save)  # verifies every move
     game = [g for _i, _turn, g in record.steps()][-1]
     assert game.outcome is not None
     record.check_results(game)
     # tiles the others never played were never on her screen
-    before_result = out[: out.index("Result (")]
+    before_result = out[: out.index(says["result"])]
     for seat in (1, 2):
         for tile in game.hand(seat):
             assert not re.search(rf"(?<![0-9]){tile.text()}(?![0-9])", before_result), tile
 
 
-def test_illegal_input_gets_a_message_and_a_new_prompt(tmp_path: Path) -> None:
-    child = spawn(*play_args(tmp_path / "g.json"))
-    child.expect(PROMPT)
+@pytest.mark.parametrize("lang", LANGS)
+def test_illegal_input_gets_a_message_and_a_new_prompt(tmp_path: Path, lang: str) -> None:
+    says = SAYS[lang]
+    child = spawn(*play_args(tmp_path / "g.json"), env=LANG_ENV[lang])
+    child.expect(says["prompt"])
     child.sendline("zz")
-    child.expect("not a move")
-    child.expect(PROMPT)
-    child.sendline("0-0@99e")  # the engine's reason (fido.validation.explain)
-    child.expect(r"'0-0@99e': (you do not hold 0-0|no tile #99)")
-    child.expect(PROMPT)
+    child.expect(says["not a move"])
+    child.expect(says["prompt"])
+    child.sendline("0-0@99e")  # the terminal's reason, from her hand and the table
+    child.expect(says["not held"])
+    child.expect(says["prompt"])
     child.sendline("q")
-    child.expect("Leave the game")
+    child.expect(says["leave"])
     child.sendline("q")
-    child.expect("left without saving")
+    child.expect(says["left"])
     child.expect(pexpect.EOF)
     assert not (tmp_path / "g.json").exists()
 
 
-def test_the_hint_shows_scoring_moves_and_the_bots_choice(tmp_path: Path) -> None:
-    child = spawn(*play_args(tmp_path / "g.json"))
-    child.expect(PROMPT)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_hint_shows_scoring_moves_and_the_bots_choice(tmp_path: Path, lang: str) -> None:
+    says = SAYS[lang]
+    child = spawn(*play_args(tmp_path / "g.json"), env=LANG_ENV[lang])
+    child.expect(says["prompt"])
     child.sendline("h")
-    child.expect(r"hint: (scoring now: .*|nothing scores now); expert plays \S+")
-    child.expect(PROMPT)
+    child.expect(says["hint"])
+    child.expect(says["prompt"])
     child.sendintr()
-    child.expect("Leave the game")
+    child.expect(says["leave"])
     child.sendline("q")
     child.expect(pexpect.EOF)
 
 
-def test_ctrl_c_asks_and_saves_the_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_ctrl_c_asks_and_saves_the_game(tmp_path: Path, lang: str) -> None:
+    says = SAYS[lang]
     save = tmp_path / "left.json"
-    child = spawn(*play_args(save, seed=8))
-    child.expect(PROMPT)
+    child = spawn(*play_args(save, seed=8), env=LANG_ENV[lang])
+    child.expect(says["prompt"])
     child.sendline("1")
-    child.expect(PROMPT)
+    child.expect(says["prompt"])
     child.sendintr()
-    child.expect("Leave the game")
+    child.expect(says["leave"])
     child.sendline("c")  # go on
-    child.expect(PROMPT)
+    child.expect(says["prompt"])
     child.sendintr()
-    child.expect("Leave the game")
+    child.expect(says["leave"])
     child.sendline("s")
-    child.expect("game saved to")
+    child.expect(says["game saved"])
     child.expect(pexpect.EOF)
     record = GameRecord.load(save)
     assert len(record.moves) >= 1
@@ -129,23 +193,25 @@ def test_ctrl_c_asks_and_saves_the_game(tmp_path: Path) -> None:
     assert not steps[-1][2].is_over  # an unfinished game, replayable
 
 
-def test_replay_steps_forwards_and_backwards(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_replay_steps_forwards_and_backwards(tmp_path: Path, lang: str) -> None:
+    says = SAYS[lang]
     save = tmp_path / "game.json"
-    child = spawn(*play_args(save, seed=11))
-    while child.expect([PROMPT, "game record saved to"]) == 0:
+    child = spawn(*play_args(save, seed=11), env=LANG_ENV[lang])
+    while child.expect([says["prompt"], says["saved"]]) == 0:
         child.sendline("1")
     child.expect(pexpect.EOF)
     record = GameRecord.load(save)
     sums = [turn.ends_sum for _i, turn, _g in record.steps()]
     n = len(sums)
-    child = spawn("replay", str(save), "--step")
-    child.expect(rf"\[0/{n}\] the deal")
+    child = spawn("replay", str(save), "--step", env=LANG_ENV[lang])
+    child.expect(rf"\[0/{n}\] {says['deal']}")
     child.sendline("n")
-    child.expect(rf"\[1/{n}\] move 1")
+    child.expect(rf"\[1/{n}\] {says['move']} 1")
     child.sendline("n")  # the header (with the sum) comes before the step's label
-    child.expect(rf"sum of the ends {sums[1]} [^\n]*\r\n\[2/{n}\] move 2")
+    child.expect(rf"{says['sum']} {sums[1]} [^\n]*\r\n\[2/{n}\] {says['move']} 2")
     child.sendline("p")
-    child.expect(rf"sum of the ends {sums[0]} [^\n]*\r\n\[1/{n}\] move 1")
+    child.expect(rf"{says['sum']} {sums[0]} [^\n]*\r\n\[1/{n}\] {says['move']} 1")
     child.sendline(str(n))
     child.expect(rf"\[{n}/{n}\]")
     child.sendline("q")
@@ -163,8 +229,16 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize(("text", "players"), [("fido set=18", 6), ("sebastopol", 4)])
-def test_every_open_slot_is_drawn_and_the_screen_fits_80x24(text: str, players: int) -> None:
+def test_every_open_slot_is_drawn_and_the_screen_fits_80x24(
+    text: str, players: int, lang: str
+) -> None:
+    with use(lang):
+        _every_slot_drawn_and_80x24(text, players, SAYS[lang]["sum"])
+
+
+def _every_slot_drawn_and_80x24(text: str, players: int, sum_label: str) -> None:
     for seed in range(6):
         rng = random.Random(seed)
         g = Game.new(text, players, rng=rng)
@@ -175,7 +249,7 @@ def test_every_open_slot_is_drawn_and_the_screen_fits_80x24(text: str, players: 
         lines = arm_lines(g.table, limit=99)
         names = {g.table.slot_name(code) for code in g.table.open}
         drawn = {line.split()[1 if line.startswith(" ·") else 0].lstrip("·") for line in lines}
-        assert names <= drawn | {"(empty:"}
+        assert names <= drawn | {"(empty:", "(leer:"}
         view = g.view(g.turn)
         seats = [f"P{s}" for s in range(players)]
         shown = play_screen(view, seats, Frame(message="a message")).lines
@@ -183,12 +257,15 @@ def test_every_open_slot_is_drawn_and_the_screen_fits_80x24(text: str, players: 
         assert all(len(line) <= 80 for line in shown)
         on_screen = "\n".join(shown)
         assert all(t.text() in on_screen for t in view.hand)  # the whole hand is on screen
+        assert f"{sum_label} {view.table.ends_sum}" in shown[0]  # the header, not cut there
 
 
-def test_a_38_tile_hand_fits_the_screen() -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_38_tile_hand_fits_the_screen(lang: str) -> None:
     g = Game.new("fido set=18", 4, seed=2)  # double-18, 4 players: 38 tiles each
     view = g.view(0)
-    shown = play_screen(view, ["a", "b", "c", "d"], Frame(message="a message")).lines
+    with use(lang):
+        shown = play_screen(view, ["a", "b", "c", "d"], Frame(message="a message")).lines
     text = "\n".join(shown)
     assert len(view.hand) == 38
     assert all(t.text() in text for t in view.hand)
@@ -211,27 +288,30 @@ def test_a_name_with_markup_plays_to_the_end_and_the_record_is_saved(tmp_path: P
     assert GameRecord.load(save).players[0] == "[/x]"
 
 
-def test_typed_garbage_is_answered_and_the_game_goes_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_typed_garbage_is_answered_and_the_game_goes_on(tmp_path: Path, lang: str) -> None:
+    says = SAYS[lang]
+    o, c = says["open"], says["close"]
     save = tmp_path / "g.json"
-    child = spawn(*play_args(save))
-    child.expect(PROMPT)
-    for text, answer in [
-        ("100-1", r"'100-1': .*(between 0 and 99|up to 99)"),
-        ("999-9", r"'999-9': .*(between 0 and 99|up to 99)"),
-        ("²-1", r"'²-1': not a move"),
-        ("１-1", r"'１-1': "),  # the core reads fullwidth digits (reported)
-        ("\x1b[A", r"'\\x1b\[A': not a move"),
-        ("[/x]", r"'\[/x\]': not a move"),
+    child = spawn(*play_args(save), env=LANG_ENV[lang])
+    child.expect(says["prompt"])
+    for text, answer in [  # numbers beyond the set: the set's highest, not the notation's
+        ("100-1", rf"{o}100-1{c}: .*{says['up to']}"),
+        ("999-9", rf"{o}999-9{c}: .*{says['up to']}"),
+        ("²-1", rf"{o}²-1{c}: {says['not a move']}"),
+        ("１-1", rf"{o}１-1{c}: "),  # the core reads fullwidth digits (reported)
+        ("\x1b[A", rf"{o}\\x1b\[A{c}: {says['not a move']}"),
+        ("[/x]", rf"{o}\[/x\]{c}: {says['not a move']}"),
     ]:
         child.sendline(text)
         child.expect(answer)
-        child.expect(PROMPT)
+        child.expect(says["prompt"])
     child.sendline("1")  # and a real move still works
-    child.expect(PROMPT)
+    child.expect(says["prompt"])
     child.sendline("q")
-    child.expect("Leave the game")
+    child.expect(says["leave"])
     child.sendline("s")
-    child.expect(r"go\s+on\s+with")
+    child.expect(says["go on"])
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -398,3 +478,133 @@ def test_a_filter_of_superscript_digits_matches_nothing_and_says_so() -> None:
     sixes = play_screen(view, ["A", "B", "C"], Frame(query="6"))
     assert sixes.moves and all(6 in (m.tile.high, m.tile.low) for _n, m in sixes.moves
                                if isinstance(m, Placement))
+
+
+# ------------------------------------------------------------------ the language
+
+
+def test_lang_de_beats_an_english_environment(tmp_path: Path) -> None:
+    """--lang wins over LANG; the bots' names and the notation stay as they are."""
+    log = io.StringIO()
+    child = spawn(*play_args(tmp_path / "g.json"), "--lang", "de", log=log,
+                  env={"LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8"})  # fmt: skip
+    child.expect(SAYS["de"]["prompt"])
+    shown = log.getvalue()
+    for german in ("Summe der Enden", "du bist am Zug", "Züge, beste zuerst", "Hand ("):
+        assert german in shown
+    assert not [w for w in ENGLISH_ONLY if w in shown]
+    child.sendline("q")
+    child.expect("Spiel verlassen")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(
+    ("env", "args", "lang"),
+    [
+        ({"LANG": "de_DE.UTF-8"}, [], "de"),  # the environment alone
+        ({"LANGUAGE": "de:en", "LANG": "en_US.UTF-8"}, [], "de"),  # LANGUAGE before LANG
+        ({"LANG": "de_DE.UTF-8"}, ["--lang", "en"], "en"),  # --lang first, either way
+        ({"LC_ALL": "C"}, [], "en"),  # no language: English
+    ],
+)
+def test_the_language_comes_from_lang_else_the_environment(
+    tmp_path: Path, env: dict[str, str], args: list[str], lang: str
+) -> None:
+    child = spawn(*play_args(tmp_path / "g.json"), *args, env=env)
+    child.expect(SAYS[lang]["prompt"])
+    child.sendline("q")
+    child.expect(SAYS[lang]["leave"])
+    child.sendline("q")
+    child.expect(SAYS[lang]["left"])
+    child.expect(pexpect.EOF)
+
+
+def test_an_unknown_lang_is_refused_before_the_deal(tmp_path: Path) -> None:
+    child = spawn(*play_args(tmp_path / "g.json"), "--lang", "xx")
+    child.expect(r"--lang is one of en, de, not xx")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_refused_options_are_said_in_german() -> None:
+    child = spawn("play", "--bots", "expert,greedy", "--players", "4", "--lang", "de")
+    child.expect(r"Fehler: --bots nennt 2 Stufen für 3 Bot-Plätze")
+    child.expect(pexpect.EOF)
+
+
+def test_a_refused_move_is_answered_in_german_with_the_moves_to_choose_from() -> None:
+    """The engine's reasons are English; the terminal says its own, from what it knows."""
+    game = Game.new("fido set=12", 4, seed=3)
+    rng = random.Random(1)
+    for _ in range(14):
+        game.push(rng.choice(game.legal_moves()))
+    view = game.view(game.turn)
+    legal = {m.text() for m in view.legal_moves}
+    placed = len(view.table.placements)
+    mine = view.hand[0]
+    with use("de"):
+        draw = refusal(view, "draw", Move.from_text("draw"))
+        assert draw.startswith("„draw“: du kannst jetzt nicht ziehen. Mögliche Züge: ")
+        listed = draw.split(": ")[-1].split(", ")
+        assert listed and set(listed) <= legal
+        gone = refusal(view, "x", Placement(mine, placed + 5, 0))
+        assert gone == f"„x“: kein Stein Nr. {placed + 5} auf dem Tisch " \
+                       f"(die Steine sind von 0 bis {placed - 1} nummeriert)"  # fmt: skip
+        assert not_a_move(view, "zz", "zz") == "„zz“: kein Zug (? zeigt die Tasten)"
+        assert "die Zahlen gehen bis 12" in not_a_move(view, "130-1", "130-1")
+        absent = next(t for t in game.set.tiles if t not in view.hand)
+        assert ambiguous(view, "t", absent) == f"„t“: du hast {absent.text()} nicht"
+    with use("en"):
+        assert refusal(view, "draw", Move.from_text("draw")).startswith(
+            "'draw': you cannot draw now. Possible moves: ")
+
+
+def test_rules_in_german_fall_back_to_the_english_book(tmp_path: Path) -> None:
+    """No German rule book in this checkout: the summary in German, the book in English."""
+    if rulebook.BOOKS.joinpath("rules.de.md").is_file():
+        pytest.skip("a German rule book is shipped: test_rules_read_the_book_of_the_language")
+    out = run("rules", "fido set=6", "--lang", "de")
+    assert out.returncode == 0, out.stderr
+    assert "Steine je Hand" in out.stdout and "Wertung" in out.stdout  # the summary: German
+    assert "10. Notation" in out.stdout and "3. FIDO: a game" in out.stdout  # the book: English
+    listing = run("rules", "--lang", "de")
+    assert "Regelwerke" in listing.stdout and "Doppel-6" in listing.stdout
+
+
+def test_rules_read_the_book_of_the_language(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """rules.<lang>.md where it exists (a stand-in German book here), else rules.md."""
+    english = rulebook.BOOKS.joinpath("rules.md").read_text(encoding="utf-8")
+    (tmp_path / "rules.md").write_text(english, encoding="utf-8")
+    (tmp_path / "rules.de.md").write_text(
+        "# Die Regeln\n\n## 1. Steine und Spiele\n\nEin Dominostein hat zwei Enden.\n\n"
+        "## 2. FIDO: der Tisch\n\n"
+        "<!-- picture: fido set=6 | cross 6-6 | S = 12 | der eröffnende Doppelstein -->\n\n"
+        "## 4. Die klassischen Varianten\n\nBlock.\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(rulebook, "BOOKS", tmp_path)
+    fido = Ruleset.from_text("fido set=6")
+    with use("de"):
+        text = rulebook.rules_text(fido)
+        assert "1. Steine und Spiele" in text and "klassischen" not in text  # FIDO's sections
+        assert "der eröffnende Doppelstein: `cross 6-6`, S = 12" in text
+    with use("en"):
+        assert "1. Tiles and sets" in rulebook.rules_text(fido)
+    (tmp_path / "rules.de.md").unlink()
+    with use("de"):
+        assert "1. Tiles and sets" in rulebook.rules_text(fido)  # none in German: English
+
+
+def test_the_organisers_commands_stay_english(tmp_path: Path) -> None:
+    """Only play, replay and rules speak the player's language."""
+    out = subprocess.run(
+        [FIDO, "demo", "--rules", RULES, "--players", "3", "--seed", "4"],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "LANG": "de_DE.UTF-8", **PASS_ENV},
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "Result (" in out.stdout and "Ergebnis" not in out.stdout

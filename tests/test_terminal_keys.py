@@ -1,4 +1,5 @@
-"""The terminal's keys, matches, the rule book and the replay's seat, end to end in a pty."""
+"""The terminal's keys, matches, the rule book and the replay's seat, end to end in a pty
+(in English and in German where a whole screen or game is read)."""
 
 from __future__ import annotations
 
@@ -8,87 +9,131 @@ import re
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from fido.record import GameRecord
 from test_cli import run
-from test_terminal import PROMPT, spawn
+from test_terminal import LANG_ENV, LANGS, PROMPT, SAYS, spawn
+
+# the keys' answers per language (the rest: test_terminal.SAYS)
+KEYS = {
+    "en": {
+        "help": "keys: a number plays that move",
+        "filter": r"Moves with 12 \(\d+ of \d+; / clears\)",
+        "zoom": "zoom {} of 0-2",
+        "table": "Table: w a s d scroll",
+        "log": r"The log: moves \d+-\d+ of \d+",
+        "numbered": r"'999': the moves are numbered 1 to \d+",
+        "page": "page",
+        "hand": "Hand (27,",
+        "next hand": "Enter: the next hand",
+        "won": "won the match",
+        "score": "Match to 31: after hand 1",
+        "her hand": r"Hand \(7, \d+ pips\)",
+        "not a key": "'zz' is not a key here: n or Enter next, p back, a step number 0 to {}",
+    },
+    "de": {
+        "help": "Tasten: eine Zahl spielt diesen Zug",
+        "filter": r"Züge mit 12 \(\d+ von \d+; / alle\)",
+        "zoom": "Zoom {} von 0-2",
+        "table": "Tisch: w a s d verschieben",
+        "log": r"Spielverlauf: Züge \d+-\d+ von \d+",
+        "numbered": r"„999“: die Züge sind von 1 bis \d+ nummeriert",
+        "page": "Seite",
+        "hand": "Hand (27,",
+        "next hand": "Enter: die nächste Runde",
+        "won": "gewinnt die Partie",
+        "score": "Partie bis 31: nach Runde 1",
+        "her hand": r"Hand \(7, \d+ Augen\)",
+        "not a key": "„zz“ ist hier keine Taste: n oder Enter weiter, p zurück, "
+                     "eine Schrittnummer 0 bis {}",
+    },
+}
 
 
-def big(*args: str, rows: int, cols: int, log: io.StringIO | None = None) -> pexpect.spawn:
-    child = spawn(*args, log=log)
+def big(*args: str, rows: int, cols: int, log: io.StringIO | None = None,
+        lang: str = "en") -> pexpect.spawn:
+    child = spawn(*args, log=log, env=LANG_ENV[lang])
     child.setwinsize(rows, cols)
     return child
 
 
-def test_a_wide_terminal_is_used_whole(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_wide_terminal_is_used_whole(tmp_path: Path, lang: str) -> None:
+    says = SAYS[lang]
     log = io.StringIO()
     args = ["play", "--rules", "fido set=18", "--players", "6", "--seed", "1", "--delay", "0",
             "--hint", "expert", "--bots", "greedy", "--save", str(tmp_path / "g.json")]  # fmt: skip
-    child = big(*args, rows=50, cols=200, log=log)
-    child.expect(PROMPT)
+    child = big(*args, rows=50, cols=200, log=log, lang=lang)
+    child.expect(says["prompt"])
     lines = log.getvalue().split("\r\n")
-    hand = next(line for line in lines if "Hand (27," in line)
+    hand = next(line for line in lines if KEYS[lang]["hand"] in line)
     assert len(hand) > 80  # 27 tiles on one line, not cut at 80 columns
     child.sendline("q")
-    child.expect("Leave the game")
+    child.expect(says["leave"])
     child.sendline("q")
     child.expect(pexpect.EOF)
 
 
-def test_pages_filters_table_log_and_keys(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_pages_filters_table_log_and_keys(tmp_path: Path, lang: str) -> None:
+    says, keys = SAYS[lang], KEYS[lang]
+    prompt = says["prompt"]
     args = ["play", "--rules", "fido set=12", "--players", "4", "--seed", "3", "--delay", "0",
             "--hint", "expert", "--bots", "greedy", "--save", str(tmp_path / "g.json")]  # fmt: skip
-    child = big(*args, rows=12, cols=60)
-    child.expect(PROMPT)
+    child = big(*args, rows=12, cols=60, lang=lang)
+    child.expect(prompt)
     child.sendline("1")  # a few turns on, so the table has a few slots
-    child.expect(PROMPT)
+    child.expect(prompt)
     child.sendline("?")
-    child.expect("keys: a number plays that move")
-    child.expect(PROMPT)
+    child.expect(keys["help"])
+    child.expect(prompt)
     child.sendline("/12")
-    child.expect(r"Moves with 12 \(\d+ of \d+; / clears\)")
-    child.expect(PROMPT)
+    child.expect(keys["filter"])
+    child.expect(prompt)
     child.sendline("/")
-    child.expect(PROMPT)
+    child.expect(prompt)
     child.sendline("t")
-    child.expect("zoom 1 of 0-2")
-    child.expect("Table: w a s d scroll")
+    child.expect(keys["zoom"].format(1))
+    child.expect(keys["table"])
     child.sendline("+dd")
-    child.expect("zoom 2 of 0-2")
+    child.expect(keys["zoom"].format(2))
     child.sendline("")
-    child.expect(PROMPT)
+    child.expect(prompt)
     child.sendline("l")
-    child.expect(r"The log: moves \d+-\d+ of \d+")
+    child.expect(keys["log"])
     child.sendline("")
-    child.expect(PROMPT)
-    child.sendline("0-0@99e")  # the engine's reason
-    child.expect(r"'0-0@99e': (you do not hold 0-0|no tile #99)")
-    child.expect(PROMPT)
+    child.expect(prompt)
+    child.sendline("0-0@99e")  # the terminal's reason
+    child.expect(says["not held"])
+    child.expect(prompt)
     child.sendline("999")
-    child.expect(r"'999': the moves are numbered 1 to \d+")
-    child.expect(PROMPT)
+    child.expect(keys["numbered"])
+    child.expect(prompt)
     child.sendline("q")
-    child.expect("Leave the game")
+    child.expect(says["leave"])
     child.sendline("q")
     child.expect(pexpect.EOF)
 
 
-def test_the_pages_turn_in_a_small_terminal(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pages_turn_in_a_small_terminal(tmp_path: Path, lang: str) -> None:
+    prompt, page = SAYS[lang]["prompt"], KEYS[lang]["page"]
     for seed in range(1, 30):  # a deal whose first turn has more moves than a page holds
         args = ["play", "--rules", "fido set=18", "--players", "6", "--seed", str(seed),
                 "--delay", "0", "--hint", "expert", "--bots", "greedy", "--seat", "3",
                 "--save", str(tmp_path / "g.json")]  # fmt: skip
-        child = big(*args, rows=16, cols=60)
-        child.expect(PROMPT)
+        child = big(*args, rows=16, cols=60, lang=lang)
+        child.expect(prompt)
         text = child.before
-        if "page 1/" in text:
-            pages = int(re.search(r"page 1/(\d+)", text)[1])  # type: ignore[index]
+        if f"{page} 1/" in text:
+            pages = int(re.search(rf"{page} 1/(\d+)", text)[1])  # type: ignore[index]
             child.sendline("n")
-            child.expect(rf"page 2/{pages}")
-            child.expect(PROMPT)
+            child.expect(rf"{page} 2/{pages}")
+            child.expect(prompt)
             child.sendline("p")
-            child.expect(rf"page 1/{pages}")
-            child.expect(PROMPT)
+            child.expect(rf"{page} 1/{pages}")
+            child.expect(prompt)
             child.sendline("q")
             child.sendline("q")
             child.expect(pexpect.EOF)
@@ -99,15 +144,17 @@ def test_the_pages_turn_in_a_small_terminal(tmp_path: Path) -> None:
     raise AssertionError("no deal needed a second page")
 
 
-def test_a_match_to_the_target_with_the_score_between_hands(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_match_to_the_target_with_the_score_between_hands(tmp_path: Path, lang: str) -> None:
+    keys = KEYS[lang]
     save = tmp_path / "m.json"
     args = ["play", "--rules", "fives_and_threes", "--players", "2", "--match", "--seed", "3",
             "--delay", "0", "--hint", "expert", "--bots", "greedy",
             "--save", str(save)]  # fmt: skip
     log = io.StringIO()
-    child = spawn(*args, log=log)
+    child = spawn(*args, log=log, env=LANG_ENV[lang])
     hands = 0
-    while (i := child.expect([PROMPT, "Enter: the next hand", "won the match"])) != 2:
+    while (i := child.expect([SAYS[lang]["prompt"], keys["next hand"], keys["won"]])) != 2:
         if i == 0:
             child.sendline("1")
         else:
@@ -115,7 +162,7 @@ def test_a_match_to_the_target_with_the_score_between_hands(tmp_path: Path) -> N
             child.sendline("")
     child.expect(pexpect.EOF)
     out = log.getvalue()
-    assert "Match to 31: after hand 1" in out
+    assert keys["score"] in out
     totals = [int(t) for t in re.findall(r"│\s+(\d+) │\s*\r\n", out)]
     assert max(totals) >= 31
     records = sorted(tmp_path.glob("m-hand*.json"))
@@ -144,21 +191,26 @@ def test_rules_of_one_ruleset_with_the_notation_and_pictures() -> None:
     assert out.returncode == 1 and "unknown ruleset" in out.stderr
 
 
-def test_replay_step_shows_her_hands_and_the_result_and_answers_nonsense(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_replay_step_shows_her_hands_and_the_result_and_answers_nonsense(
+    tmp_path: Path, lang: str
+) -> None:
+    says, keys = SAYS[lang], KEYS[lang]
     save = tmp_path / "game.json"
     args = ["demo", "--rules", "fido set=6", "--players", "3", "--seed", "4"]
     demo = run(*args, "--save", str(save))
     assert demo.returncode == 0, demo.stderr
     record = GameRecord.load(save)
     n = len(record.moves)
-    child = spawn("replay", str(save), "--step", "--seat", "0")
-    child.expect(rf"\[0/{n}\] the deal")
-    child.expect(r"Hand \(7, \d+ pips\)")
+    child = spawn("replay", str(save), "--step", "--seat", "0", env=LANG_ENV[lang])
+    child.expect(rf"\[0/{n}\] {says['deal']}")
+    child.expect(keys["her hand"])
     child.sendline("zz")
-    child.expect(rf"'zz' is not a key here: n or Enter next, p back, a step number 0 to {n}")
+    # the message is wrapped at any space of the terminal's width
+    child.expect(re.escape(keys["not a key"].format(n)).replace(r"\ ", r"\s+"))
     child.sendline(str(n))
     child.expect(rf"\[{n}/{n}\]")
-    child.expect(r"Result \(")
+    child.expect_exact(says["result"])
     child.sendline("q")
     child.expect(pexpect.EOF)
     out = run("replay", str(save), "--step", "--seat", "7")

@@ -1,6 +1,7 @@
 """Big tables at the terminal: at every turn of whole games, at 80x24 and 200x50, every legal
 move can be reached (by its pages, and by a filter on its tile) and the screen shows the sum,
-the whole hand and the last move of every other seat, within the terminal."""
+the whole hand and the last move of every other seat, within the terminal; in English and in
+German (longer words, the same room)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from fido import Game
 from fido.bots import make_bot
+from fido.i18n import use
 from fido.layout import Layouter
 from fido.moves import Placement
 from fido.terminal.screen import Frame, numbered_moves, play_screen, turn_text
@@ -18,12 +20,15 @@ from fido.terminal.screen import Frame, numbered_moves, play_screen, turn_text
 SIZES = [(80, 24), (200, 50)]
 SMALL = (60, 14)  # a small window (up to 4 players): the pages are needed
 TABLES = [("fido set=6", 3), ("fido set=12", 4), ("fido set=18", 6), ("fido set=18", 9)]
+# the labels the checks find, per language
+MOVES = {"en": "Moves", "de": "Züge"}
+SUM = {"en": "sum of the ends", "de": "Summe der Enden"}
 CELL = re.compile(r"(?:^|\s)(\d+) (\d+-\d+(?:@\d+[nesw])?|draw|pass)(?: \+\d+)?(?=\s|$)")
 
 
-def moves_on(lines: list[str]) -> dict[int, str]:
+def moves_on(lines: list[str], lang: str = "en") -> dict[int, str]:
     """The numbered moves as printed (the lines after the moves' header)."""
-    start = next(i for i, line in enumerate(lines) if line.startswith("Moves"))
+    start = next(i for i, line in enumerate(lines) if line.startswith(MOVES[lang]))
     found: dict[int, str] = {}
     for line in lines[start + 1 :]:
         for m in CELL.finditer(line):
@@ -40,7 +45,7 @@ def seat_cell(lines: list[str], seat: int) -> str:
     raise AssertionError(f"seat {seat} is not on screen")
 
 
-def check_turn(game: Game, lay: Layouter, width: int, height: int) -> int:
+def check_turn(game: Game, lay: Layouter, width: int, height: int, lang: str = "en") -> int:
     """Every check at one turn, from the seat to move; returns the pages it took."""
     seat = game.turn
     view = game.view(seat)
@@ -54,14 +59,14 @@ def check_turn(game: Game, lay: Layouter, width: int, height: int) -> int:
         assert len(lines) <= height - 1, len(lines)
         assert all(len(line) <= width for line in lines), max(map(len, lines))
         text = "\n".join(lines)
-        assert f"sum of the ends {view.table.ends_sum}" in text
+        assert f"{SUM[lang]} {view.table.ends_sum}" in lines[0]
         assert all(t.text() in text for t in view.hand), "the whole hand is on screen"
         for other in range(game.players):
             mine = [t for t in view.history if t.seat == other]
             if other != seat and mine:
                 cell = seat_cell(lines, other)
                 assert turn_text(mine[-1], drawn=False) in cell, (cell, mine[-1])
-        on_page = moves_on(lines)
+        on_page = moves_on(lines, lang)
         if page == 0:  # the best-scoring moves come first, never hidden behind a page
             best = max(view.points_for(m) for m in view.legal_moves)
             assert any(view.points_for(numbered[n]) == best for n in on_page)
@@ -72,17 +77,18 @@ def check_turn(game: Game, lay: Layouter, width: int, height: int) -> int:
     for move in view.legal_moves:  # and each one by the filter of its tile, on one page
         if isinstance(move, Placement):
             shown = play_screen(view, names, Frame(width, height, query=move.tile.text()), lay)
-            assert move.text() in moves_on(shown.lines).values()
+            assert move.text() in moves_on(shown.lines, lang).values()
     return pages
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize(
     ("rules", "players", "width", "height"),
     [(r, p, w, h) for r, p in TABLES for w, h in SIZES]
     + [(r, p, *SMALL) for r, p in TABLES if p <= 4],
 )
 def test_every_move_reachable_and_the_table_on_screen_at_every_turn(
-    rules: str, players: int, width: int, height: int
+    rules: str, players: int, width: int, height: int, lang: str
 ) -> None:
     game = Game.new(rules, players, seed=players * 7 + len(rules))
     lay = Layouter(game.rules.layout, game.rules.max_pips)
@@ -90,7 +96,8 @@ def test_every_move_reachable_and_the_table_on_screen_at_every_turn(
     turns = paged = 0
     while not game.is_over:
         lay.extend(game.table.placements[len(lay) :])
-        paged += check_turn(game, lay, width, height) > 1
+        with use(lang):
+            paged += check_turn(game, lay, width, height, lang) > 1
         game.push(bot.choose(game.view(game.turn), rng))
         turns += 1
     assert turns > 10

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import random
 from pathlib import Path
 from typing import Annotated
@@ -17,6 +18,7 @@ from rich.text import Text
 from fido.cli.lazy import LazyApp, lazy_group
 from fido.errors import FidoError
 from fido.game import Game
+from fido.i18n import LANGUAGES, _, from_environment, language_or_none, ngettext, set_language
 from fido.moves import Placement
 from fido.record import GameRecord
 from fido.rules import RULESETS, Ruleset, ruleset
@@ -53,8 +55,35 @@ err = Console(stderr=True)
 
 def _fail(message: str) -> typer.Exit:
     # a message may quote [brackets] or control characters: never read as markup
-    err.print(Text.assemble(("error:", "bold red"), " ", printable(message)), soft_wrap=True)
+    err.print(Text.assemble((_("error:"), "bold red"), " ", printable(message)), soft_wrap=True)
     return typer.Exit(code=1)
+
+
+# the game's commands (play, replay, rules) speak the player's language; the
+# organisers' commands stay English
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help=f"the language: {', '.join(LANGUAGES)} (default: the environment's LANGUAGE, "
+        "LC_ALL, LC_MESSAGES or LANG, else English)",
+    ),
+]
+
+
+def _speak(lang: str | None) -> None:
+    """Speak --lang from here on, else the terminal's language, else English."""
+    if lang is None:
+        set_language(from_environment(dict(os.environ)))
+        return
+    code = language_or_none(lang)
+    if code is None:
+        raise _fail(
+            _("--lang is one of {languages}, not {lang}").format(
+                languages=", ".join(LANGUAGES), lang=lang
+            )
+        )
+    set_language(code)
 
 
 @app.command()
@@ -74,26 +103,33 @@ def replay(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     analyse: Annotated[
         bool, typer.Option("--analyse", help="analyse every seat now and show it beside each move")
     ] = False,
+    lang: LangOption = None,
 ) -> None:
     """Replay a game record, print its sums and scores, and verify it."""
     from fido.rich_text import safe  # noqa: PLC0415
     from fido.terminal.replay import replay_rows  # noqa: PLC0415 (names are shown safely)
+
+    _speak(lang)
 
     try:
         record = GameRecord.load(file)
         rows, game = replay_rows(record)
         record.check_results(game)
         if analysis is not None and analyse:
-            raise _fail("give --analysis FILE or --analyse, not both")
+            raise _fail(_("give --analysis FILE or --analyse, not both"))
         if analysis is not None or analyse:
             from fido.analysis.replay import live_notes, replay_notes  # noqa: PLC0415
 
             notes = live_notes(record, err) if analysis is None else replay_notes(analysis, record)
             rows = [(*row, notes.get(int(row[0]), "")) for row in rows]
     except FidoError as e:
-        raise _fail(f"record refused: {printable(e)}") from None
+        raise _fail(_("record refused: {reason}").format(reason=printable(e))) from None
     if seat is not None and not 0 <= seat < len(record.players):
-        raise _fail(f"--seat is 0 .. {len(record.players) - 1} in this record, not {seat}")
+        raise _fail(
+            _("--seat is 0 .. {last} in this record, not {seat}").format(
+                last=len(record.players) - 1, seat=seat
+            )
+        )
     if step:
         from fido.terminal.replay import step_through  # noqa: PLC0415 (interactive only)
 
@@ -102,17 +138,24 @@ def replay(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     if not quiet:
         event = f" ({safe(record.event, 60)})" if record.event else ""
         t = RichTable(title=f"{safe(file.name, 60)}: {safe(record.ruleset.text())}{event}")
-        cols = ("#", "player", "move", "sum", "points", "scores")
-        for col in cols + (("analysis",) if analysis is not None or analyse else ()):
-            t.add_column(col, justify="right" if col in ("#", "sum", "points") else "left")
+        cols = ["#", _("player"), _("move"), _("sum"), _("points"), _("scores")]
+        if analysis is not None or analyse:
+            cols.append(_("analysis"))
+        for i, col in enumerate(cols):
+            t.add_column(col, justify="right" if i in (0, 3, 4) else "left")
         for row in rows:
             t.add_row(*row)
         console.print(t)
         if game.outcome is not None:  # the names are read as markup there: escaped
             names = [escape(printable(p)) for p in record.players]
             console.print(results_table(game.outcome, names))
-    status = "finished" if game.outcome else "unfinished"
-    console.print(f"[green]verified[/]: {len(record.moves)} moves, game {status}")
+    moves = len(record.moves)
+    if game.outcome:
+        done = ngettext("{count} move, game finished", "{count} moves, game finished", moves)
+    else:
+        done = ngettext("{count} move, game unfinished", "{count} moves, game unfinished", moves)
+    verified = _("verified")
+    console.print(f"[green]{verified}[/]: {done.format(count=moves)}")
 
 
 @app.command()
@@ -159,10 +202,13 @@ def play(  # noqa: PLR0917 (a Typer command: every option is a parameter)
         int | None,
         typer.Option(help="the match's target (default: the ruleset's: 61, 31, 100)"),
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Play a hand at the terminal against bots (default: FIDO double-12, three experts)."""
     from fido.safe_text import printable  # noqa: PLC0415
     from fido.terminal.options import PlayOptions, prepare  # noqa: PLC0415 (keeps `rules` fast)
+
+    _speak(lang)
 
     options = PlayOptions(
         rules, players, bots, seat, name, seed, delay, hint, save, resume, match, target
@@ -369,8 +415,10 @@ def list_rules(
             help="a ruleset with its options ('fido set=18', 'muggins'): its rules and notation",
         ),
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """List the rulesets, or show one's rules in the terminal (with the notation)."""
+    _speak(lang)
     if ruleset_text is not None:
         from fido.terminal.rulebook import rule_book  # noqa: PLC0415
 
@@ -380,8 +428,8 @@ def list_rules(
             raise _fail(printable(e)) from None
         console.print(rule_book(rs))
         return
-    t = RichTable(title="Rulesets (options: see docs/rules.md)")
-    for col in ("ruleset", "set", "players", "hand sizes", "scores"):
+    t = RichTable(title=_("Rulesets (options: see docs/rules.md)"))
+    for col in (_("ruleset"), _("set"), _("players"), _("hand sizes"), _("scores")):
         t.add_column(col)
     for name in RULESETS:
         rs = ruleset(name)
@@ -390,7 +438,7 @@ def list_rules(
         )
         t.add_row(
             name,
-            f"double-{rs.max_pips}",
+            _("double-{pips}").format(pips=rs.max_pips),
             f"{rs.min_players}-{rs.max_players}",
             sizes,
             rs.scoring.value if rs.name != "fido" else f"S/{rs.divisor}",

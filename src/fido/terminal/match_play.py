@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from fido.game import Game
+from fido.i18n import _, ngettext
 from fido.match import Match
 from fido.rich_text import safe
 from fido.terminal.session import Session
@@ -55,10 +56,14 @@ class MatchPlay:
     def score_table(self, last: tuple[int, ...] | None) -> RichTable:
         """The running score: each side's points in the last hand and in all."""
         m = self.match
-        t = RichTable(title=f"Match to {m.target}: after hand {len(m.hands)}")
-        t.add_column("side")
-        t.add_column("this hand", justify="right")
-        t.add_column("total", justify="right")
+        t = RichTable(
+            title=_("Match to {target}: after hand {hand}").format(
+                target=m.target, hand=len(m.hands)
+            )
+        )
+        t.add_column(_("side"))
+        t.add_column(_("this hand"), justify="right")
+        t.add_column(_("total"), justify="right")
         for i, side in enumerate(m.sides):
             t.add_row(
                 self.side_name(side), str(last[i]) if last else "", str(m.totals[i]),
@@ -74,7 +79,9 @@ class MatchPlay:
             if self.current is not None:
                 session, self.current = self.current, None
                 game = session.game
-                self.console.print(f"match to {m.target}: hand {hand} goes on")
+                self.console.print(
+                    _("match to {target}: hand {hand} goes on").format(target=m.target, hand=hand)
+                )
             else:
                 game = m.new_hand()
                 session = self.seat_session(game, hand_path(self.save, hand))
@@ -88,12 +95,21 @@ class MatchPlay:
             if m.is_over:
                 break
             try:
-                answer = self.ask("Enter: the next hand, q: stop the match: ").strip().lower()
+                answer = self.ask(_("Enter: the next hand, q: stop the match: ")).strip().lower()
             except EOFError:
                 answer = "q"
             if answer.startswith("q"):
-                self.console.print(f"match stopped after {hand} hands")
+                self.console.print(
+                    ngettext(
+                        "match stopped after {count} hand", "match stopped after {count} hands",
+                        hand,
+                    ).format(count=hand)
+                )
                 return 0
         assert m.winner is not None
-        self.console.print(f"{self.side_name(m.winner)} won the match, {max(m.totals)} points")
+        self.console.print(
+            _("{side} won the match, {points} points").format(
+                side=self.side_name(m.winner), points=max(m.totals)
+            )
+        )
         return 0

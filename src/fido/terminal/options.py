@@ -29,6 +29,7 @@ from pathlib import Path
 from fido.bots.registry import make_bot, parse_spec
 from fido.errors import ConfigurationError
 from fido.game import Game
+from fido.i18n import N_, _
 from fido.match import Match
 from fido.options import check_name, check_output_file, check_seconds, split_specs
 from fido.record import GameRecord
@@ -42,7 +43,7 @@ __all__ = ["PlayOptions", "prepare"]
 DEFAULT_RULES = "fido set=12"
 DEFAULT_PLAYERS = 4
 DEFAULT_BOTS = "expert"
-DEFAULT_NAME = "You"
+DEFAULT_NAME = N_("You")  # in the language she plays in: the record keeps it as shown
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,11 @@ def _levels(bots: str, players: int, seat: int) -> list[str | None]:
     if len(specs) == 1:
         specs *= players - 1
     if len(specs) != players - 1:
-        raise ConfigurationError(f"--bots names {len(specs)} levels for {players - 1} bot seats")
+        raise ConfigurationError(
+            _("--bots names {levels} levels for {seats} bot seats").format(
+                levels=len(specs), seats=players - 1
+            )
+        )
     for spec in dict.fromkeys(specs):
         make_bot(spec)  # unknown bots and bad options fail now, not at their first move
     levels: list[str | None] = list(specs)
@@ -79,7 +84,11 @@ def _levels(bots: str, players: int, seat: int) -> list[str | None]:
 
 def _seat(seat: int, players: int) -> int:
     if not 0 <= seat < players:
-        raise ConfigurationError(f"--seat is 0 .. {players - 1} at {players} players, not {seat}")
+        raise ConfigurationError(
+            _("--seat is 0 .. {last} at {players} players, not {seat}").format(
+                last=players - 1, players=players, seat=seat
+            )
+        )
     return seat
 
 
@@ -92,12 +101,12 @@ def prepare(opts: PlayOptions) -> Session | MatchPlay:
     delay = check_seconds(opts.delay, "--delay")
     make_bot(opts.hint)  # --hint is asked only later: its spec is checked now
     if opts.target is not None and not opts.match:
-        raise ConfigurationError("--target is the target of a --match")
+        raise ConfigurationError(_("--target is the target of a --match"))
     if opts.resume is not None:
         if opts.match:
             return _resume_match(opts, delay)
         return _resume(opts, delay)
-    name = check_name(opts.name if opts.name is not None else DEFAULT_NAME)
+    name = check_name(opts.name if opts.name is not None else _(DEFAULT_NAME))
     rules = Ruleset.from_text(opts.rules if opts.rules is not None else DEFAULT_RULES)
     players = opts.players if opts.players is not None else DEFAULT_PLAYERS
     rules.check_players(players)
@@ -110,7 +119,9 @@ def prepare(opts: PlayOptions) -> Session | MatchPlay:
     if opts.match:
         if opts.target is None and rules.match_target is None:
             raise ConfigurationError(
-                f"{rules.name} has no match target: give one, e.g. --target 100"
+                _("{rules} has no match target: give one, e.g. --target 100").format(
+                    rules=rules.name
+                )
             )
         if opts.target is not None:
             _check_target(opts.target, "--target")
@@ -137,7 +148,9 @@ def _not_with_resume(opts: PlayOptions) -> None:
     ]
     if given:
         raise ConfigurationError(
-            f"--resume goes on with the record's deal; drop {', '.join(given)}"
+            _("--resume goes on with the record's deal; drop {options}").format(
+                options=", ".join(given)
+            )
         )
 
 
@@ -157,7 +170,11 @@ MAX_TARGET = 100_000
 
 def _check_target(target: int, what: str) -> None:
     if not 1 <= target <= MAX_TARGET:
-        raise ConfigurationError(f"{what} is 1 to {MAX_TARGET} points, not {target}")
+        raise ConfigurationError(
+            _("{option} is 1 to {max} points, not {target}").format(
+                option=what, max=MAX_TARGET, target=target
+            )
+        )
 
 
 def _resume_match(opts: PlayOptions, delay: float) -> MatchPlay:
@@ -166,30 +183,36 @@ def _resume_match(opts: PlayOptions, delay: float) -> MatchPlay:
     assert opts.resume is not None
     _not_with_resume(opts)
     if opts.save is not None:
-        raise ConfigurationError("a resumed match saves its hands where they are; drop --save")
+        raise ConfigurationError(_("a resumed match saves its hands where they are; drop --save"))
     base = opts.resume
     paths = list(itertools.takewhile(Path.exists, (hand_path(base, k) for k in itertools.count(1))))
     if not paths:
         raise ConfigurationError(
-            f"no match saved as {printable(base, 200)}: its first hand would be "
-            f"{printable(hand_path(base, 1), 200)}"
+            _("no match saved as {path}: its first hand would be {first}").format(
+                path=printable(base, 200), first=printable(hand_path(base, 1), 200)
+            )
         )
     records = [GameRecord.load(p) for p in paths]
     found = _MATCH_EVENT.fullmatch(records[-1].event or "")
     if found is None or int(found[2]) != len(records):
         raise ConfigurationError(
-            f"{printable(paths[-1], 200)} is not hand {len(records)} of a match saved by "
-            "fido play --match"
+            _("{path} is not hand {hand} of a match saved by fido play --match").format(
+                path=printable(paths[-1], 200), hand=len(records)
+            )
         )
     target = int(found[1])
-    _check_target(target, f"the target of the match in {printable(paths[-1], 200)}")
+    _check_target(
+        target, _("the target of the match in {path}").format(path=printable(paths[-1], 200))
+    )
     first = _replayed(records[0])
     match = Match(first.rules, first.players, target=target,
                   seed=random.SystemRandom().getrandbits(64))
     games = [first, *(_replayed(r) for r in records[1:])]
     for path, game in zip(paths[:-1], games[:-1], strict=True):
         if not game.is_over or game.rules != first.rules or game.players != first.players:
-            raise ConfigurationError(f"{printable(path, 200)} is not a finished hand of this match")
+            raise ConfigurationError(
+                _("{path} is not a finished hand of this match").format(path=printable(path, 200))
+            )
         match.add(game)
     last = games[-1]
     current = None
@@ -198,7 +221,9 @@ def _resume_match(opts: PlayOptions, delay: float) -> MatchPlay:
     else:
         current = _resume(replace(opts, resume=paths[-1], match=False), delay)
     if match.is_over:
-        raise ConfigurationError(f"the match saved as {printable(base, 200)} is over")
+        raise ConfigurationError(
+            _("the match saved as {path} is over").format(path=printable(base, 200))
+        )
     levels, seat, names = _seating(opts, records[-1], paths[-1], last.players)
 
     def seated(game: Game, path: Path) -> Session:
@@ -215,8 +240,9 @@ def _resume(opts: PlayOptions, delay: float) -> Session:
     game = _replayed(record)
     if game.is_over:
         raise ConfigurationError(
-            f"the game in {printable(path, 200)} is finished; replay it with: fido replay "
-            f"{printable(path, 200)}"
+            _("the game in {path} is finished; replay it with: fido replay {path}").format(
+                path=printable(path, 200)
+            )
         )
     levels, seat, names = _seating(opts, record, path, game.players)
     save = check_output_file(opts.save or path, "--save")
@@ -261,7 +287,8 @@ def _person_seat(bots: tuple[str | None, ...], path: Path) -> int:
     people = [s for s, b in enumerate(bots) if b is None]
     if len(people) != 1:
         raise ConfigurationError(
-            f"{printable(path, 200)} has {len(people)} people's seats; "
-            "say which is yours with --seat"
+            _("{path} has {count} people's seats; say which is yours with --seat").format(
+                path=printable(path, 200), count=len(people)
+            )
         )
     return people[0]

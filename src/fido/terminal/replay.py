@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from fido.game import Game
+from fido.i18n import _
 from fido.record import GameRecord
 from fido.rich_text import safe
 from fido.safe_text import printable
@@ -43,11 +44,14 @@ def replay_rows(record: GameRecord) -> tuple[list[tuple[str, ...]], Game]:
 
 def positions(record: GameRecord) -> list[tuple[str, Game]]:
     """Every position of the record with the move that led to it (the deal first)."""
-    out = [("the deal", record.new_game())]
+    out = [(_("the deal"), record.new_game())]
     for i, turn, game in record.steps():
         who = printable(record.players[turn.seat], NAME)
         scored = f" +{turn.points}" if turn.points else ""
-        out.append((f"move {i}: {who} {turn.move.text()}{scored}", game.copy()))
+        label = _("move {number}: {name} {move}").format(
+            number=i, name=who, move=f"{turn.move.text()}{scored}"
+        )
+        out.append((label, game.copy()))
     return out
 
 
@@ -85,7 +89,7 @@ def step_through(
             console.print(results_table(game.outcome, names))
         message = ""
         try:
-            answer = ask("n next, p back, number, q quit: ").strip().lower()
+            answer = ask(_("n next, p back, number, q quit: ")).strip().lower()
         except EOFError:
             return
         if answer in ("", "n"):
@@ -97,7 +101,7 @@ def step_through(
         elif answer == "q":
             return
         else:
-            message = (
-                f"'{printable(answer, 24)}' is not a key here: n or Enter next, p back, "
-                f"a step number 0 to {last}, q quit"
-            )
+            message = _(
+                "'{typed}' is not a key here: n or Enter next, p back, a step number 0 to {last}, "
+                "q quit"
+            ).format(typed=printable(answer, 24), last=last)

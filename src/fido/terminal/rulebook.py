@@ -1,8 +1,9 @@
 """``fido rules RULESET``: the rule book in the terminal, with the notation.
 
 The text is the project's rule book (docs/rules.md, shipped as
-``fido/web/rules.md``), the sections that concern the ruleset: a FIDO
-ruleset leaves out the classic variants, a classic one the FIDO sections.
+``fido/web/rules.md``; in another language ``rules.<lang>.md``, docs/rules.de.md,
+where there is one, else the English), the sections that concern the ruleset:
+a FIDO ruleset leaves out the classic variants, a classic one the FIDO sections.
 The book's worked examples are drawn as text with :mod:`fido.terminal.picture`
 (the web's geometry), each with the sum the engine computes.
 """
@@ -11,16 +12,20 @@ from __future__ import annotations
 
 import re
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
 from rich.table import Table as RichTable
 
+from fido.i18n import _, current
 from fido.rules import Ruleset
 from fido.table import Table
 from fido.terminal.picture import draw
 
-__all__ = ["rule_book", "rules_text", "summary"]
+__all__ = ["BOOKS", "book", "rule_book", "rules_text", "summary"]
+
+BOOKS: Traversable = resources.files("fido").joinpath("web")  # rules.md, rules.de.md, ...
 
 _PICTURE = re.compile(r"^<!-- picture: (.+?) \| (.+?) \| S = (\d+) \| (.+?) -->$", re.MULTILINE)
 _COMMENT = re.compile(r"<!--.*?-->\n?", re.DOTALL)
@@ -29,8 +34,14 @@ _FIDO_ONLY = {2, 3, 9}
 _CLASSIC_ONLY = {4}
 
 
+def book() -> Traversable:
+    """The rule book in the current language, else the English one."""
+    translated = BOOKS.joinpath(f"rules.{current()}.md")
+    return translated if translated.is_file() else BOOKS.joinpath("rules.md")
+
+
 def _source() -> str:
-    return resources.files("fido").joinpath("web", "rules.md").read_text(encoding="utf-8")
+    return book().read_text(encoding="utf-8")
 
 
 def _picture(m: re.Match[str]) -> str:
@@ -59,14 +70,15 @@ def summary(rules: Ruleset) -> RichTable:
     t = RichTable(title=f"{rules.text()}", show_header=False)
     t.add_column("what")
     t.add_column("value")
-    t.add_row("set", f"double-{rules.max_pips}")
+    t.add_row(_("set"), _("double-{pips}").format(pips=rules.max_pips))
     sizes = ", ".join(
-        f"{p} players: {rules.hand_size(p)}"
+        _("{players} players: {tiles}").format(players=p, tiles=rules.hand_size(p))
         for p in range(rules.min_players, rules.max_players + 1)
     )
-    t.add_row("hand sizes", sizes)
-    t.add_row("scoring", f"S/{rules.divisor}" if rules.is_fido else rules.scoring.value)
-    t.add_row("match to", str(rules.match_target) if rules.match_target else "no target")
+    t.add_row(_("hand sizes"), sizes)
+    t.add_row(_("scoring"), f"S/{rules.divisor}" if rules.is_fido else rules.scoring.value)
+    target = str(rules.match_target) if rules.match_target else _("no target")
+    t.add_row(_("match to"), target)
     return t
 
 

@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from rich.table import Table as RichTable
 
 from fido.game import Turn
+from fido.i18n import N_, _, ngettext
 from fido.layout import Layouter
 from fido.moves import Draw, Move, Placement
-from fido.results import Outcome
+from fido.results import Outcome, Termination
 from fido.rich_text import safe
 from fido.rules import Scoring
 from fido.safe_text import whole_or_none
@@ -82,23 +83,20 @@ def wrap(text: str, width: int = WIDTH, indent: str = "  ") -> list[str]:
 
 
 def header(view: SeatView, names: Sequence[str] = (), width: int = WIDTH) -> str:
+    """The ruleset, the divisor, the sum of the ends, the stock and whose turn, one line."""
     rules = view.rules
-    score = (
-        f"divisor {rules.divisor} · " if rules.scoring is Scoring.DIVISOR or rules.is_fido else ""
-    )
+    parts = [rules.text()]
+    if rules.scoring is Scoring.DIVISOR or rules.is_fido:
+        parts.append(_("divisor {divisor}").format(divisor=rules.divisor))
+    parts.append(_("sum of the ends {sum}").format(sum=view.table.ends_sum))
+    parts.append(_("stock {count}").format(count=view.stock_count))
     if view.outcome is not None:
-        turn = " · the hand is over"
+        parts.append(_("the hand is over"))
     elif view.seat is not None and view.to_move == view.seat:
-        turn = " · your turn"
+        parts.append(_("your turn"))
     elif names:
-        turn = f" · {names[view.to_move]} to play"
-    else:
-        turn = ""
-    return _fit(
-        f"{rules.text()} · {score}sum of the ends {view.table.ends_sum} · "
-        f"stock {view.stock_count}{turn}",
-        width,
-    )
+        parts.append(_("{name} to play").format(name=names[view.to_move]))
+    return _fit(" · ".join(parts), width)
 
 
 def partner_of(view: SeatView, seat: int) -> int | None:
@@ -143,15 +141,18 @@ def seat_lines(
     cells = []
     for s, name in enumerate(names):
         turn = "▶" if view.outcome is None and view.to_move == s else " "
-        who = f"{name} (you)" if s == view.seat and name.lower() != "you" else name
+        named_you = name.lower() in ("you", _("You").lower())  # the default name: no "(you)"
+        who = _("{name} (you)").format(name=name) if s == view.seat and not named_you else name
         if s == partner:
-            who += " (partner)"
+            who = _("{name} (partner)").format(name=who)
         moves = ", ".join(turn_text(t, drawn=s == view.seat) for t in since[s]) or "—"
+        n, pts = view.hand_counts[s], view.scores[s]
         if columns == 1:
-            n = view.hand_counts[s]
-            cells.append(f"{turn}{who}: {n} tile{'s' * (n != 1)}, {view.scores[s]} pts · {moves}")
-        else:
-            cells.append(f"{turn}{who} {view.hand_counts[s]}t {view.scores[s]}p {moves}")
+            count = ngettext("{count} tile, {points} pts", "{count} tiles, {points} pts", n)
+            cells.append(f"{turn}{who}: {count.format(count=n, points=pts)} · {moves}")
+        else:  # two seats a line: the shortest labels
+            count = _("{count}t {points}p").format(count=n, points=pts)
+            cells.append(f"{turn}{who} {count} {moves}")
     if columns == 1:
         return [_fit(c, width) for c in cells]
     cw = width // columns
@@ -180,28 +181,34 @@ def hand_lines(view: SeatView, width: int = WIDTH) -> list[str]:
         text = "  ".join(parts)
     else:
         text = " ".join(t.text() for t in sorted(hand, key=lambda t: -t.pips))
-    return wrap(f"Hand ({len(hand)}, {sum(t.pips for t in hand)} pips): {text}", width)
+    label = _("Hand ({count}, {pips} pips):").format(
+        count=len(hand), pips=sum(t.pips for t in hand)
+    )
+    return wrap(f"{label} {text}", width)
 
 
 def slot_lines(table: Table, width: int = WIDTH) -> list[str]:
     """The open slots as the notation names them, with the number to match."""
     if not table.placements:
-        return ["Table: empty, the first tile opens it"]
+        return [_("Table: empty, the first tile opens it")]
     playable = {code for code, _v in table.playable()}
     cells = []
     for code, (value, kind, _w) in table.open.items():
         cell = f"{table.slot_name(code)}:{value}{SIDE_MARK if kind == SIDE else ''}"
         cells.append(cell if code in playable else f"({cell})")
-    return wrap(f"Open ({len(cells)}): " + "  ".join(cells), width)
+    label = _("Open ({count}):").format(count=len(cells))
+    return wrap(f"{label} " + "  ".join(cells), width)
 
 
 def arm_lines(table: Table, limit: int = 8, width: int = WIDTH) -> list[str]:
     """One line per open slot: name, end or side, value, and the tiles leading to it."""
     placements = table.placements
     if not placements:
-        return ["  (empty: the first tile opens the table)"]
+        return ["  " + _("(empty: the first tile opens the table)")]
     playable = {code for code, _v in table.playable()}
     items = list(table.open.items())
+    side, end = _("side"), _("end")
+    pad = max(len(side), len(end))
     lines = []
     for code, (value, kind, _w) in items[:limit]:
         chain = []
@@ -213,7 +220,7 @@ def arm_lines(table: Table, limit: int = 8, width: int = WIDTH) -> list[str]:
         chain.reverse()
         if len(chain) > 5:
             chain = [chain[0], f"…(+{len(chain) - 3})", *chain[-2:]]
-        where = "side" if kind == SIDE else "end "
+        where = f"{side if kind == SIDE else end:<{pad}}"
         mark = " " if code in playable else "·"  # not open to play this turn
         lines.append(
             _fit(
@@ -223,7 +230,7 @@ def arm_lines(table: Table, limit: int = 8, width: int = WIDTH) -> list[str]:
         )
     if len(items) > limit:
         rest = " ".join(f"{table.slot_name(c)}:{v}" for c, (v, _k, _w) in items[limit:])
-        lines.append(_fit(f"   also {rest}", width))
+        lines.append(_fit("   " + _("also {slots}").format(slots=rest), width))
     return lines
 
 
@@ -303,15 +310,19 @@ def _move_block(
     lines = []
     for i in range(start, min(start + per_page, len(cells)), per_line):
         lines.append("".join(f"{_fit(c, cw):<{cw}}" for c in cells[i : i + per_line]).rstrip())
-    what = f"Moves, best first ({len(numbered)})"
+    what = _("Moves, best first ({count})").format(count=len(numbered))
     if frame.query:
-        what = f"Moves with {frame.query.strip()} ({len(kept)} of {len(numbered)}; / clears)"
+        what = _("Moves with {query} ({kept} of {count}; / clears)").format(
+            query=frame.query.strip(), kept=len(kept), count=len(numbered)
+        )
     if pages > 1:
-        what += f" · page {page + 1}/{pages}: n next, p back"
+        what += " · " + _("page {page}/{pages}: n next, p back").format(
+            page=page + 1, pages=pages
+        )
     elif not frame.query and len(numbered) > 1:
-        what += " · /12 or /@3e filters"
+        what += " · " + _("/12 or /@3e filters")
     if not kept:
-        lines = ["  (no legal move matches the filter)"]
+        lines = ["  " + _("(no legal move matches the filter)")]
     return [_fit(what, width), *lines], pages, page, shown
 
 
@@ -363,7 +374,7 @@ def play_screen(
         table = _picture_lines(lay, width, left - len(slots))
     keep = max(left - len(table), 1)
     if len(slots) > keep:
-        tail = " … t: the whole table"
+        tail = " … " + _("t: the whole table")
         slots = slots[:keep]
         slots[-1] = slots[-1][: width - len(tail)] + tail
     lines = [*top, *seats, *table, *slots, *hand, *moves, *note]
@@ -380,11 +391,12 @@ def table_screen(
         box = lay.box(with_markers=True)
         centre = ((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
     lines = pic.window(width, room, pic.at(*centre))
-    legend = (
-        f"zoom {zoom} of 0-2 · picture {pic.width}x{pic.height} · dashed boxes: open slots, "
-        f"their number to match ({SIDE_MARK}: a double's free side) and name"
-        + (" · heavy box: the tile laid last" if zoom else "")
-    )
+    legend = _(
+        "zoom {zoom} of 0-2 · picture {width}x{height} · dashed boxes: open slots, "
+        "their number to match ({mark}: a double's free side) and name"
+    ).format(zoom=zoom, width=pic.width, height=pic.height, mark=SIDE_MARK)
+    if zoom:
+        legend += " · " + _("heavy box: the tile laid last")
     return [*lines, *wrap(legend, width)[:2]], centre
 
 
@@ -394,8 +406,15 @@ def log_screen(log: Sequence[str], width: int, height: int, page: int) -> tuple[
     pages = max(1, math.ceil(len(log) / room))
     page = min(max(page, 0), pages - 1)
     part = log[page * room : (page + 1) * room]
-    head = f"The log: moves {page * room + 1}-{page * room + len(part)} of {len(log)}"
+    head = _("The log: moves {first}-{last} of {count}").format(
+        first=page * room + 1, last=page * room + len(part), count=len(log)
+    )
     return [_fit(head, width), *(_fit(f"{line}", width) for line in part)], pages
+
+
+# the result's title by how the hand ended, and its columns: translated where shown
+_RESULT = {Termination.DOMINO: N_("Result (domino)"), Termination.BLOCKED: N_("Result (blocked)")}
+_COLUMNS = (N_("place"), N_("player"), N_("points"), N_("bonus"), N_("pips left"), N_("final"))
 
 
 def results_table(outcome: Outcome, players: Sequence[str]) -> RichTable:
@@ -403,9 +422,9 @@ def results_table(outcome: Outcome, players: Sequence[str]) -> RichTable:
 
     Names are escaped and cut here, since they come from people and records.
     """
-    t = RichTable(title=f"Result ({outcome.termination.value})")
-    for col in ("place", "player", "points", "bonus", "pips left", "final"):
-        t.add_column(col, justify="left" if col == "player" else "right")
+    t = RichTable(title=_(_RESULT[outcome.termination]))
+    for col in _COLUMNS:
+        t.add_column(_(col), justify="left" if col == "player" else "right")
     for r in sorted(outcome.seats, key=lambda r: (r.place, r.seat)):
         t.add_row(
             str(r.place),
@@ -419,7 +438,7 @@ def results_table(outcome: Outcome, players: Sequence[str]) -> RichTable:
         for team in outcome.teams:
             names = " + ".join(safe(players[s], 40) for s in team.seats)
             t.add_row(
-                f"team {team.place}",
+                _("team {place}").format(place=team.place),
                 names,
                 str(team.points),
                 str(team.bonus),

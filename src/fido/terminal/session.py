@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 import shutil
 import time
 from collections.abc import Callable, Sequence
@@ -36,6 +37,7 @@ from fido.bots import Bot, make_bot
 from fido.bots.runner import bot_move, bot_rng, new_secret
 from fido.errors import FidoError
 from fido.game import Game, Turn
+from fido.i18n import N_, _
 from fido.layout import Layouter
 from fido.moves import Draw, Move, Pass, Placement
 from fido.record import GameRecord
@@ -51,20 +53,24 @@ from fido.terminal.screen import (
     table_screen,
     turn_text,
 )
-from fido.validation import explain
+from fido.tiles import Tile
 from fido.views import SeatView
 
-__all__ = ["KEYS_HELP", "Session", "default_record_path"]
+__all__ = ["KEYS_HELP", "Session", "ambiguous", "default_record_path", "not_a_move", "refusal"]
 
 NAME_ON_SCREEN = 16  # a name is cut to this on screen
-PROMPT = "Your move (key or notation, ? keys, q quit): "
-KEYS_HELP = (
+TYPED = 24  # what she typed is quoted back cut to this
+LISTED = 6  # a refusal lists at most this many of the legal moves
+# the prompt and the help, translated where they are shown
+PROMPT = N_("Your move (key or notation, ? keys, q quit): ")
+KEYS_HELP = N_(
     "keys: a number plays that move (best first); or type the notation: 12-5@3e (tile@slot), "
     "12-5 alone when it fits one place, draw, pass. n / p: next / previous page of moves. "
     "/12: only the moves with a 12; /12-5: that tile; /@3e: the moves on slot 3e; / alone: all. "
     "t: the table as a picture (w a s d or arrows scroll, + - zoom, f fit). l: the whole log. "
     "h: a hint. q or Ctrl-C: leave (save first if you like)."
 )
+_NUMBERS = re.compile(r"\s*(\d+)\s*[-|:]\s*(\d+)", re.ASCII)  # a tile typed, in or out of range
 _ARROWS = {"\x1b[a": "w", "\x1b[b": "s", "\x1b[c": "d", "\x1b[d": "a"}
 
 
@@ -76,6 +82,92 @@ def terminal_size() -> tuple[int, int]:
     """(columns, lines) of the terminal now, at least 20 x 8 (80 x 24 when not a terminal)."""
     size = shutil.get_terminal_size((80, 24))
     return max(size.columns, 20), max(size.lines, 8)
+
+
+def _listed(moves: Sequence[Move]) -> str:
+    """A few moves in the notation (the first ``LISTED``, then "…")."""
+    text = ", ".join(m.text() for m in moves[:LISTED])
+    return text + (", …" if len(moves) > LISTED else "")
+
+
+def not_a_move(view: SeatView, typed: str, text: str) -> str:
+    """Why ``text`` (quoted back as ``typed``) is no move at all: the notation refused it."""
+    found = _NUMBERS.match(text)
+    if found is not None and max(int(found[1]), int(found[2])) > view.rules.max_pips:
+        return _not_in_set(view, typed)
+    return _("'{typed}': not a move (? shows the keys)").format(typed=typed)
+
+
+def _not_in_set(view: SeatView, typed: str) -> str:
+    return _("'{typed}': not a tile of this game: the numbers go up to {max}").format(
+        typed=typed, max=view.rules.max_pips
+    )
+
+
+def _not_held(view: SeatView, typed: str, tile: Tile) -> str:
+    if tile.high > view.rules.max_pips:
+        return _not_in_set(view, typed)
+    return _("'{typed}': you do not hold {tile}").format(typed=typed, tile=tile.text())
+
+
+def refusal(view: SeatView, typed: str, move: Move) -> str:
+    """Why ``move`` (typed as ``typed``) is not legal now, in the terminal's own words.
+
+    The engine's reasons are English (:mod:`fido.validation`); the terminal finds its
+    own from the move, her hand, the table and the legal moves, which it can list.
+    """
+    legal = [m for _n, m in numbered_moves(view)]
+    table = view.table
+    if isinstance(move, Placement):
+        tile = move.tile
+        if tile not in view.hand:
+            return _not_held(view, typed, tile)
+        placed = len(table.placements)
+        if placed and move.anchor >= placed:
+            return _(
+                "'{typed}': no tile #{number} on the table (the tiles are numbered 0 to {last})"
+            ).format(typed=typed, number=move.anchor, last=placed - 1)
+        slot = table.open.get(move.slot) if placed else None
+        if placed and slot is None:
+            return _("'{typed}': {slot} is not an open slot (open: {slots})").format(
+                typed=typed, slot=table.slot_name(move.slot),
+                slots=" ".join(table.slot_name(c) for c in table.open),
+            )  # fmt: skip
+        if slot is not None and slot[0] not in (tile.high, tile.low):
+            return _("'{typed}': {tile} does not show {value}, the number at {slot}").format(
+                typed=typed, tile=tile.text(), value=slot[0], slot=table.slot_name(move.slot)
+            )
+        fits = [m for m in legal if isinstance(m, Placement) and m.tile == tile]
+        if fits:
+            return _("'{typed}': {tile} does not go there now. It fits: {moves}").format(
+                typed=typed, tile=tile.text(), moves=_listed(fits)
+            )
+        return _("'{typed}': {tile} does not fit now. Possible moves: {moves}").format(
+            typed=typed, tile=tile.text(), moves=_listed(legal)
+        )
+    if isinstance(move, Draw):
+        return _("'{typed}': you cannot draw now. Possible moves: {moves}").format(
+            typed=typed, moves=_listed(legal)
+        )
+    return _("'{typed}': you cannot pass now. Possible moves: {moves}").format(
+        typed=typed, moves=_listed(legal)
+    )
+
+
+def ambiguous(view: SeatView, typed: str, tile: Tile) -> str | None:
+    """Why a tile typed alone (no slot) is not one move now; None when it is one."""
+    fits = [m for m in view.legal_moves if isinstance(m, Placement) and m.tile == tile]
+    if len(fits) == 1:
+        return None
+    if fits:
+        return _("'{typed}': {tile} fits several places: {moves}").format(
+            typed=typed, tile=tile.text(), moves=", ".join(m.text() for m in fits)
+        )
+    if tile not in view.hand:
+        return _not_held(view, typed, tile)
+    return _("'{typed}': {tile} matches no open slot you may play now").format(
+        typed=typed, tile=tile.text()
+    )
 
 
 class Session:
@@ -156,7 +248,7 @@ class Session:
         assert game.outcome is not None
         path = self._save()  # the record first: nothing after it can lose the game
         self.console.print(results_table(game.outcome, self.names))
-        self.console.print(f"game record saved to {safe(path)}")
+        self.console.print(_("game record saved to {path}").format(path=safe(path)))
         return 0
 
     def _bot_turn(self) -> None:
@@ -177,18 +269,21 @@ class Session:
         if len(legal) == 1 and isinstance(legal[0], Draw | Pass):
             game.push(legal[0])
             turn = self._note(self.seat)
-            if isinstance(legal[0], Draw):
-                drawn = f" {turn.drawn.text()}" if turn.drawn is not None else ""
-                self.message = f"you could not place: you drew{drawn}"
+            if isinstance(legal[0], Draw) and turn.drawn is not None:
+                self.message = _("you could not place: you drew {tile}").format(
+                    tile=turn.drawn.text()
+                )
+            elif isinstance(legal[0], Draw):
+                self.message = _("you could not place: you drew")
             else:
-                self.message = "you could not place: you passed"
+                self.message = _("you could not place: you passed")
             return True
         self._show(view)
         self.message = ""
         try:
-            text = self.ask(PROMPT).strip()
+            text = self.ask(_(PROMPT)).strip()
         except EOFError:
-            self.console.print("input ended")
+            self.console.print(_("input ended"))
             self._save_and_say()
             return False
         return self._answer(view, text)
@@ -199,7 +294,7 @@ class Session:
         if key in ("h", "hint"):
             self.message = self._hint(view)
         elif key in ("?", "help"):
-            self.message = KEYS_HELP
+            self.message = _(KEYS_HELP)
         elif key in ("q", "quit"):
             return self._leave()
         elif key in ("n", ">"):
@@ -225,36 +320,29 @@ class Session:
     def _move(self, view: SeatView, text: str) -> Move | None:
         """The move ``text`` names, or None with the reason in the message."""
         numbered = dict(numbered_moves(view))
+        typed = printable(text, TYPED)
         if text.isascii() and text.isdigit():
             move = numbered.get(int(text[:6]))
             if move is None:
-                self.message = (
-                    f"'{printable(text, 24)}': the moves are numbered 1 to {len(numbered)}"
+                self.message = _("'{typed}': the moves are numbered 1 to {count}").format(
+                    typed=typed, count=len(numbered)
                 )
             return move
         try:
             move = Move.from_text(text)
-        except FidoError as e:
-            self.message = f"'{printable(text, 24)}': {printable(e)} (? shows the keys)"
+        except FidoError:  # the notation's reason is English: the terminal says its own
+            self.message = not_a_move(view, typed, text)
             return None
-        legal = list(view.legal_moves)
-        if move in legal:
+        if move in view.legal_moves:
             return move
         if isinstance(move, Placement) and move.is_opening and view.table.placements:
-            fits = [m for m in legal if isinstance(m, Placement) and m.tile is move.tile]
-            if len(fits) == 1:
-                return fits[0]
-            if fits:
-                where = ", ".join(m.text() for m in fits)
-                self.message = f"'{printable(text, 24)}': {move.tile} fits several places: {where}"
-            elif move.tile not in view.hand:
-                self.message = f"'{printable(text, 24)}': you do not hold {move.tile}"
-            else:
-                self.message = (
-                    f"'{printable(text, 24)}': {move.tile} matches no open slot you may play now"
-                )
+            why = ambiguous(view, typed, move.tile)
+            if why is None:  # the tile alone, where it fits one place
+                return next(m for m in view.legal_moves
+                            if isinstance(m, Placement) and m.tile == move.tile)  # fmt: skip
+            self.message = why
             return None
-        self.message = f"'{printable(text, 24)}': {explain(self.game, move)}"
+        self.message = refusal(view, typed, move)
         return None
 
     # ------------------------------------------------------------ other screens
@@ -267,7 +355,7 @@ class Session:
             lines, centre = table_screen(self._layout(), width, height, zoom, centre)
             self._print(lines)
             try:
-                answer = self.ask("Table: w a s d scroll, + - zoom, f fit, Enter back: ")
+                answer = self.ask(_("Table: w a s d scroll, + - zoom, f fit, Enter back: "))
             except EOFError:
                 return
             answer = answer.strip().lower()
@@ -298,7 +386,7 @@ class Session:
             page = min(page, pages - 1)
             self._print(lines)
             try:
-                answer = self.ask("Log: n next, p back, Enter back: ").strip().lower()
+                answer = self.ask(_("Log: n next, p back, Enter back: ")).strip().lower()
             except EOFError:
                 return
             if answer in ("n", ">"):
@@ -312,7 +400,9 @@ class Session:
         """Ctrl-C or q: save and quit, quit, or go on. True means go on."""
         while True:
             try:
-                answer = self.ask("Leave the game? s = save and quit, q = quit, c = continue: ")
+                answer = self.ask(
+                    _("Leave the game? s = save and quit, q = quit, c = continue: ")
+                )
             except (EOFError, KeyboardInterrupt):
                 answer = "s"
             answer = answer.strip().lower()[:1]
@@ -322,24 +412,27 @@ class Session:
                 self._save_and_say()
                 return False
             if answer == "q":
-                self.console.print("left without saving")
+                self.console.print(_("left without saving"))
                 return False
 
     def _crash(self, error: Exception) -> int:
         """Something unexpected: save the game where she asked, then say what happened."""
         what = f"{type(error).__name__}: {printable(error, 200)}"
+        label = _("error:")
         try:
             path = self._save()
         except Exception as e:
-            self.console.print(
-                f"[bold red]error:[/] fido play stopped on an internal error ({safe(what)}), "
-                f"and the game could not be saved ({safe(type(e).__name__)}: {safe(e, 200)})"
-            )
+            why = _(
+                "fido play stopped on an internal error ({error}), and the game could not "
+                "be saved ({reason})"
+            ).format(error=safe(what), reason=f"{safe(type(e).__name__)}: {safe(e, 200)}")
+            self.console.print(f"[bold red]{label}[/] {why}")
             return 1
-        self.console.print(
-            f"[bold red]error:[/] fido play stopped on an internal error ({safe(what)}). "
-            f"The game is saved in {safe(path)}: go on with fido play --resume {safe(path)}"
-        )
+        why = _(
+            "fido play stopped on an internal error ({error}). The game is saved in {path}: "
+            "go on with fido play --resume {path}"
+        ).format(error=safe(what), path=safe(path))
+        self.console.print(f"[bold red]{label}[/] {why}")
         return 1
 
     # ------------------------------------------------------------------ helpers
@@ -359,7 +452,8 @@ class Session:
     def _note_turn(self, turn: Turn) -> None:
         text = turn_text(turn, drawn=turn.seat == self.seat)  # only she sees what she drew
         number = len(self.log) + 1
-        self.log.append(f"{number:>3}. {self.shown[turn.seat]}: {text}  (sum {turn.ends_sum})")
+        total = _("(sum {sum})").format(sum=turn.ends_sum)
+        self.log.append(f"{number:>3}. {self.shown[turn.seat]}: {text}  {total}")
 
     def _layout(self) -> Layouter:
         """The table's layout, extended move by move (fido.layout: the web's geometry)."""
@@ -376,8 +470,13 @@ class Session:
             if isinstance(m, Placement) and view.points_for(m)
         ]
         best = self.hint.choose(view, random.Random())
-        now = f"scoring now: {', '.join(scoring)}" if scoring else "nothing scores now"
-        return f"hint: {now}; {self.hint_name} plays {numbered[best]}: {best.text()}"
+        if scoring:
+            now = _("scoring now: {moves}").format(moves=", ".join(scoring))
+        else:
+            now = _("nothing scores now")
+        return _("hint: {scoring}; {bot} plays {number}: {move}").format(
+            scoring=now, bot=self.hint_name, number=numbered[best], move=best.text()
+        )
 
     def _show(self, view: SeatView) -> None:
         width, height = self.size()
@@ -400,6 +499,8 @@ class Session:
     def _save_and_say(self) -> None:
         path = self._save()
         self.console.print(
-            f"game saved to {safe(path)} (go on with: fido play --resume {safe(path)}; "
-            f"replay it with: fido replay {safe(path)})"
+            _(
+                "game saved to {path} (go on with: fido play --resume {path}; "
+                "replay it with: fido replay {path})"
+            ).format(path=safe(path))
         )
