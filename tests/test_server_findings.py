@@ -199,6 +199,8 @@ def test_the_migration_narrows_an_events_name_scope_to_its_id(tmp_path: Any) -> 
         grant(s, olga, "organiser", "event:Kiel Week")  # the federation's, for an outside one
     with store.engine.begin() as conn:
         conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0012'")
+        # the schema of 0012: the later migrations' columns are not there yet (0014's)
+        conn.exec_driver_sql("ALTER TABLE accounts DROP COLUMN language")
     store.close()
     store = open_store(url)  # migrated on open
     with store.session(write=False) as s:
