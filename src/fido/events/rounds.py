@@ -77,8 +77,9 @@ def draw_round(s: Session, event: Championship,
     if event.cancelled_at is not None:
         raise EventError(_("the event was cancelled"))
     if drawn >= event.rounds:
-        raise EventError(ngettext("the event's only round ({n}) has been drawn", "all {n} rounds have been drawn",
-                                  event.rounds).format(n=event.rounds))
+        raise EventError(ngettext("the event's only round ({n}) has been drawn",
+                                  "all {n} rounds have been drawn", event.rounds)
+                         .format(n=event.rounds))
     if not round_over(s, event):
         raise EventError(_("round {round} is not over: every table needs its result first")
                          .format(round=drawn))

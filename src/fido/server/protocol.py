@@ -120,8 +120,8 @@ def parse_incoming(frame: str | bytes) -> Incoming:
     try:
         return _ADAPTER.validate_json(frame)
     except ValidationError as e:  # its first error, a sentence in the socket's language
-        first = dict(e.errors()[0])
-        loc = tuple(first.get("loc", ()))
+        first: dict[str, Any] = dict(e.errors()[0])
+        loc: tuple[int | str, ...] = tuple(first.get("loc", ()))
         if loc and loc[0] in _TYPES:  # the union's tag ("move"), not a field of the frame
             first["loc"] = loc[1:]
         raise MalformedMessage(printable(field_error(first, frame=True), 200)) from None
