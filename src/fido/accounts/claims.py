@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from fido.accounts.notifications import notify_claim
 from fido.accounts.roles import FEDERATION
 from fido.errors import FidoError, Refused
+from fido.i18n import _
 from fido.ranking.players import find_player, register_player
 from fido.store import Account, Player, PlayerClaim, RoleRow
 
@@ -54,14 +55,14 @@ def link_player(s: Session, account: Account, number: int) -> Player:
         select(Account.name).where(Account.player_id == player.id, Account.id != account.id)
     )
     if other is not None:
-        raise Refused("player_taken", f"player {number} is linked to the account {other!r}",
-                      409)
+        raise Refused("player_taken", _("player {number} is linked to the account '{name}'")
+                      .format(number=number, name=other), 409)
     account.player_id = player.id
     try:
         s.flush()  # two links of one player at once: the unique column refuses the second
     except IntegrityError:
-        raise Refused("player_taken", f"player {number} is linked to another account",
-                      409) from None
+        raise Refused("player_taken", _("player {number} is linked to another account")
+                      .format(number=number), 409) from None
     for claim in s.scalars(select(PlayerClaim).where(PlayerClaim.account_id == account.id,
                                                     PlayerClaim.decided_at.is_(None))):
         # her request is answered by the link, and her inbox says so
@@ -75,18 +76,19 @@ def ask(s: Session, account: Account, number: int,
         now: dt.datetime | None = None) -> PlayerClaim:
     """Ask to be player ``number``; a request still pending is replaced by this one."""
     if account.guest:
-        raise Refused("guest", "a guest cannot be linked to a player: sign up first", 403)
+        raise Refused("guest", _("a guest cannot be linked to a player: sign up first"), 403)
     if account.player_id is not None:
         mine = s.get(Player, account.player_id)
         raise Refused("already_linked",
-                      f"your account is player {mine.number if mine else '?'}; "
-                      "only the federation changes that", 409)
+                      _("your account is player {number}; only the federation changes that")
+                      .format(number=mine.number if mine else "?"), 409)
     try:
         player = find_player(s, number, live=True)
     except FidoError as e:
         raise Refused("unknown_player", str(e), 404) from None
     if s.scalar(select(Account.id).where(Account.player_id == player.id)) is not None:
-        raise Refused("player_taken", f"player {number} is linked to another account", 409)
+        raise Refused("player_taken", _("player {number} is linked to another account")
+                      .format(number=number), 409)
     # her row locked: two requests of hers at once take turns, one stays pending
     s.execute(select(Account.id).where(Account.id == account.id).with_for_update())
     claim = s.scalar(select(PlayerClaim).where(PlayerClaim.account_id == account.id,
@@ -112,7 +114,7 @@ def links_at_once(s: Session, account: Account) -> bool:
 def ask_or_link(s: Session, account: Account, number: int) -> bool:
     """:func:`link_player` where :func:`links_at_once`, else :func:`ask`. True: linked."""
     if account.guest:
-        raise Refused("guest", "a guest cannot be linked to a player: sign up first", 403)
+        raise Refused("guest", _("a guest cannot be linked to a player: sign up first"), 403)
     if links_at_once(s, account):
         link_player(s, account, number)
         return True
@@ -124,14 +126,14 @@ def register_self(s: Session, account: Account) -> Player:
     """A new ranking player in her account's name, linked to her: only where nobody is to
     be asked (:func:`links_at_once`; a federation registers its players itself)."""
     if account.guest or account.name is None:
-        raise Refused("guest", "a guest cannot be a ranking player: sign up first", 403)
+        raise Refused("guest", _("a guest cannot be a ranking player: sign up first"), 403)
     if account.player_id is not None:
         mine = s.get(Player, account.player_id)
-        raise Refused("already_linked",
-                      f"your account is player {mine.number if mine else '?'} already", 409)
+        raise Refused("already_linked", _("your account is player {number} already")
+                      .format(number=mine.number if mine else "?"), 409)
     if not links_at_once(s, account):
-        raise Refused("federation_registers", "the federation registers ranking "
-                      "players here: ask it for your number", 403)
+        raise Refused("federation_registers", _("the federation registers ranking "
+                      "players here: ask it for your number"), 403)
     try:
         player = register_player(s, account.name)
     except FidoError as e:
@@ -164,9 +166,10 @@ def decide(s: Session, claim_id: int, by: Account, approve: bool,
     claim = s.get(PlayerClaim, claim_id, with_for_update=True,  # two answers take turns
                   populate_existing=True)
     if claim is None:
-        raise Refused("unknown_claim", f"there is no request {claim_id}", 404)
+        raise Refused("unknown_claim", _("there is no request {number}").format(number=claim_id),
+                      404)
     if claim.decided_at is not None:
-        raise Refused("decided", "this request was answered already", 409)
+        raise Refused("decided", _("this request was answered already"), 409)
     if approve:
         link_player(s, claim.account, claim.player.number)  # answers the claim too
     claim.decided_at, claim.decided_by, claim.approved = now or _now(), by.id, approve

@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session
 
 from fido.accounts.names import name_key
 from fido.errors import Refused
+from fido.i18n import _
 from fido.safe_text import control_chars
 from fido.store import Account, ChampionshipTable, GameRow, RoleRow
 
@@ -87,7 +88,7 @@ def event_scope(event_id: int) -> str:
 
 def _event_id(scope: str) -> int | None:
     """The event id an ``event:#ID`` scope names (None: a name scope)."""
-    kind, _, name = scope.partition(":")
+    kind, _sep, name = scope.partition(":")
     if kind != "event" or not name.startswith("#") or not name[1:].isascii() \
             or not name[1:].isdigit():
         return None
@@ -98,18 +99,19 @@ def parse_scope(text: str) -> str:
     """``club:NAME``, ``event:NAME`` or ``event:#ID`` written one way (kind in lower case,
     the name's whitespace collapsed); a :class:`RoleError` says what is wrong."""
     if control_chars(text):
-        raise RoleError("a scope holds no control characters")
+        raise RoleError(_("a scope holds no control characters"))
     kind, sep, name = text.partition(":")
     kind, name = kind.strip().lower(), " ".join(name.split())
     if kind == "event" and name.startswith("#") and _event_id(f"event:{name}") is None:
-        raise RoleError(f"event:#ID names an event by its number, not {text!r}")
+        raise RoleError(_("event:#ID names an event by its number, not {text}")
+                        .format(text=repr(text)))
     if not sep or kind not in SCOPE_KINDS or not name:
         raise RoleError(
-            f"a scope is club:NAME or event:NAME (e.g. club:Rostock), not {text!r}"
-        )
+            _("a scope is club:NAME or event:NAME (e.g. club:Rostock), not {text}")
+            .format(text=repr(text)))
     scope = f"{kind}:{name}"
     if len(scope) > SCOPE_MAX:
-        raise RoleError(f"a scope has at most {SCOPE_MAX} characters")
+        raise RoleError(_("a scope has at most {n} characters").format(n=SCOPE_MAX))
     return scope
 
 
@@ -118,7 +120,7 @@ def covers(scope: str, event: str) -> bool:
     covers no text: :func:`covers_game`)."""
     if _event_id(scope) is not None:
         return False
-    _kind, _, name = scope.partition(":")
+    _kind, _sep, name = scope.partition(":")
     want, have = event_key(name), event_key(event)
     if not want or not have.startswith(want):
         return False
@@ -145,22 +147,23 @@ def find_account(s: Session, name: str) -> Account:
     if not control_chars(name):
         account = s.scalar(select(Account).where(Account.name_key == name_key(name)))
     if account is None:
-        raise RoleError(f"there is no account named {name!r}")
+        raise RoleError(_("there is no account named {name}").format(name=repr(name)))
     return account
 
 
 def _checked(role: str, scope: str | None) -> tuple[str, str]:
     if role == FEDERATION:
         if scope:
-            raise RoleError("the federation role has no scope")
+            raise RoleError(_("the federation role has no scope"))
         return role, ""
     if role == ORGANISER:
         if not scope:
-            raise RoleError("an organiser has a scope: --scope club:NAME or event:NAME")
+            raise RoleError(_("an organiser has a scope: --scope club:NAME or event:NAME"))
         return role, parse_scope(scope)
     if role == "player":
-        raise RoleError("every account is a player: there is nothing to grant")
-    raise RoleError(f"unknown role {role!r} (one of: {ORGANISER}, {FEDERATION})")
+        raise RoleError(_("every account is a player: there is nothing to grant"))
+    raise RoleError(_("unknown role {role} (one of: {roles})").format(
+        role=repr(role), roles=f"{ORGANISER}, {FEDERATION}"))
 
 
 def grant(
@@ -169,7 +172,7 @@ def grant(
 ) -> tuple[RoleRow, bool]:
     """Give ``account`` the role (in ``scope``); returns the row and whether it is new."""
     if account.guest:
-        raise RoleError("a guest holds no roles: she signs up first")
+        raise RoleError(_("a guest holds no roles: she signs up first"))
     role, scope_ = _checked(role, scope)
     # her row locked: the same grant twice at once takes turns, the second finds the first
     s.execute(select(Account.id).where(Account.id == account.id).with_for_update())
@@ -190,8 +193,10 @@ def revoke(s: Session, account: Account, role: str, scope: str | None = None) ->
     row = s.scalar(select(RoleRow).where(
         RoleRow.account_id == account.id, RoleRow.role == role, RoleRow.scope == scope_))
     if row is None:
-        held = f"{role} of {scope_}" if scope_ else role
-        raise RoleError(f"{account.name} is not {held}")
+        if scope_:
+            raise RoleError(_("{name} is not {role} of {scope}").format(
+                name=account.name, role=role, scope=scope_))
+        raise RoleError(_("{name} is not {role}").format(name=account.name, role=role))
     s.delete(row)
     s.flush()
 
@@ -226,10 +231,10 @@ def check_submit(s: Session, account: Account, event: str, numbers: Iterable[int
         return
     if is_federation(s, account.id) or _organises(s, account.id, event):
         return
-    raise RoleError(
+    raise RoleError(_(
         "you can enter a sheet of a game you played in (your account is linked to one of "
         "its players), or as an organiser of its club or event, or as the federation"
-    )
+    ))
 
 
 def check_settle(s: Session, account: Account, game: GameRow) -> None:
@@ -237,17 +242,18 @@ def check_settle(s: Session, account: Account, game: GameRow) -> None:
     if is_federation(s, account.id):
         return
     if game.source == "online":
-        raise RoleError("only the federation settles a dispute about an online game")
+        raise RoleError(_("only the federation settles a dispute about an online game"))
     scope = _organises(s, account.id, game)
     if scope is None:
         held = [r.scope for r in roles_of(s, account.id) if r.role == ORGANISER]
         if not held:
-            raise RoleError("only an organiser of the game's club or event, or the "
-                            "federation, settles a dispute; players confirm or dispute")
-        raise RoleError(f"you organise {', '.join(held)}, which does not cover this game's "
-                        f"event {game.event!r}: its organiser or the federation settles it")
+            raise RoleError(_("only an organiser of the game's club or event, or the "
+                              "federation, settles a dispute; players confirm or dispute"))
+        raise RoleError(_("you organise {scopes}, which does not cover this game's event "
+                          "{event}: its organiser or the federation settles it").format(
+                              scopes=", ".join(held), event=repr(game.event)))
     if account.player_id is not None and account.player_id in {ln.player_id for ln in game.lines}:
-        raise RoleError("you played in this game: the federation settles its dispute")
+        raise RoleError(_("you played in this game: the federation settles its dispute"))
 
 
 def settlers(s: Session, game: GameRow) -> list[int]:

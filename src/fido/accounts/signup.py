@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from fido.accounts.names import name_key
 from fido.errors import Refused
+from fido.i18n import _
 from fido.safe_text import control_chars
 from fido.store import Account
 
@@ -62,10 +63,10 @@ def sign_up(
     """
     key = name_key(name)
     if _GUEST_NAME.fullmatch(" ".join(key.split())):
-        raise Refused("name_reserved", "names like \"guest 12\" are how guests are "
-                       "shown at the table: choose another name", 409)
+        raise Refused("name_reserved", _("names like \"guest 12\" are how guests are "
+                                         "shown at the table: choose another name"), 409)
     if s.scalar(select(Account.id).where(Account.name_key == key)) is not None:
-        raise Refused("name_taken", "an account with this name exists already", 409)
+        raise Refused("name_taken", _("an account with this name exists already"), 409)
     account = guest if guest is not None and guest.guest else Account(created_at=_now())
     if account.id is not None:
         account.claimed_at = _now()
@@ -77,7 +78,7 @@ def sign_up(
         with s.begin_nested():  # two sign-ups with one name at once: the second is refused
             s.flush()
     except IntegrityError:
-        raise Refused("name_taken", "an account with this name exists already", 409) from None
+        raise Refused("name_taken", _("an account with this name exists already"), 409) from None
     return account
 
 

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from fido.errors import FidoError
 from fido.events.deals import duplicate_game
 from fido.events.errors import EventError
+from fido.i18n import _
 from fido.ranking.fields import Text
 from fido.ranking.players import first_error
 from fido.rules import FIDO_DIVISORS, ruleset
@@ -75,7 +76,7 @@ class ChampionshipIn(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> ChampionshipIn:
         if self.ends_on < self.starts_on:
-            raise ValueError("the event cannot end before it starts")
+            raise ValueError(_("the event cannot end before it starts"))
         if self.divisor is None:
             self.divisor = FIDO_DIVISORS[self.set]
         try:
@@ -89,7 +90,7 @@ def create_event(s: Session, organiser: Account, data: ChampionshipIn | dict[str
                  now: dt.datetime | None = None) -> Championship:
     """A new event, its organiser the account that creates it."""
     if organiser.guest or organiser.name is None:
-        raise EventError("a guest cannot organise an event: sign up first")
+        raise EventError(_("a guest cannot organise an event: sign up first"))
     try:
         d = data if isinstance(data, ChampionshipIn) else ChampionshipIn.model_validate(data)
     except ValidationError as e:
@@ -110,7 +111,7 @@ def create_event(s: Session, organiser: Account, data: ChampionshipIn | dict[str
 def find_event(s: Session, event_id: int) -> Championship:
     event = s.get(Championship, event_id) if 1 <= event_id <= 2**31 - 1 else None
     if event is None:
-        raise EventError(f"there is no event {event_id}")
+        raise EventError(_("there is no event {number}").format(number=event_id))
     return event
 
 
@@ -119,15 +120,15 @@ def cancel(event: Championship, now: dt.datetime | None = None) -> None:
     tables already played stand, in the standings and the ranking (they were real games),
     and a round being played online plays on."""
     if event.cancelled_at is not None:
-        raise EventError("the event was cancelled already")
+        raise EventError(_("the event was cancelled already"))
     if _drawn(event) >= event.rounds and event.status != "registration":
-        raise EventError("every round has been drawn: there is nothing left to cancel")
+        raise EventError(_("every round has been drawn: there is nothing left to cancel"))
     event.cancelled_at = now or dt.datetime.now(dt.UTC)
 
 
 def _not_cancelled(event: Championship) -> None:
     if event.cancelled_at is not None:
-        raise EventError("the event was cancelled")
+        raise EventError(_("the event was cancelled"))
 
 
 def _drawn(event: Championship) -> int:
@@ -143,20 +144,21 @@ def register(s: Session, event: Championship, account: Account, *,
     if event.status != "registration":
         if entry is not None and entry.retired_after is not None and organiser:
             if _drawn(event) >= event.rounds:
-                raise EventError("every round has been drawn: there is none left to play")
+                raise EventError(_("every round has been drawn: there is none left to play"))
             entry.retired_after = None  # back for the next round drawn
             s.flush()
             return entry
-        raise EventError("registration is closed: the first round has been drawn")
+        raise EventError(_("registration is closed: the first round has been drawn"))
     if event.invitation and not organiser:
-        raise EventError("this event is by invitation: its organiser registers the players")
+        raise EventError(_("this event is by invitation: its organiser registers the players"))
     if account.guest or account.name is None:
-        raise EventError("a guest cannot play an event: sign up first")
+        raise EventError(_("a guest cannot play an event: sign up first"))
     if account.player_id is None:
-        raise EventError(f"{account.name} has no ranking player: an event's results go into "
-                         "the world ranking, so link the account to a player number first")
+        raise EventError(_("{name} has no ranking player: an event's results go into the "
+                           "world ranking, so link the account to a player number first")
+                         .format(name=account.name))
     if entry is not None:
-        raise EventError(f"{account.name} is registered already")
+        raise EventError(_("{name} is registered already").format(name=account.name))
     number = (s.scalar(select(func.max(ChampionshipEntry.number))
                        .where(ChampionshipEntry.championship_id == event.id)) or 0) + 1
     entry = ChampionshipEntry(championship_id=event.id, account_id=account.id, number=number,
@@ -173,13 +175,14 @@ def withdraw(s: Session, event: Championship, account: Account) -> None:
     _not_cancelled(event)
     entry = next((e for e in event.entries if e.account_id == account.id), None)
     if entry is None:
-        raise EventError(f"{account.name} is not registered")
+        raise EventError(_("{name} is not registered").format(name=account.name))
     if event.status == "registration":
         event.entries.remove(entry)
     elif entry.retired_after is not None:
-        raise EventError(f"{account.name} left the event after round {entry.retired_after}")
+        raise EventError(_("{name} left the event after round {round}").format(
+            name=account.name, round=entry.retired_after))
     elif _drawn(event) >= event.rounds:
-        raise EventError("every round has been drawn: there is none left to leave")
+        raise EventError(_("every round has been drawn: there is none left to leave"))
     else:
         entry.retired_after = _drawn(event)
     s.flush()

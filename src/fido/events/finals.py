@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from fido.errors import FidoError, quote
 from fido.events.errors import EventError
+from fido.i18n import _
 from fido.rules import Ruleset
 
 __all__ = ["as_rules", "normalised_final"]
@@ -37,9 +38,10 @@ def as_rules(rules: Ruleset | str) -> Ruleset:
         try:
             rules = Ruleset.from_text(rules)
         except FidoError as e:
-            raise EventError(f"not a ruleset: {e}") from None
+            raise EventError(_("not a ruleset: {reason}").format(reason=e)) from None
     if not isinstance(rules, Ruleset) or not rules.is_fido:
-        raise EventError(f"a championship plays FIDO, not {quote(str(rules))}")
+        raise EventError(_("a championship plays FIDO, not {rules}").format(
+            rules=quote(str(rules))))
     return rules
 
 
@@ -49,13 +51,15 @@ def normalised_final(
     """``final`` at a table of ``players``, in the finals of tables of ``table_size``."""
     rs = as_rules(rules)
     if final.__class__ is not int:
-        raise EventError(f"a final is a whole number, not {quote(final)}")
+        raise EventError(_("a final is a whole number, not {value}").format(value=quote(final)))
     for n in (players, table_size):
         if n.__class__ is not int or not rs.is_official(n):
             lo, hi = rs.official_players
-            raise EventError(f"a championship table seats {lo} to {hi} players, not {quote(n)}")
+            raise EventError(_("a championship table seats {lo} to {hi} players, not {value}")
+                             .format(lo=lo, hi=hi, value=quote(n)))
     if players > table_size:
-        raise EventError(f"a table of {players} is above the event's table size {table_size}")
+        raise EventError(_("a table of {n} is above the event's table size {size}")
+                         .format(n=players, size=table_size))
     try:
         return Fraction(final * rs.hand_size(table_size), rs.hand_size(players))
     except FidoError as e:

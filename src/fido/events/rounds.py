@@ -20,6 +20,7 @@ from fido.events import seating
 from fido.events.championships import new_server_table, seats_of, table_ruleset
 from fido.events.errors import EventError
 from fido.events.standings import GameResult, Line, Standing, standings
+from fido.i18n import _, ngettext
 from fido.ranking.reviews import status_at
 from fido.record import GameRecord
 from fido.store import Account, Championship, ChampionshipTable, GameRow, TableRow
@@ -74,15 +75,18 @@ def draw_round(s: Session, event: Championship,
     """Draw the next round and create its tables (the caller checked who may)."""
     drawn = max((t.round for t in event.tables), default=0)
     if event.cancelled_at is not None:
-        raise EventError("the event was cancelled")
+        raise EventError(_("the event was cancelled"))
     if drawn >= event.rounds:
-        raise EventError(f"all {event.rounds} rounds have been drawn")
+        raise EventError(ngettext("the event's only round ({n}) has been drawn",
+                                  "all {n} rounds have been drawn", event.rounds)
+                         .format(n=event.rounds))
     if not round_over(s, event):
-        raise EventError(f"round {drawn} is not over: every table needs its result first")
+        raise EventError(_("round {round} is not over: every table needs its result first")
+                         .format(round=drawn))
     players = [e.account_id for e in event.entries if e.retired_after is None]
     if len(players) < 3:
-        raise EventError("an event needs at least 3 registered players"
-                         + (" still playing" if drawn else ""))
+        raise EventError(_("an event needs at least 3 registered players still playing")
+                         if drawn else _("an event needs at least 3 registered players"))
     earlier = [
         seating.Round(r, tuple(seating.Table(t.number, tuple(seats_of(t)))
                                for t in event.tables if t.round == r))

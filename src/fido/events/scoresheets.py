@@ -14,8 +14,9 @@ from collections.abc import Iterable
 
 from sqlalchemy.orm import Session
 
-from fido.events.championships import event_label, seats_of
+from fido.events.championships import seats_of
 from fido.events.errors import EventError
+from fido.i18n import _
 from fido.store import Account, Championship, ChampionshipTable, GameRow
 
 __all__ = ["attach_sheet", "check_sheet", "sheet_key", "sheet_players", "sheet_table"]
@@ -29,10 +30,12 @@ def sheet_table(s: Session, table_id: int, *,
     table = (s.get(ChampionshipTable, table_id, with_for_update=lock, populate_existing=lock)
              if 1 <= table_id <= 2**31 - 1 else None)
     if table is None or table.championship.mode != "tables":
-        raise EventError("there is no such table of an event played at real tables")
+        raise EventError(_("there is no such table of an event played at real tables"))
     if table.game_id is not None:
-        raise EventError(f"the sheet of {event_label(table.championship, table)} has been "
-                         f"entered already (sheet {table.game_id})")
+        raise EventError(_("the sheet of {event}, round {round}, table {table} has been "
+                           "entered already (sheet {sheet})").format(
+                               event=table.championship.name, round=table.round,
+                               table=table.number, sheet=table.game_id))
     return table.championship, table
 
 
@@ -42,7 +45,7 @@ def sheet_players(s: Session, table: ChampionshipTable) -> list[int]:
     for account_id in seats_of(table):
         account = s.get(Account, account_id)
         if account is None or account.player is None:
-            raise EventError("a player of this table has no ranking player any more")
+            raise EventError(_("a player of this table has no ranking player any more"))
         numbers.append(account.player.number)
     return numbers
 
@@ -53,12 +56,14 @@ def check_sheet(s: Session, table: ChampionshipTable, account: Account,
     organiser or the federation, or whose players are not the table's."""
     event = table.championship
     if account.id not in seats_of(table) and account.id != event.organiser_id and not federation:
-        raise EventError("a table's sheet is entered by one of its players, the event's "
-                         "organiser or the federation")
+        raise EventError(_("a table's sheet is entered by one of its players, the event's "
+                           "organiser or the federation"))
     want = sheet_players(s, table)
     if sorted(numbers) != sorted(want):
-        raise EventError(f"the players of {event_label(event, table)} are "
-                         + ", ".join(f"#{n}" for n in want) + ": the sheet must list them")
+        raise EventError(_("the players of {event}, round {round}, table {table} are "
+                           "{numbers}: the sheet must list them").format(
+                               event=event.name, round=table.round, table=table.number,
+                               numbers=", ".join(f"#{n}" for n in want)))
 
 
 def sheet_key(table: ChampionshipTable) -> str:

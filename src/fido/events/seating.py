@@ -34,6 +34,7 @@ from typing import Final
 
 from fido.errors import quote
 from fido.events.errors import EventError
+from fido.i18n import _
 
 __all__ = [
     "MAX_ROUNDS",
@@ -98,16 +99,18 @@ def table_sizes(players: int, table_size: int = 5) -> tuple[int, ...]:
     if players.__class__ is not int:
         raise EventError(f"the number of players must be a whole number, not {quote(players)}")
     if players < MIN_TABLE:
-        raise EventError(f"a championship needs at least {MIN_TABLE} players, not {players}")
+        raise EventError(_("a championship needs at least {least} players, not {n}")
+                         .format(least=MIN_TABLE, n=players))
     if players > MAX_PLAYERS:
-        raise EventError(f"at most {MAX_PLAYERS} players can be drawn, not {players}")
+        raise EventError(_("at most {most} players can be drawn, not {n}")
+                         .format(most=MAX_PLAYERS, n=players))
     count = ceil(players / table_size)
     small, larger = divmod(players, count)
     if small < MIN_TABLE:
         raise EventError(
-            f"{players} players cannot sit at tables of {MIN_TABLE} to {table_size}: "
-            f"choose another table size or another number of players"
-        )
+            _("{n} players cannot sit at tables of {least} to {size}: choose another table "
+              "size or another number of players").format(
+                  n=players, least=MIN_TABLE, size=table_size))
     return (small + 1,) * larger + (small,) * (count - larger)
 
 
@@ -116,9 +119,8 @@ def _check_table_size(table_size: object) -> None:
         raise EventError(f"the table size must be a whole number, not {quote(table_size)}")
     assert isinstance(table_size, int)
     if not MIN_TABLE <= table_size <= MAX_TABLE:
-        raise EventError(
-            f"the table size must be {MIN_TABLE} to {MAX_TABLE} players, not {table_size}"
-        )
+        raise EventError(_("the table size must be {least} to {most} players, not {n}")
+                         .format(least=MIN_TABLE, most=MAX_TABLE, n=table_size))
 
 
 def _players(players: Iterable[int]) -> list[int]:
@@ -130,7 +132,7 @@ def _players(players: Iterable[int]) -> list[int]:
         if p.__class__ is not int:
             raise EventError(f"a player is a player number, not {quote(p)}")
         if p in seen:
-            raise EventError(f"player {p} is registered twice")
+            raise EventError(_("player {number} is registered twice").format(number=p))
         seen.add(p)
     return out
 
@@ -272,13 +274,14 @@ def draw(
         raise EventError(f"a seed is a whole number or text, not {quote(seed)}")
     past = _check_rounds(earlier)
     if len(past) + rounds > MAX_ROUNDS:
-        raise EventError(f"an event has at most {MAX_ROUNDS} rounds")
+        raise EventError(_("an event has at most {n} rounds").format(n=MAX_ROUNDS))
     index = {p: i for i, p in enumerate(ids)}
     rank: list[int] | None = None
     if seeding is not None:
         order = _players(seeding)
         if sorted(order) != sorted(ids):
-            raise EventError("the seeding must list every registered player once, and no one else")
+            raise EventError(_("the seeding must list every registered player once, and no one "
+                                "else"))
         rank = [0] * len(ids)
         for k, p in enumerate(order):
             rank[index[p]] = k
@@ -396,7 +399,7 @@ class _Search:
 
     def run(self) -> list[list[list[int]]]:
         n, rng = self.n, self.rng
-        for _ in range(self.rounds):
+        for _round in range(self.rounds):
             order = list(range(n))
             rng.shuffle(order)
             tables: list[list[int]] = [[] for _ in self.sizes]
@@ -476,7 +479,7 @@ class _Search:
             quiet = 0
             out_a = self._leave(a, home)
             best_b, best_delta = -1, 0
-            for _ in range(samples):
+            for _sample in range(samples):
                 b = rng.randrange(n)
                 tb = where[b]
                 if tb == ta:
@@ -596,7 +599,7 @@ def _assign_seats(
             for i, members in enumerate(tables):
                 tables[i] = solve(members)
                 place(tables[i], +1)
-        for _ in range(3):  # each table again, the others' seats fixed: never worse
+        for _pass in range(3):  # each table again, the others' seats fixed: never worse
             for tables in out:
                 for i, members in enumerate(tables):
                     place(members, -1)

@@ -48,7 +48,7 @@ from fido.store import INT_MAX, Account, PlayerClaim
 
 __all__ = ["accounts_routes"]
 
-_ = i18n.gettext
+_, ngettext = i18n.gettext, i18n.ngettext
 
 
 def _info(request: Request, s: Session, account: Account | None) -> SessionInfo:
@@ -92,10 +92,13 @@ def accounts_routes() -> APIRouter:
             with srv.store.session() as s:
                 current = srv.sessions.account(s, old)
                 if current is not None and not current.guest:
-                    raise ApiError(409, "signed_in", "sign out before signing up another "
-                                   "account")
+                    raise ApiError(409, "signed_in", _("sign out before signing up another "
+                                                         "account"))
                 if current is None:  # a guest signing up is no new account
-                    count_against(request, srv.created, "new accounts")
+                    count_against(request, srv.created, lambda n: ngettext(
+                        "too many new accounts from your address: try again in {n} second",
+                        "too many new accounts from your address: try again in {n} seconds",
+                        n))
                 account = accounts.sign_up(s, body.name, body.password, body.email, current)
                 if account.language is None:  # the language she chose as a visitor stays
                     account.language = i18n.language_or_none(request.cookies.get(LANGUAGE))
@@ -130,7 +133,9 @@ def accounts_routes() -> APIRouter:
             wait = max(srv.per_account.retry_after(by_account),
                        srv.per_address.retry_after(by_address), 1)
             raise ApiError(
-                429, "rate_limited", f"too many failed sign-ins: try again in {wait} s",
+                429, "rate_limited", ngettext("too many failed sign-ins: try again in {n} second",
+                                             "too many failed sign-ins: try again in {n} seconds",
+                                             wait).format(n=wait),
                 headers={"Retry-After": str(wait)},
             )
         old = request.cookies.get(COOKIE)
@@ -188,7 +193,9 @@ def accounts_routes() -> APIRouter:
             current = me(request, s)
             if current is not None:
                 return _info(request, s, current)
-            count_against(request, srv.created, "new guests")
+            count_against(request, srv.created, lambda n: ngettext(
+                "too many new guests from your address: try again in {n} second",
+                "too many new guests from your address: try again in {n} seconds", n))
             guest = accounts.new_guest(s)
             cookie = srv.sessions.start(s, guest)
             info = _info(request, s, guest)
@@ -224,9 +231,10 @@ def accounts_routes() -> APIRouter:
         with srv.store.session() as s:
             account = me(request, s)
             if account is None:
-                raise ApiError(401, "signed_out", "sign in first")
+                raise ApiError(401, "signed_out", _("sign in first"))
             if account.guest:
-                raise ApiError(403, "guest", "a guest cannot be linked to a player: sign up first")
+                raise ApiError(403, "guest",
+                               _("a guest cannot be linked to a player: sign up first"))
             if claims.ask_or_link(s, account, body.number):
                 response.status_code = 200
             return account_out(s, account)
@@ -242,7 +250,7 @@ def accounts_routes() -> APIRouter:
         with srv.store.session() as s:
             account = me(request, s)
             if account is None:
-                raise ApiError(401, "signed_out", "sign in first")
+                raise ApiError(401, "signed_out", _("sign in first"))
             claims.register_self(s, account)
             return account_out(s, account)
 
@@ -272,9 +280,9 @@ def _federation_account(s: Session, request: Request) -> Account:
     """The signed-in account, which must hold the federation's role (401, 403)."""
     account = me(request, s)
     if account is None or account.guest:
-        raise ApiError(401, "signed_out", "sign in first")
+        raise ApiError(401, "signed_out", _("sign in first"))
     if not roles.is_federation(s, account.id):
-        raise ApiError(403, "federation_only", "only the federation answers these requests")
+        raise ApiError(403, "federation_only", _("only the federation answers these requests"))
     return account
 
 

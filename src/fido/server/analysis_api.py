@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
+from fido.i18n import _
 from fido.server import deps
 from fido.server.analysis_jobs import analysis_json
 from fido.server.deps import CsrfChecked, errors
@@ -49,12 +50,13 @@ def analysis_routes() -> APIRouter:
                     SeatRow.table_id == table_id, SeatRow.account_id == me.id,
                     SeatRow.kind == "person")))
                 if not mine:
-                    raise ApiError(403, "not_seated", "only the players of a game ask for "
-                                   "the analysis of their moves")
+                    raise ApiError(403, "not_seated", _("only the players of a game ask for "
+                                                         "the analysis of their moves"))
                 seat = mine[0] if body.seat is None else body.seat
                 if seat not in mine:
-                    raise ApiError(403, "not_your_seat", f"seat {seat} is not yours: ask "
-                                   "for the analysis of your own moves")
+                    raise ApiError(403, "not_your_seat", _("seat {seat} is not yours: ask for the "
+                                                            "analysis of your own moves")
+                                   .format(seat=seat))
                 return seat, me.id
 
         seat, account_id = await asyncio.to_thread(check)

@@ -30,6 +30,7 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from fido.i18n import N_, _, ngettext
 from fido.rules import Ruleset
 from fido.server.botpool import end_with_parent
 from fido.server.errors import ApiError
@@ -63,7 +64,9 @@ def analysis_json(row: AnalysisRow) -> dict[str, Any]:
     if row.status == "done" and row.result is not None:
         out["result"] = json.loads(row.result)
     if row.status == "failed":
-        out["error"] = row.error or "the analysis failed"
+        # stored in English (the marked sentences below, or the engine's reason): shown in the
+        # reader's language where the catalog has it
+        out["error"] = _(row.error or N_("the analysis failed"))
     return out
 
 
@@ -104,9 +107,11 @@ class AnalysisJobs:
                     AnalysisRow.requested_by == account_id,
                     AnalysisRow.status.in_(("queued", "running")))) or 0
                 if waiting >= self.per_account:
-                    raise ApiError(429, "analyses_waiting",
-                                   f"{waiting} analyses of yours are waiting or running: ask "
-                                   "for this one when one of them is done")
+                    raise ApiError(429, "analyses_waiting", ngettext(
+                        "{n} analysis of yours is waiting or running: ask for this one when "
+                        "it is done",
+                        "{n} analyses of yours are waiting or running: ask for this one when "
+                        "one of them is done", waiting).format(n=waiting))
             if row is None:
                 row = AnalysisRow(table_id=table_id, seat=seat)
                 s.add(row)
@@ -152,7 +157,7 @@ class AnalysisJobs:
             assert row is not None
             table = s.get(TableRow, row.table_id)
             if table is None or table.record is None:
-                row.status, row.error = "failed", "the game has no record"
+                row.status, row.error = "failed", N_("the game has no record")
                 return None
             return table.record, row.seat, row.samples, row.seed
 
@@ -180,7 +185,7 @@ class AnalysisJobs:
             error = str(e)
         except Exception as e:  # the worker died, or a bug: logged, the request kept
             log.error("analysis %s failed: %s", analysis_id, type(e).__name__)
-            error = "the analysis failed: ask for it again"
+            error = N_("the analysis failed: ask for it again")
         await asyncio.to_thread(self._finish, analysis_id, result, error)
 
     async def resume(self) -> None:

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 
 from fido.assistant import AssistantError, TableAssistant
 from fido.errors import FidoError
+from fido.i18n import _
 from fido.layout import Layouter
 from fido.rules import FIDO_DIVISORS, Ruleset, ruleset
 from fido.safe_text import control_chars
@@ -50,10 +51,11 @@ MAX_MOVES = 400  # a double-18 game has at most 190 placements and 190 draws and
 def _text(text: str) -> str:
     bad = control_chars(text)
     if bad:
-        raise ValueError(f"holds control characters ({', '.join(dict.fromkeys(bad))})")
+        raise ValueError(_("it holds control characters ({chars})").format(
+            chars=", ".join(dict.fromkeys(bad))))
     text = unicodedata.normalize("NFC", text)
     if text != text.strip():
-        raise ValueError("must not begin or end with a space")
+        raise ValueError(_("it must not begin or end with a space"))
     return text
 
 
@@ -92,8 +94,8 @@ class SheetIn(AssistantGame):
 
 def _rules(game: AssistantGame) -> Ruleset:
     if game.set not in SETS:
-        raise ApiError(422, "invalid", f"set: double-{game.set} is not offered (one of "
-                       f"{', '.join(map(str, SETS))})")
+        raise ApiError(422, "invalid", _("set: double-{set} is not offered (one of {sets})")
+                       .format(set=game.set, sets=", ".join(map(str, SETS))))
     direction = "counterclockwise" if game.counterclockwise else "clockwise"
     return ruleset("fido", set=game.set, direction=direction)
 
@@ -102,10 +104,11 @@ def _assistant(game: AssistantGame) -> tuple[TableAssistant, dict[str, Any] | No
     """The game replayed: the assistant after the accepted moves, and the refusal if any."""
     rules = _rules(game)
     if game.opener is not None and game.opener >= len(game.seats):
-        raise ApiError(422, "invalid", f"opener: there is no seat {game.opener}")
+        raise ApiError(422, "invalid",
+                       _("opener: there is no seat {seat}").format(seat=game.opener))
     numbers = [s.number for s in game.seats if s.number is not None]
     if len(set(numbers)) != len(numbers):
-        raise ApiError(422, "invalid", "seats: a ranking player sits at the table twice")
+        raise ApiError(422, "invalid", _("seats: a ranking player sits at the table twice"))
     try:
         a = TableAssistant(rules, len(game.seats), [s.name for s in game.seats])
     except FidoError as e:
@@ -181,7 +184,8 @@ def _ranking_names(s: Session, game: AssistantGame) -> list[str | None]:
         try:
             out.append(find_player(s, seat.number, live=True).name)
         except ResultError as e:
-            raise ApiError(422, "invalid", f"seat {i + 1} ({seat.name}): {e}") from None
+            raise ApiError(422, "invalid", _("seat {seat} ({name}): {reason}").format(
+                seat=i + 1, name=seat.name, reason=e)) from None
     return out
 
 
@@ -218,20 +222,20 @@ def assistant_routes() -> APIRouter:
         srv = deps.server(request)
         out = game_state(body)
         if out["refused"] is not None:
-            raise ApiError(409, "refused", f"move {out['refused']['index'] + 1} is refused: "
-                           f"{out['refused']['message']}")
+            raise ApiError(409, "refused", _("move {n} is refused: {reason}").format(
+                n=out["refused"]["index"] + 1, reason=out["refused"]["message"]))
         if out["result"] is None:
             raise ApiError(409, "not_over", out["pips_error"] or (
-                "enter the pips left in every hand first" if out["over"]
-                else "the game is not over yet"))
+                _("enter the pips left in every hand first") if out["over"]
+                else _("the game is not over yet")))
         missing = [s.name for s in body.seats if s.number is None]
         if missing:
-            raise ApiError(409, "unranked", f"not ranking players: {', '.join(missing)}; "
-                           "the sheet is shown, not sent")
+            raise ApiError(409, "unranked", _("not ranking players: {names}; the sheet is "
+                                              "shown, not sent").format(names=", ".join(missing)))
         with srv.store.session() as s:
             account = deps.me(request, s)
             if account is None or account.guest:
-                raise ApiError(401, "signed_out", "sign in to send the sheet to the ranking")
+                raise ApiError(401, "signed_out", _("sign in to send the sheet to the ranking"))
             _ranking_names(s, body)
             seats = out["result"]["seats"]
             result = {

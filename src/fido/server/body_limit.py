@@ -13,6 +13,7 @@ from __future__ import annotations
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from fido.i18n import _, format_number
 from fido.server.schemas import ErrorBody
 
 __all__ = ["MAX_BODY", "BodyLimit"]
@@ -21,7 +22,8 @@ MAX_BODY = 1 << 20  # bytes
 
 
 def _message(limit: int) -> str:
-    return f"the request's body is larger than {limit // 1024} KiB"
+    return _("the request's body is larger than {n} KiB").format(
+        n=format_number(limit // 1024))
 
 
 class BodyLimit:

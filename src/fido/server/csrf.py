@@ -31,6 +31,7 @@ from urllib.parse import parse_qs, urlsplit
 from itsdangerous import BadSignature, Signer
 from starlette.requests import Request
 
+from fido.i18n import _
 from fido.server.errors import ApiError
 
 __all__ = ["COOKIE", "FIELD", "HEADER", "UNSAFE", "Csrf", "same_site"]
@@ -96,18 +97,19 @@ class Csrf:
         if request.method not in UNSAFE:
             return
         if not same_site(request.headers, self.allowed):  # even with a token (login CSRF)
-            raise ApiError(403, "csrf", "a request from another site's page is refused")
+            raise ApiError(403, "csrf", _("a request from another site's page is refused"))
         cookie = request.cookies.get(COOKIE)
         sent = request.headers.get(HEADER)
         if sent is None and request.headers.get("content-type", "").startswith(_FORM):
             fields = parse_qs((await request.body()).decode("utf-8", "replace"))
             sent = next(iter(fields.get(FIELD, [])), None)
         if not cookie or not sent or not (cookie.startswith(_BOUND) or self.valid(cookie)):
-            raise ApiError(403, "csrf", f"a CSRF token is needed: send the {COOKIE} cookie's "
-                           f"value in the {HEADER} header (GET /api/session gives it)")
+            raise ApiError(403, "csrf", _("a CSRF token is needed: send the {cookie} cookie's "
+                                          "value in the {header} header (GET /api/session "
+                                          "gives it)").format(cookie=COOKIE, header=HEADER))
         if not hmac.compare_digest(cookie.encode(), sent.encode()):
-            raise ApiError(403, "csrf", "the CSRF token does not match its cookie")
+            raise ApiError(403, "csrf", _("the CSRF token does not match its cookie"))
         if session_cookie and not hmac.compare_digest(
                 self.of_session(session_cookie).encode(), sent.encode()):
-            raise ApiError(403, "csrf", "the CSRF token is not this session's: read it "
-                           "again (GET /api/session) after signing in or out")
+            raise ApiError(403, "csrf", _("the CSRF token is not this session's: read it "
+                                          "again (GET /api/session) after signing in or out"))

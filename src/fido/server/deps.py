@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -17,6 +18,7 @@ from fastapi import Depends, Header, Request, Response
 from sqlalchemy.orm import Session
 
 from fido.accounts.sessions import COOKIE, SESSION_SECONDS, Sessions
+from fido.i18n import _
 from fido.server import csrf, policy
 from fido.server.errors import ApiError
 from fido.server.limits import Limits
@@ -102,7 +104,8 @@ def signed_in(request: Request, s: Session) -> Account:
     """Who is asking, who must be signed in or a guest (401)."""
     account = me(request, s)
     if account is None:
-        raise ApiError(401, "signed_out", "sign in or play as a guest first (POST /api/guest)")
+        raise ApiError(401, "signed_out",
+                       _("sign in or play as a guest first (POST /api/guest)"))
     return account
 
 
@@ -121,7 +124,7 @@ async def account(request: Request, *, required: bool = False) -> Account | None
 def table_id(table_id: str) -> str:
     """A table id from the path (404 when it cannot be one)."""
     if not re.fullmatch(TABLE_ID, table_id):
-        raise ApiError(404, "no_table", "there is no such table")
+        raise ApiError(404, "no_table", _("there is no such table"))
     return table_id
 
 
@@ -130,7 +133,7 @@ async def room(request: Request, table_id: str) -> Room:
     try:
         return await server(request).hub.room(table_id)
     except LookupError:
-        raise ApiError(404, "no_table", "there is no such table") from None
+        raise ApiError(404, "no_table", _("there is no such table")) from None
 
 
 def address(request: Request) -> str:
@@ -175,12 +178,15 @@ def finished_record(request: Request, table_id: str, what: policy.GameData,
         return row.record
 
 
-def count_against(request: Request, limiter: RateLimiter, what: str) -> None:
-    """Count one more ``what`` of this request's address (429 past the limit)."""
+def count_against(request: Request, limiter: RateLimiter,
+                  too_many: Callable[[int], str]) -> None:
+    """Count one more of this request's address (429 past the limit). ``too_many`` is the
+    refusal's sentence for the seconds to wait, with ``{n}`` for them (an ngettext:
+    "1 second", "5 seconds" in the request's language)."""
     if limiter.limit <= 0:
         return
     key = "address:" + address(request)
     if limiter.reserve(key) is None:
         wait = max(limiter.retry_after(key), 1)
-        raise ApiError(429, "rate_limited", f"too many {what} from your address: try again "
-                       f"in {wait} s", headers={"Retry-After": str(wait)})
+        raise ApiError(429, "rate_limited", too_many(wait).format(n=wait),
+                       headers={"Retry-After": str(wait)})

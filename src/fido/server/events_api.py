@@ -27,6 +27,7 @@ from fido.accounts.signup import name_key
 from fido.events import championships as champs
 from fido.events import rounds
 from fido.events.championships import ChampionshipIn, EventError
+from fido.i18n import N_, _
 from fido.server import deps, policy
 from fido.server.deps import CsrfChecked, errors
 from fido.server.errors import ApiError
@@ -66,14 +67,14 @@ def _locked(s: Session, event_id: int) -> Championship | None:
 def _acting(request: Request, s: Session, event_id: int,
             organiser_only: str | None = None) -> tuple[Account, Championship]:
     """The signed-in account and the event she acts on, locked (:func:`_locked`); with
-    ``organiser_only`` (what only the organiser does), hers or the federation's only."""
+    ``organiser_only`` (the refusal's sentence, marked with ``N_``: what only the organiser
+    does), hers or the federation's only."""
     me = deps.signed_in(request, s)
     event = _locked(s, event_id)
     if event is None:
-        raise ApiError(404, "no_event", "there is no such event")
+        raise ApiError(404, "no_event", _("there is no such event"))
     if organiser_only is not None and not _organises(s, event, me):
-        raise ApiError(403, "organiser", f"only the event's organiser (or the federation) "
-                       f"{organiser_only}")
+        raise ApiError(403, "organiser", _(organiser_only))
     return me, event
 
 
@@ -211,9 +212,10 @@ def events_routes() -> APIRouter:
             me = deps.signed_in(request, s)
             if not (roles.is_federation(s, me.id)
                     or any(r.role == roles.ORGANISER for r in roles.roles_of(s, me.id))):
-                raise ApiError(403, "organiser", "organising an event takes an organiser's "
-                               "role (of a club or an event) or the federation's: ask the "
-                               "federation (fido accounts grant)")
+                raise ApiError(403, "organiser", _("organising an event takes an organiser's "
+                                                     "role (of a club or an event) or the "
+                                                     "federation's: ask the federation "
+                                                     "(fido accounts grant)"))
             event = champs.create_event(s, me, body)
             # she organises it: she settles the disputes of its games, and no other's (a
             # scope by the event's id: the name is hers to choose, and could match others)
@@ -228,7 +230,7 @@ def events_routes() -> APIRouter:
         with deps.server(request).store.session(write=False) as s:
             event = s.get(Championship, event_id)
             if event is None:
-                raise ApiError(404, "no_event", "there is no such event")
+                raise ApiError(404, "no_event", _("there is no such event"))
             return event_json(s, event, deps.me(request, s))
 
     @api.post("/events/{event_id}/entries", status_code=201, dependencies=CsrfChecked,
@@ -240,10 +242,11 @@ def events_routes() -> APIRouter:
             who = me
             if body.name is not None:
                 if not _organises(s, event, me):
-                    raise ApiError(403, "organiser", "only the organiser registers others")
+                    raise ApiError(403, "organiser", _("only the organiser registers others"))
                 found = s.scalar(select(Account).where(Account.name_key == name_key(body.name)))
                 if found is None:
-                    raise ApiError(404, "no_account", f"there is no account named {body.name!r}")
+                    raise ApiError(404, "no_account", _("there is no account named {name}")
+                                   .format(name=repr(body.name)))
                 who = found
             champs.register(s, event, who, organiser=_organises(s, event, me))
             return event_json(s, event, me)
@@ -268,10 +271,11 @@ def events_routes() -> APIRouter:
         """The organiser takes a player off: as she would withdraw herself (a player who
         does not come back; registering her again brings her back)."""
         def work(s: Session) -> dict[str, Any]:
-            me, event = _acting(request, s, event_id, "takes players off")
+            me, event = _acting(request, s, event_id, N_(
+                "only the event's organiser (or the federation) takes players off"))
             who = s.get(Account, account_id)
             if who is None or all(e.account_id != who.id for e in event.entries):
-                raise ApiError(404, "no_entry", "that account is not a player of this event")
+                raise ApiError(404, "no_entry", _("that account is not a player of this event"))
             champs.withdraw(s, event, who)
             return event_json(s, event, me)
         result: dict[str, Any] = in_store(request, work)
@@ -283,7 +287,8 @@ def events_routes() -> APIRouter:
         """Call the event off (the organiser or the federation): no further registration
         nor round; the tables played stand."""
         def work(s: Session) -> dict[str, Any]:
-            me, event = _acting(request, s, event_id, "cancels it")
+            me, event = _acting(request, s, event_id, N_(
+                "only the event's organiser (or the federation) cancels it"))
             champs.cancel(event)
             return event_json(s, event, me)
         result: dict[str, Any] = in_store(request, work)
@@ -295,7 +300,8 @@ def events_routes() -> APIRouter:
         """Draw the next round (the organiser, when the last one is over); online, its
         tables start at once."""
         def work(s: Session) -> list[tuple[str, list[Account]]]:
-            _organiser, event = _acting(request, s, event_id, "draws its rounds")
+            _organiser, event = _acting(request, s, event_id, N_(
+                "only the event's organiser (or the federation) draws its rounds"))
             tables = rounds.draw_round(s, event, dt.datetime.now(dt.UTC))
             return [(t.table_id, _players_of(s, t)) for t in tables if t.table_id is not None]
 

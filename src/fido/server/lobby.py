@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from fido.accounts import signup as accounts
 from fido.errors import FidoError
+from fido.i18n import _, ngettext
 from fido.record import GameRecord
 from fido.rules import Ruleset
 from fido.server import deps, policy
@@ -55,42 +56,46 @@ def _check_table(body: TableIn, s: Session, me: Account) -> tuple[str, list[Seat
         rules = Ruleset.from_text(body.ruleset)
         rules.hand_size(body.players)  # checks the player count and that the set suffices
     except FidoError as e:
-        raise ApiError(422, "invalid", f"ruleset: {e}") from None
+        raise ApiError(422, "invalid", _("ruleset: {reason}").format(reason=e)) from None
     default = [{"kind": "me"}] + [{"kind": "open"}] * (body.players - 1)
     seats: list[dict[str, Any]] = (
         [x.model_dump() for x in body.seats] if body.seats is not None else default
     )
     if len(seats) != body.players:
-        raise ApiError(422, "invalid", f"{body.players} players need {body.players} seats")
+        raise ApiError(422, "invalid", ngettext(
+            "{n} player needs {n} seat", "{n} players need {n} seats", body.players,
+        ).format(n=body.players))
     if sum(x["kind"] == "me" for x in seats) > 1:
-        raise ApiError(422, "invalid", "one seat at most is yours")
+        raise ApiError(422, "invalid", _("one seat at most is yours"))
     if body.rated and (rules.name != "fido" or any(x["kind"] == "bot" for x in seats)):
-        raise ApiError(422, "invalid", "a rated game is FIDO between people: no bots")
+        raise ApiError(422, "invalid", _("a rated game is FIDO between people: no bots"))
     if body.rated and me.guest:
-        raise ApiError(403, "guest", "a guest cannot open a rated table: sign up first")
+        raise ApiError(403, "guest", _("a guest cannot open a rated table: sign up first"))
     if body.rated and me.player_id is None and any(x["kind"] == "me" for x in seats):
-        raise ApiError(403, "unrated", "a rated table needs an account linked to a "
-                       "ranking player: ask the federation for yours "
-                               "(PUT /api/account/player)")
+        raise ApiError(403, "unrated", _("a rated table needs an account linked to a "
+                                         "ranking player: ask the federation for yours "
+                                         "(PUT /api/account/player)"))
     rows = []
     for i, x in enumerate(seats):
         kind = x["kind"]
         if kind == "bot":
             if x.get("level") is None:
-                raise ApiError(422, "invalid", f"seat {i}: a bot needs a level")
+                raise ApiError(422, "invalid", _("seat {seat}: a bot needs a level").format(seat=i))
             rows.append(SeatRow(seat=i, kind="bot", bot=x["level"]))
         elif kind == "reserved":
             name = x.get("name")
             if name is None:
-                raise ApiError(422, "invalid", f"seat {i}: whom is it reserved for? give a name")
+                raise ApiError(422, "invalid", _(
+                    "seat {seat}: whom is it reserved for? give a name").format(seat=i))
             key = accounts.name_key(name)
             if s.scalar(select(Account.id).where(Account.name_key == key)) is None:
-                raise ApiError(404, "no_account", f"seat {i}: there is no account named {name!r}")
+                raise ApiError(404, "no_account", _("seat {seat}: there is no account named {name}")
+                               .format(seat=i, name=repr(name)))
             rows.append(SeatRow(seat=i, kind="reserved", reserved_for=key))
         else:  # me (seated by a join, below) or open
             rows.append(SeatRow(seat=i, kind="open"))
     if not any(x["kind"] in ("me", "open", "reserved") for x in seats):
-        raise ApiError(422, "invalid", "a table of bots alone has no one to play")
+        raise ApiError(422, "invalid", _("a table of bots alone has no one to play"))
     return rules.text(), rows
 
 
@@ -110,7 +115,9 @@ def lobby_routes() -> APIRouter:
                 me = deps.signed_in(request, s)
                 ruleset, rows = _check_table(body, s, me)
                 _check_open_tables(s, me, srv.limits.open_tables_per_account)
-                deps.count_against(request, srv.opened, "tables opened")
+                deps.count_against(request, srv.opened, lambda n: ngettext(
+                    "too many tables opened from your address: try again in {n} second",
+                    "too many tables opened from your address: try again in {n} seconds", n))
                 table_id = secrets.token_urlsafe(9)
                 table = TableRow(
                     id=table_id, ruleset=ruleset, players=body.players, status="open",
@@ -214,8 +221,10 @@ def _check_open_tables(s: Session, me: Account, most: int) -> None:
     waiting = s.scalar(select(func.count()).select_from(TableRow).where(
         TableRow.created_by == me.id, TableRow.status == "open")) or 0
     if waiting >= most:
-        raise ApiError(429, "too_many_open_tables", f"{waiting} tables of yours are waiting "
-                       "for players: start or leave one of them first")
+        raise ApiError(429, "too_many_open_tables", ngettext(
+            "{n} table of yours is waiting for players: start or leave it first",
+            "{n} tables of yours are waiting for players: start or leave one of them first",
+            waiting).format(n=waiting))
 
 
 def _newest_of_each(n: int) -> Select[tuple[str]]:

@@ -21,10 +21,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from fido.accounts.sessions import COOKIE
+from fido.i18n import _, set_language
 from fido.safe_text import control_chars
 from fido.server import policy
 from fido.server.csrf import same_site
 from fido.server.deps import TABLE_ID
+from fido.server.language import QUERY, negotiate
 from fido.server.protocol import (
     MAX_FRAME,
     ChatIn,
@@ -36,6 +38,7 @@ from fido.server.protocol import (
     frame_size,
     message_id,
     parse_incoming,
+    too_large,
 )
 from fido.server.tables import Conn, Refusal, display_name
 
@@ -55,6 +58,11 @@ CLOSE_PROTOCOL = 4400  # a protocol version the server does not speak
 # ?v=: 1, each update carries the whole view; 2, what changed (docs/protocol.md)
 PROTOCOLS = {"1": 1, "2": 2}
 _INTEGER = re.compile(r"-?[0-9]{1,12}")
+
+
+def _close_reason(text: str) -> str:
+    """A close frame's reason: at most 123 bytes of UTF-8 (a translation may be longer)."""
+    return text.encode()[:123].decode(errors="ignore")
 
 
 def _close_code(conn: Conn) -> int:
@@ -110,17 +118,21 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     """``/ws/tables/{table_id}?v=2&seq=N`` (docs/protocol.md)."""
     srv: Server = ws.app.state.server
     query = ws.query_params
+    # in front of the Language middleware: this socket's task speaks the language its
+    # page was in (the cookie, the header), and so does every refusal made for its frames
+    set_language(negotiate(ws.cookies, ws.headers.get("accept-language"), query.get(QUERY)))
     # a wrong version or sequence number gets the documented code, not an HTTP 403
     version = PROTOCOLS.get(query.get("v", "1"))
     seq_text = query.get("seq")
     seq = int(seq_text) if seq_text is not None and _INTEGER.fullmatch(seq_text) else None
     if version is None or (seq_text is not None and seq is None):
         await ws.accept()
-        await ws.close(code=CLOSE_PROTOCOL, reason="?v=1 or 2, ?seq= a whole number")
+        await ws.close(code=CLOSE_PROTOCOL,
+                       reason=_close_reason(_("?v=1 or 2, ?seq= a whole number")))
         return
     if not same_site(ws.headers, srv.origins):
         await ws.accept()  # first, so the page reads the code (not an HTTP 403)
-        await ws.close(code=CLOSE_ORIGIN, reason="cross-site connection refused")
+        await ws.close(code=CLOSE_ORIGIN, reason=_close_reason(_("cross-site connection refused")))
         return
 
     # only a table id's shape reaches the database (PostgreSQL refuses a NUL)
@@ -143,12 +155,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         room = None
     if room is None:  # accepted first, so the client reads the close code (not a 403)
         await ws.accept()
-        await ws.close(code=CLOSE_NO_TABLE, reason="no such table")
+        await ws.close(code=CLOSE_NO_TABLE, reason=_close_reason(_("no such table")))
         return
     if not may_watch:
         await ws.accept()
-        await ws.close(code=CLOSE_FORBIDDEN, reason="the other tables of this duplicate "
-                       "round are still playing the same deal")
+        await ws.close(code=CLOSE_FORBIDDEN, reason=_close_reason(_(
+            "the other tables of this duplicate round are still playing the same deal")))
         return
     address = ws.client.host if ws.client else "unknown"
     keys = [] if _loopback(address) else [f"address:{address}"]  # a local bench or proxy
@@ -156,7 +168,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         keys.append(f"account:{account_id}")
     if not srv.sockets.open(keys):
         await ws.accept()
-        await ws.close(code=CLOSE_TOO_MANY, reason="too many connections: close some tabs")
+        await ws.close(code=CLOSE_TOO_MANY,
+                       reason=_close_reason(_("too many connections: close some tabs")))
         return
     try:
         await _serve(ws, room, Conn(account_id, None, name, version), seq, srv=srv,
@@ -215,11 +228,10 @@ async def _write(ws: WebSocket, conn: Conn) -> None:
 
 async def _handle(room: Room, conn: Conn, frame: str | bytes, credit: Credit) -> None:
     if frame_size(frame) > MAX_FRAME:
-        conn.send(Refusal(Reason.TOO_LARGE, f"a frame holds at most {MAX_FRAME} bytes")
-                  .message_for(None))
+        conn.send(Refusal(Reason.TOO_LARGE, too_large()).message_for(None))
         return
     if not credit.take():
-        conn.send(Refusal(Reason.RATE_LIMITED, "too many messages: slow down")
+        conn.send(Refusal(Reason.RATE_LIMITED, _("too many messages: slow down"))
                   .message_for(message_id(frame)))
         return
     try:
@@ -236,13 +248,14 @@ async def _handle(room: Room, conn: Conn, frame: str | bytes, credit: Credit) ->
     elif isinstance(msg, ChatIn):
         bad = control_chars(msg.text)
         if conn.account_id is None:
-            conn.send(Refusal(Reason.NOT_SEATED, "sign in or play as a guest to chat")
+            conn.send(Refusal(Reason.NOT_SEATED, _("sign in or play as a guest to chat"))
                       .message_for(msg.id))
         elif bad or not msg.text.strip():
-            conn.send(Refusal(Reason.BAD_TEXT, "a chat line is text without control characters")
+            conn.send(Refusal(Reason.BAD_TEXT,
+                              _("a chat line is text without control characters"))
                       .message_for(msg.id))
         elif not credit.take(4.0):
-            conn.send(Refusal(Reason.RATE_LIMITED, "too many chat lines: slow down")
+            conn.send(Refusal(Reason.RATE_LIMITED, _("too many chat lines: slow down"))
                       .message_for(msg.id))
         else:
             await room.chat(conn, msg, msg.text.strip())

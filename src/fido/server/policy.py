@@ -26,6 +26,7 @@ from sqlalchemy import Select, bindparam, exists, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from fido.events.rounds import TableResult, round_over
+from fido.i18n import N_, _
 from fido.server.errors import ApiError
 from fido.store import Account, Championship, ChampionshipTable, SeatRow, TableRow
 
@@ -40,6 +41,28 @@ __all__ = [
 ]
 
 GameData = Literal["record", "replay", "analysis"]
+# each refusal's sentence for each of them, whole (a sentence is not glued from pieces)
+_PRIVATE: dict[str, str] = {
+    "record": N_("this table is private: its record is for its players (and whom its "
+                 "invite admits)"),
+    "replay": N_("this table is private: its replay is for its players (and whom its "
+                 "invite admits)"),
+    "analysis": N_("this table is private: its analysis is for its players (and whom its "
+                   "invite admits)"),
+}
+_NOT_FINISHED: dict[str, str] = {
+    "record": N_("the game is not finished: no record yet"),
+    "replay": N_("the game is not finished: no replay yet"),
+    "analysis": N_("the game is not finished: no analysis yet"),
+}
+_ROUND_PLAYING: dict[str, str] = {
+    "record": N_("the other tables of this duplicate round are still playing the same "
+                 "deal: the record opens when the round has ended"),
+    "replay": N_("the other tables of this duplicate round are still playing the same "
+                 "deal: the replay opens when the round has ended"),
+    "analysis": N_("the other tables of this duplicate round are still playing the same "
+                   "deal: the analysis opens when the round has ended"),
+}
 
 
 @functools.cache
@@ -94,16 +117,13 @@ def game_data(s: Session, table_id: str, viewer: Account | None, what: GameData,
     table, 403 private, 409 not finished or its duplicate round still playing."""
     row = s.get(TableRow, table_id)
     if row is None:
-        raise ApiError(404, "no_table", "there is no such table")
+        raise ApiError(404, "no_table", _("there is no such table"))
     if row.private and not (_seated(s, table_id, viewer) or _admitted(row, invite)):
-        raise ApiError(403, "private_table", f"this table is private: its {what} is for "
-                       "its players (and whom its invite admits)")
+        raise ApiError(403, "private_table", _(_PRIVATE[what]))
     if row.record is None:
-        raise ApiError(409, "not_finished", f"the game is not finished: no {what} yet")
+        raise ApiError(409, "not_finished", _(_NOT_FINISHED[what]))
     if round_playing(s, table_id):
-        raise ApiError(409, "round_playing", f"the other tables of this duplicate round are "
-                       f"still playing the same deal: the {what} opens when the round has "
-                       "ended")
+        raise ApiError(409, "round_playing", _(_ROUND_PLAYING[what]))
     return row
 
 

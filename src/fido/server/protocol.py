@@ -15,7 +15,9 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
+from fido.i18n import _, format_number
 from fido.safe_text import printable
+from fido.server.field_errors import field_error
 
 __all__ = [
     "MAX_CHAT",
@@ -31,6 +33,7 @@ __all__ = [
     "frame_size",
     "message_id",
     "parse_incoming",
+    "too_large",
 ]
 
 MAX_FRAME = 4096  # bytes: a move or a chat line is far smaller
@@ -95,6 +98,9 @@ _ADAPTER: TypeAdapter[Incoming] = TypeAdapter(
 )
 
 
+_TYPES = frozenset({"move", "chat", "sync", "ping"})  # the tags of Incoming
+
+
 class MalformedMessage(ValueError):
     """A client frame the protocol does not know; the text says what is wrong."""
 
@@ -110,14 +116,20 @@ def frame_size(frame: str | bytes) -> int:
 def parse_incoming(frame: str | bytes) -> Incoming:
     """A client frame as a message, or :class:`MalformedMessage` with a short reason."""
     if frame_size(frame) > MAX_FRAME:
-        raise MalformedMessage(f"a frame holds at most {MAX_FRAME} bytes")
+        raise MalformedMessage(too_large())
     try:
         return _ADAPTER.validate_json(frame)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()) if not str(p).startswith("function"))
-        msg = first.get("msg", "invalid")
-        raise MalformedMessage(printable(f"{where or 'message'}: {msg}", 200)) from None
+    except ValidationError as e:  # its first error, a sentence in the socket's language
+        first: dict[str, Any] = dict(e.errors()[0])
+        loc: tuple[int | str, ...] = tuple(first.get("loc", ()))
+        if loc and loc[0] in _TYPES:  # the union's tag ("move"), not a field of the frame
+            first["loc"] = loc[1:]
+        raise MalformedMessage(printable(field_error(first, frame=True), 200)) from None
+
+
+def too_large() -> str:
+    """The refusal of a frame over :data:`MAX_FRAME` bytes."""
+    return _("a frame holds at most {n} bytes").format(n=format_number(MAX_FRAME))
 
 
 def message_id(frame: str | bytes) -> str | None:

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from fido.i18n import LANGUAGES
+from fido.i18n import LANGUAGES, _
 from fido.safe_text import control_chars
 from fido.store.models import INT_MAX
 
@@ -45,21 +45,22 @@ PASSWORD_MIN, PASSWORD_MAX = 8, 256  # an upper bound: hashing a megabyte is a d
 def _no_control(text: str) -> str:
     bad = control_chars(text)
     if bad:
-        raise ValueError(f"holds control characters ({', '.join(dict.fromkeys(bad))})")
+        raise ValueError(_("it holds control characters ({chars})").format(
+            chars=", ".join(dict.fromkeys(bad))))
     return text
 
 
 def _name(text: str) -> str:
     text = unicodedata.normalize("NFC", _no_control(text))
     if text != text.strip():
-        raise ValueError("must not begin or end with a space")
+        raise ValueError(_("it must not begin or end with a space"))
     return text
 
 
 def _password(text: str) -> str:
     # a lone surrogate (JSON "\ud800") cannot be encoded for hashing
     if any(unicodedata.category(ch) == "Cs" for ch in text):
-        raise ValueError("holds an invalid character (a lone surrogate)")
+        raise ValueError(_("it holds an invalid character (a lone surrogate)"))
     return text
 
 
@@ -67,7 +68,7 @@ def _email(text: str) -> str:
     _no_control(text)
     local, at, domain = text.partition("@")
     if not at or not local or "." not in domain or any(ch.isspace() for ch in text):
-        raise ValueError("is not an email address")
+        raise ValueError(_("it is not an email address"))
     return text
 
 
@@ -149,7 +150,8 @@ class SessionInfo(BaseModel):
 
 def _spoken(code: str) -> str:
     if code not in LANGUAGES:
-        raise ValueError("not a language of the interface: " + ", ".join(LANGUAGES))
+        raise ValueError(_("it is not a language of the interface (one of: {codes})").format(
+            codes=", ".join(LANGUAGES)))
     return code
 
 

@@ -21,9 +21,11 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import fido
+from fido import i18n
 from fido.accounts.sessions import COOKIE as SESSION
 from fido.accounts.sessions import SESSION_SECONDS, Sessions, server_secret
 from fido.errors import Refused
+from fido.i18n import N_, _
 from fido.safe_text import printable
 from fido.server import csrf
 from fido.server.accounts_api import accounts_routes
@@ -32,8 +34,9 @@ from fido.server.assistant_api import assistant_routes
 from fido.server.body_limit import MAX_BODY, BodyLimit
 from fido.server.deps import Limits, Server, https, server
 from fido.server.events_api import events_routes, seat_waiting_rounds
+from fido.server.field_errors import field_errors
 from fido.server.hub import Hub, PlaySettings
-from fido.server.language import Language
+from fido.server.language import QUERY, Language, negotiate
 from fido.server.lobby import lobby_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
 from fido.server.play import TableSockets
@@ -63,11 +66,21 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
 
 
 def _validation_message(exc: RequestValidationError) -> str:
-    parts = []
-    for e in exc.errors()[:5]:
-        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
-        parts.append(f"{where}: {e.get('msg', 'invalid')}")
-    return printable("; ".join(parts), 500)
+    """Each field's error a sentence in the request's language (never pydantic's English)."""
+    return field_errors(exc.errors())
+
+
+# Starlette's own details (HTTPStatus phrases) as sentences for a person; the pages' own
+_PHRASES: dict[str, str] = {
+    "Bad Request": N_("Bad Request"),
+    "Not Found": N_("Not Found"),
+    "Method Not Allowed": N_("Method Not Allowed"),
+    "Unsupported Media Type": N_("Unsupported Media Type"),
+}
+_PAGE_TEXTS: dict[int, str] = {
+    404: N_("Nothing is at this address: it may be mistyped, or the page is gone."),
+    405: N_("This address does not take that request."),
+}
 
 
 def create_app(
@@ -139,8 +152,8 @@ def create_app(
     app.include_router(ranking_routes())
     _csrf_cookie(app)
     _error_handlers(app)
-    app.add_middleware(Language)  # the request's language, for the handlers and pages
     app.add_middleware(BodyLimit)  # before anything reads a body
+    app.add_middleware(Language)  # the request's language: the handlers, pages, the 413's
     app.add_middleware(TableSockets)  # the table's socket, in front of all the pages' layers
     return app
 
@@ -181,24 +194,30 @@ def _error_handlers(app: FastAPI) -> None:
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         code = _STATUS_CODES.get(exc.status_code, "error")
         message = exc.detail if isinstance(exc.detail, str) else code
+        message = _(_PHRASES[message]) if message in _PHRASES else message
         if wants_page(request):
-            return await error_page(request, exc.status_code, {
-                404: "Nothing is at this address: it may be mistyped, or the page is gone.",
-                405: "This address does not take that request.",
-            }.get(exc.status_code, printable(message, 500)))
+            page_text = _PAGE_TEXTS.get(exc.status_code)
+            return await error_page(request, exc.status_code, _(page_text) if page_text
+                                    else printable(message, 500))
         return _error(exc.status_code, code, printable(message, 500), dict(exc.headers or {}))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
         if wants_page(request):
-            return await error_page(request, 422, "Part of this address is not right ("
-                                    + _validation_message(exc) + ").")
+            return await error_page(request, 422, _(
+                "Part of this address is not right ({reason}).").format(
+                    reason=_validation_message(exc)))
         return _error(422, "invalid", _validation_message(exc))
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> Response:
         log.error("unexpected %s on %s %s", type(exc).__name__, request.method, request.url.path)
-        if wants_page(request):
-            return await error_page(request, 500, "The server met an error it did not expect; "
-                                    "it is logged. Please try again.")
-        return _error(500, "internal", "internal server error")
+        # answered by Starlette's outermost layer, outside the Language middleware: chosen again
+        lang = negotiate(request.cookies, request.headers.get("accept-language"),
+                         request.query_params.get(QUERY))
+        with i18n.use(lang):
+            if wants_page(request):
+                return await error_page(request, 500, _(
+                    "The server met an error it did not expect; it is logged. "
+                    "Please try again."))
+            return _error(500, "internal", _("internal server error"))

@@ -36,10 +36,12 @@ from fido.accounts.names import name_key
 from fido.client import diff
 from fido.errors import FidoError, IllegalMoveError
 from fido.game import Game
+from fido.i18n import _, ngettext
 from fido.moves import Move
 from fido.rules import Ruleset
 from fido.server.errors import ApiError
 from fido.server.protocol import ChatIn, MoveIn, Reason, encode
+from fido.server.tables import refusals
 from fido.server.tables.ending import game_record, ranking_result
 from fido.server.tables.log import Loaded, SeatsChange, TableLog
 from fido.server.tables.timers import next_timer
@@ -375,18 +377,21 @@ class Room:
 
     def _check_move(self, seat: int | None, seq: int) -> Refusal | None:
         if seat is None:
-            return Refusal(Reason.NOT_SEATED, "spectators cannot move")
+            return Refusal(Reason.NOT_SEATED, _("spectators cannot move"))
         if self.status == "open":
-            return Refusal(Reason.NOT_STARTED, "the game has not started: seats are open")
+            return Refusal(Reason.NOT_STARTED, _("the game has not started: seats are open"))
         if self.game is None or self.game.outcome is not None or self.status != "running":
-            return Refusal(Reason.GAME_OVER, "the game is over")
+            return Refusal(Reason.GAME_OVER, _("the game is over"))
         if seq > self.seq:
-            return Refusal(Reason.BAD_SEQ, f"this table has reached event {self.seq}, not {seq}")
+            return Refusal(Reason.BAD_SEQ, _("this table has reached event {seq}, not {sent}")
+                           .format(seq=self.seq, sent=seq))
         if seat != self.game.turn:
-            return Refusal(Reason.NOT_YOUR_TURN, f"it is seat {self.game.turn}'s turn")
+            return Refusal(Reason.NOT_YOUR_TURN,
+                           _("it is seat {seat}'s turn").format(seat=self.game.turn))
         if seq < self.move_seq:
             return Refusal(
-                Reason.STALE, f"event {self.move_seq} changed the game after the {seq} you saw"
+                Reason.STALE, _("event {seq} changed the game after the {seen} you saw")
+                .format(seq=self.move_seq, seen=seq)
             )
         return None
 
@@ -403,8 +408,8 @@ class Room:
                 if refusal is None:
                     try:
                         move = Move.from_text(msg.move)
-                    except FidoError as e:
-                        refusal = Refusal(Reason.ILLEGAL, str(e))
+                    except FidoError:
+                        refusal = Refusal(Reason.ILLEGAL, refusals.not_a_move(msg.move))
                 if refusal is not None:
                     self._remember(key, refusal)
                     conn.send(refusal.message_for(msg.id))
@@ -425,7 +430,7 @@ class Room:
                 self._broadcast(events)
                 self._schedule()
                 return
-            busy = Refusal(Reason.UNAVAILABLE, "the table is busy: try again")
+            busy = Refusal(Reason.UNAVAILABLE, _("the table is busy: try again"))
             conn.send(busy.message_for(msg.id))
 
     async def _play(
@@ -436,8 +441,8 @@ class Room:
         assert game is not None
         try:
             game.push(move, seat=seat)
-        except IllegalMoveError as e:
-            return Refusal(Reason.ILLEGAL, str(e))
+        except IllegalMoveError:  # the engine's reason is English: the table says its own
+            return Refusal(Reason.ILLEGAL, refusals.illegal(game, move))
         try:
             events, update, record = await self._write_move(game, seat, by, account, msg_id)
         except Behind:
@@ -446,11 +451,11 @@ class Room:
         except SQLAlchemyError as e:
             game.pop()
             log.error("table %s: write failed: %s", self.id, type(e).__name__)
-            return Refusal(Reason.UNAVAILABLE, "the move could not be saved: try again")
+            return Refusal(Reason.UNAVAILABLE, _("the move could not be saved: try again"))
         except Exception:  # anything after the push (the record, the ranking): taken back
             game.pop()
             log.exception("table %s: the move could not be written", self.id)
-            return Refusal(Reason.UNAVAILABLE, "the move could not be saved: try again")
+            return Refusal(Reason.UNAVAILABLE, _("the move could not be saved: try again"))
         first = events[0]
         outcome = game.outcome
         self.log.extend(events)
@@ -519,14 +524,16 @@ class Room:
             written = sum(1 for e in self.log if e.kind == "chat"
                           and e.account_id == conn.account_id)
             if written >= CHAT_PER_PERSON:  # the table's log is everyone's, and kept
-                conn.send(Refusal(Reason.RATE_LIMITED, f"you have written {written} lines at "
-                                  "this table: it keeps no more of yours").message_for(msg.id))
+                conn.send(Refusal(Reason.RATE_LIMITED, ngettext(
+                    "you have written {n} line at this table: it keeps no more of yours",
+                    "you have written {n} lines at this table: it keeps no more of yours",
+                    written).format(n=written)).message_for(msg.id))
                 return
             event = await self._append(lambda: self._new(
                 "chat", conn.seat, {"name": conn.name, "text": text_},
                 account_id=conn.account_id, msg_id=msg.id))
             if event is None:
-                conn.send(Refusal(Reason.UNAVAILABLE, "try again").message_for(msg.id))
+                conn.send(Refusal(Reason.UNAVAILABLE, _("try again")).message_for(msg.id))
                 return
             conn.send({"type": "ack", "id": msg.id, "seq": event.seq})
             self._broadcast([event])
@@ -603,27 +610,27 @@ class Room:
     async def _join(self, account: Account, seat: int | None, invite: str | None) -> int:
         """:meth:`join`, under the lock and caught up (:class:`Behind`: judge it again)."""
         if self.status != "open":
-            raise ApiError(409, "started", "the game has started: you can watch it")
+            raise ApiError(409, "started", _("the game has started: you can watch it"))
         if any(s.account_id == account.id and s.kind == "person" for s in self.seats):
-            raise ApiError(409, "seated", "you already have a seat at this table")
+            raise ApiError(409, "seated", _("you already have a seat at this table"))
         key = name_key(account.name) if account.name else None
         free = [i for i, s in enumerate(self.seats)
                 if s.kind == "open" or (s.kind == "reserved" and key == s.reserved_for)]
         mine = [i for i in free if self.seats[i].kind == "reserved"]
         if self.private and invite != self.invite and not mine:
-            raise ApiError(403, "invitation", "this table is private: open its invite link")
+            raise ApiError(403, "invitation", _("this table is private: open its invite link"))
         if seat is None:
             if not free:
-                raise ApiError(409, "full", "no seat is free for you at this table")
+                raise ApiError(409, "full", _("no seat is free for you at this table"))
             seat = (mine or free)[0]
         elif not 0 <= seat < self.players:
-            raise ApiError(422, "invalid", f"seats are 0 to {self.players - 1}")
+            raise ApiError(422, "invalid", _("seats are 0 to {last}").format(last=self.players - 1))
         elif seat not in free:
-            raise ApiError(409, "taken", f"seat {seat} is not free for you")
+            raise ApiError(409, "taken", _("seat {seat} is not free for you").format(seat=seat))
         if self.rated and (account.guest or account.player_id is None):
-            raise ApiError(403, "unrated", "a rated table needs an account linked to a "
-                           "ranking player: ask the federation for yours "
-                           "(PUT /api/account/player)")
+            raise ApiError(403, "unrated", _("a rated table needs an account linked to a "
+                                             "ranking player: ask the federation for yours "
+                                             "(PUT /api/account/player)"))
         name = display_name(account)
         events = [self._new("join", seat, {"name": name})]
         filled = all(s.kind in ("person", "bot") or i == seat
@@ -656,7 +663,7 @@ class Room:
         try:
             await self._commit(events, update, seat_row)
         except SQLAlchemyError:
-            raise ApiError(503, "busy", "the table is busy: try again") from None
+            raise ApiError(503, "busy", _("the table is busy: try again")) from None
         self.seats[seat] = SeatInfo("person", account.id, name)
         for conn in self.conns:  # her open connections watched until now: now they play
             if conn.account_id == account.id:
@@ -686,16 +693,16 @@ class Room:
                 return await step()
             except Behind:
                 continue
-        raise ApiError(503, "busy", "the table is busy: try again")
+        raise ApiError(503, "busy", _("the table is busy: try again"))
 
     async def _leave(self, account: Account) -> None:
         """:meth:`leave`, under the lock and caught up (:class:`Behind`: judge it again)."""
         seats = [i for i, s in enumerate(self.seats)
                  if s.kind == "person" and s.account_id == account.id]
         if not seats:
-            raise ApiError(409, "not_seated", "you have no seat at this table")
+            raise ApiError(409, "not_seated", _("you have no seat at this table"))
         if self.status != "open":
-            raise ApiError(409, "started", "the game has started: a seat cannot be left now")
+            raise ApiError(409, "started", _("the game has started: a seat cannot be left now"))
         seat = seats[0]
         alone = not any(s.kind == "person" for i, s in enumerate(self.seats) if i != seat)
         events = [self._new("leave", seat, {})]
@@ -709,7 +716,7 @@ class Room:
         try:
             await self._commit(events, update, seat_row)
         except SQLAlchemyError:
-            raise ApiError(503, "busy", "the table is busy: try again") from None
+            raise ApiError(503, "busy", _("the table is busy: try again")) from None
         self.seats[seat] = SeatInfo("open")
         for conn in self.conns:  # her connections watch from now on: the seat is not hers
             if conn.seat == seat:

@@ -1,0 +1,45 @@
+"""The sentences of a refused move, in the language of the socket that sent it.
+
+The engine says why a move is illegal in English (its :class:`~fido.errors.IllegalMoveError`
+is for programs and the command line), so the table does not pass its text on: it chooses
+one of its own sentences from the game's public state, translated (:mod:`fido.i18n`).
+A tile that is not hers gets one answer whether it is in another hand or in the stock:
+the sentence tells nothing she cannot see.
+"""
+
+from __future__ import annotations
+
+from fido.game import Game
+from fido.i18n import _
+from fido.moves import Draw, Pass, Placement
+from fido.rules import Stuck
+from fido.safe_text import printable
+
+__all__ = ["illegal", "not_a_move"]
+
+
+def not_a_move(text: str) -> str:
+    """A move's text that is not fido's notation (``Move.from_text`` refused it)."""
+    return _("'{move}' is not a move: write a tile and where it goes (9-4@3e), draw or "
+             "pass").format(move=printable(text, 40))
+
+
+def illegal(game: Game, move: Draw | Pass | Placement | object) -> str:
+    """Why ``move`` is not allowed now, for its mover (the game's turn)."""
+    if isinstance(move, Placement) and move.tile not in game.hand(game.turn):
+        return _("you do not hold {tile}").format(tile=move.tile.text())
+    if not game.table.placements:
+        if game.opening_tile is None:
+            return _("the game opens first: place one of your tiles")
+        return _("the game opens first, with {tile}").format(tile=game.opening_tile.text())
+    if isinstance(move, Draw) and game.rules.stuck is Stuck.PASS:
+        return _("this game has no drawing: pass when you cannot place")
+    if isinstance(move, Draw | Pass):
+        placements = [m for m in game.legal_moves() if isinstance(m, Placement)]
+        if placements:
+            return _("you can place a tile, so you must (e.g. {move})").format(
+                move=placements[0].text())
+        if isinstance(move, Pass) and any(isinstance(m, Draw) for m in game.legal_moves()):
+            return _("you cannot place, so you must draw from the stock")
+    text = move.text() if isinstance(move, Draw | Pass | Placement) else "?"
+    return _("this move is not allowed now: {move}").format(move=text)
