@@ -119,7 +119,7 @@ def error_text(err: Mapping[str, Any]) -> str:
         return msg
     if "error" in ctx:
         detail = str(ctx["error"])
-        ctx["error"] = _(_DATE_DETAILS[detail]) if detail in _DATE_DETAILS else detail
+        ctx["error"] = _(detail) if detail in _DATE_DETAILS else detail
     try:
         return _(template).format(**ctx)
     except (KeyError, IndexError, ValueError):

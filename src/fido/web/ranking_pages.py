@@ -26,12 +26,13 @@ from dataclasses import replace as dc_replace
 from typing import Any
 from urllib.parse import urlencode
 
+from babel import numbers
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from fido.i18n import _, format_decimal
+from fido.i18n import _, current
 from fido.ranking import export
 from fido.ranking.errors import ResultError
 from fido.ranking.players import survivor
@@ -183,13 +184,21 @@ def _matches(entries: tuple[Entry, ...], query: str) -> list[Entry]:
 
 
 
+def plain(x: float, digits: int = 2) -> str:
+    """A ranking number with ``digits`` places and the current language's decimal sign,
+    without thousands separators (1768.28 / 1768,28): FLADUB is read as one number, and
+    the downloads and the command line write it so."""
+    return numbers.format_decimal(x, format="0." + "0" * digits if digits else "0",
+                                  locale=current())
+
+
 def signed(x: float, digits: int = 2) -> str:
     """A change with its sign, in the current language: +1.25, -0.50 (with a real minus sign),
     ±0.00 when it rounds to nothing."""
     r = round(x, digits)
     if r == 0:
-        return "±" + format_decimal(0.0, digits)
-    return ("+" if r > 0 else "−") + format_decimal(abs(r), digits)
+        return "±" + plain(0.0, digits)
+    return ("+" if r > 0 else "−") + plain(abs(r), digits)
 
 
 def _missing(request: Request, me: dict[str, Any] | None, months: list[str], title: str,
@@ -268,7 +277,7 @@ def ranking_routes() -> APIRouter:
             request, "ranking.html", me=me, ranking=ranking, rows=rows, months=months,
             older=older, newer=newer, search=search, found=len(found), page=page,
             pages=pages_, link=link, latest=month_text is None,
-            provisional_games=ranking.params.min_games, signed=signed,
+            provisional_games=ranking.params.min_games, signed=signed, plain=plain,
         )
 
     @pages.get("/ranking", response_class=HTMLResponse)
@@ -352,7 +361,7 @@ def ranking_routes() -> APIRouter:
         return render(
             request, "ranking_player.html", me=me, report=report, chart=chart,
             country=country, months=months, late=late,
-            provisional_games=ranking.params.min_games, signed=signed,
+            provisional_games=ranking.params.min_games, signed=signed, plain=plain,
         )
 
     @pages.get("/ranking/{month}", response_class=HTMLResponse)

@@ -180,10 +180,9 @@ def _game_view(s: Session, game: GameRow, account: Account | None) -> dict[str, 
               "points": ln.points, "pips": ln.pips, "final": ln.final,
               "mine": account is not None and ln.player_id == account.player_id}
              for ln in game.lines]
-    reviews = [{"verdict": rv.verdict, "by": _name(s, rv.player_id), "at": rv.at,
-                "note": rv.note, "player_id": rv.player_id} for rv in game.reviews]
-    for r in reviews:
-        r["label"] = _review_text(r["verdict"], r["by"])
+    reviews = [{"verdict": rv.verdict, "by": (by := _name(s, rv.player_id)),
+                "label": _review_text(rv.verdict, by), "at": rv.at, "note": rv.note,
+                "player_id": rv.player_id} for rv in game.reviews]
     players = {ln.player_id for ln in game.lines}
     can_review = (account is not None and account.player_id in players
                   and account.player_id != game.submitted_by
@@ -205,7 +204,7 @@ def _game_view(s: Session, game: GameRow, account: Account | None) -> dict[str, 
     waiting_names = [{"number": ln.player.number, "name": ln.player.name} for ln in waiting]
     mine_now = ""
     if mine:
-        last = mine[-1]["verdict"]
+        last = str(mine[-1]["verdict"])
         settled = status is Status.DISPUTED and last == "dispute"
         mine_now = _(MINE["disputed" if settled else last]) if last in MINE else ""
     return {"id": game.id, "date": game.played_on, "event": game.event, "set": game.set,
