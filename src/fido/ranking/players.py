@@ -20,9 +20,10 @@ from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from fido.i18n import _
 from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
-from fido.ranking.fields import INT_MAX, Number, Text, check_number
+from fido.ranking.fields import INT_MAX, Number, Text, check_number, error_text
 from fido.store import LineRow, Player, SnapshotRow
 
 __all__ = [
@@ -52,9 +53,9 @@ def first_error(e: ValidationError, what: str) -> str:
     """pydantic's first complaint as one line: ``what: field: message``."""
     first = e.errors()[0]
     where = ".".join(str(p) for p in first["loc"])
-    msg = str(first["msg"]).removeprefix("Value error, ")
+    msg = error_text(first)
     if first["type"] == "string_pattern_mismatch" and where == "country":
-        msg = "a country is a code of 2 or 3 letters, e.g. DE"
+        msg = _("a country is a code of 2 or 3 letters, e.g. DE")
     return f"{what}: {where + ': ' if where else ''}{msg}"
 
 
@@ -70,18 +71,20 @@ def register_player(
     try:
         p = PlayerIn(name=name, number=number, country=country)
     except ValidationError as e:
-        raise ResultError(first_error(e, "player")) from None
+        raise ResultError(first_error(e, _("player"))) from None
     given = p.number
     if given is None and s.get_bind().dialect.name == "postgresql":
         # registrations one at a time until commit, so "the highest number + 1"
         # is still free when it is written (SQLite's writers are serial already)
         s.execute(text("LOCK TABLE players IN SHARE ROW EXCLUSIVE MODE"))
-    for _ in range(5):  # a concurrent registration took the next number: take the one after
+    for _attempt in range(5):  # a concurrent registration took the next number: take the one after
         number = given or (s.scalar(select(func.max(Player.number))) or 0) + 1
         if number > INT_MAX:
-            raise ResultError(f"the next player number would pass {INT_MAX}: give a free number")
+            raise ResultError(_("the next player number would pass {most}: give a free "
+                                  "number").format(most=INT_MAX))
         if s.scalar(select(Player.id).where(Player.number == number)) is not None:
-            raise ResultError(f"player number {number} is already registered")
+            raise ResultError(_("player number {number} is already registered").format(
+                number=number))
         row = Player(
             number=number,
             name=p.name,
@@ -94,10 +97,11 @@ def register_player(
                 s.flush()
         except IntegrityError:
             if given is not None:
-                raise ResultError(f"player number {number} is already registered") from None
+                raise ResultError(_("player number {number} is already registered").format(
+                    number=number)) from None
             continue
         return row
-    raise ResultError("other registrations kept taking the next number; try again")
+    raise ResultError(_("other registrations kept taking the next number; try again"))
 
 
 def find_player(s: Session, number: int, *, live: bool = False) -> Player:
@@ -106,15 +110,18 @@ def find_player(s: Session, number: int, *, live: bool = False) -> Player:
     ``live``: a merged player is refused too, naming the one she was merged
     into (a new result or review must use the surviving number).
     """
-    check_number(number, "a player number")
+    check_number(number, _("a player number"))
     row = s.scalar(select(Player).where(Player.number == number))
     if row is None:
-        raise ResultError(f"no registered player has number {number}")
+        raise ResultError(_("no registered player has number {number}").format(number=number),
+                          field="player", player=number)
     if live and row.merged_into is not None:
         into = survivor(s, row)
         raise ResultError(
-            f"player {number} ({row.name}) was merged into player {into.number} "
-            f"({into.name}): use {into.number}"
+            _("player {number} ({name}) was merged into player {into} ({into_name}): "
+              "use {into}").format(number=number, name=row.name, into=into.number,
+                                   into_name=into.name),
+            field="player", player=number,
         )
     return row
 
@@ -149,7 +156,7 @@ def rename_player(s: Session, number: int, name: str) -> tuple[Player, str]:
     try:
         new = PlayerIn(name=name).name
     except ValidationError as e:
-        raise ResultError(first_error(e, "player")) from None
+        raise ResultError(first_error(e, _("player"))) from None
     old = p.name
     p.name = new
     s.flush()

@@ -17,6 +17,7 @@ from enum import StrEnum
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from fido.i18n import N_, _
 from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.fields import check_text
@@ -28,6 +29,7 @@ from fido.store import GameRow, ReviewRow, SnapshotRow
 
 __all__ = [
     "NOTE_MAX",
+    "STATUS_TEXT",
     "Status",
     "confirm",
     "counting_notes",
@@ -50,6 +52,14 @@ class Status(StrEnum):
     @property
     def counts(self) -> bool:
         return self not in (Status.DISPUTED, Status.REJECTED)
+
+
+# a status as a person reads it (translated where shown; the value is for programs)
+STATUS_TEXT: dict[Status, str] = {
+    Status.SUBMITTED: N_("submitted"), Status.CONFIRMED: N_("confirmed"),
+    Status.DISPUTED: N_("disputed"), Status.ACCEPTED: N_("accepted"),
+    Status.REJECTED: N_("rejected"),
+}
 
 
 def status_at(game: GameRow, at: dt.datetime | None = None) -> Status:
@@ -77,9 +87,10 @@ def status_at(game: GameRow, at: dt.datetime | None = None) -> Status:
 
 def _note(note: str) -> str:
     """A review's note, refused if it holds control characters or is too long."""
-    check_text(note, "the note")
+    check_text(note, _("the note"))
     if len(note) > NOTE_MAX:
-        raise ResultError(f"the note has {len(note)} characters; at most {NOTE_MAX}")
+        raise ResultError(_("the note has {n} characters; at most {most}").format(
+            n=len(note), most=NOTE_MAX))
     return note
 
 
@@ -90,14 +101,18 @@ def _review(
     game = find_game(s, game_id, lock=True)
     player = find_player(s, number, live=True)
     if not set(with_merged(s, player)) & {ln.player_id for ln in game.lines}:
-        raise ResultError(f"player {number} did not play in game {game_id}")
+        raise ResultError(_("player {player} did not play in game {game}").format(
+            player=number, game=game_id))
     if player.id == game.submitted_by:
-        raise ResultError(f"player {number} submitted game {game_id}; the others review it")
+        raise ResultError(_("player {player} submitted game {game}; the others review it").format(
+            player=number, game=game_id))
     current = status_at(game)
     if current is Status.REJECTED:
-        raise ResultError(f"game {game_id} was rejected; it can no longer be reviewed")
+        raise ResultError(_("game {game} was rejected; it can no longer be reviewed").format(
+            game=game_id))
     if current is Status.ACCEPTED and verdict == "dispute":
-        raise ResultError(f"game {game_id}'s dispute was settled; it cannot be disputed again")
+        raise ResultError(_("game {game}'s dispute was settled; it cannot be disputed "
+                            "again").format(game=game_id))
     at = _dated(s, now)
     game.reviews.append(ReviewRow(player_id=player.id, verdict=verdict, at=at, note=note))
     s.flush()
@@ -111,8 +126,9 @@ def _dated(s: Session, now: dt.datetime | None) -> dt.datetime:
     closed = closed_until(s)
     if closed is not None and at < closed[1]:
         raise ResultError(
-            f"a review dated {at:%Y-%m-%d} falls in {closed[0]}, which is published and "
-            f"closed; reviews count from {closed[1]:%Y-%m-%d %H:%M} UTC on"
+            _("a review dated {date} falls in {month}, which is published and closed; "
+              "reviews count from {cutoff} UTC on").format(
+                date=f"{at:%Y-%m-%d}", month=closed[0], cutoff=f"{closed[1]:%Y-%m-%d %H:%M}")
         )
     return at
 
@@ -138,7 +154,8 @@ def settle(
     note = _note(note)
     game = find_game(s, game_id, lock=True)
     if status_at(game) is not Status.DISPUTED:
-        raise ResultError(f"game {game_id} is not disputed ({status_at(game).value})")
+        raise ResultError(_("game {game} is not disputed ({status})").format(
+            game=game_id, status=_(STATUS_TEXT[status_at(game)])))
     verdict = "accept" if accept else "reject"
     game.reviews.append(ReviewRow(player_id=None, verdict=verdict, at=_dated(s, now), note=note))
     s.flush()

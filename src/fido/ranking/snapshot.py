@@ -23,6 +23,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from fido.errors import FidoError
+from fido.i18n import _
 from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.fladub import Fladub, Params, compute
@@ -508,11 +509,11 @@ def published(s: Session, month: str) -> Ranking | None:
         )
         for e, number, name in s.execute(q)
     )
-    tampered = f"the published ranking of {month} has been tampered with"
     try:
         params = stored_params(row.params)
     except (ValueError, TypeError, RecursionError, FidoError):
-        raise ResultError(f"{tampered}: its parameters are not readable") from None
+        raise ResultError(_("the published ranking of {month} has been tampered with: its "
+                            "parameters are not readable").format(month=month)) from None
     r = Ranking(
         month,
         utc(row.cutoff),
@@ -524,9 +525,12 @@ def published(s: Session, month: str) -> Ranking | None:
         row.digest_version,
     )
     if r.digest_version not in (1, DIGEST_VERSION) or content_digest(r) != r.digest:
-        raise ResultError(f"{tampered}: its digest does not match what it holds")
+        raise ResultError(_("the published ranking of {month} has been tampered with: its "
+                            "digest does not match what it holds").format(month=month))
     if r.cutoff != month_bounds(month)[1]:
-        raise ResultError(f"{tampered}: its cutoff {r.cutoff:%Y-%m-%d %H:%M} UTC is wrong")
+        raise ResultError(_("the published ranking of {month} has been tampered with: its "
+                            "cutoff {cutoff} UTC is wrong").format(
+                                month=month, cutoff=f"{r.cutoff:%Y-%m-%d %H:%M}"))
     return r
 
 

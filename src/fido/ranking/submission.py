@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from fido import FidoError, Ruleset, ruleset
+from fido.i18n import _
 from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.fields import INT_MAX, Number, Text, check_number
@@ -66,8 +67,10 @@ class Line(BaseModel):
     def _final_agrees(self) -> Line:
         if self.final is not None and self.final != self.points - self.pips:
             raise ValueError(
-                f"player {self.player}: final {self.final} is not points - pips "
-                f"= {self.points} - {self.pips} = {self.points - self.pips}"
+                _("player {player}: final {final} is not points - pips = {points} - {pips} "
+                  "= {difference}").format(player=self.player, final=self.final,
+                                           points=self.points, pips=self.pips,
+                                           difference=self.points - self.pips)
             )
         return self
 
@@ -103,7 +106,12 @@ class ResultIn(BaseModel):
         try:
             return _fido_rules(self.set, self.divisor)
         except FidoError as e:
-            raise ResultError(str(e)) from None
+            try:  # the set is one: the divisor is the trouble
+                _fido_rules(self.set, None)
+                field = "divisor"
+            except FidoError:
+                field = "set"
+            raise ResultError(str(e), field=field) from None
 
     def content_key(self) -> str:
         """sha256 of what identifies the game: date, event, set, divisor and the lines."""
@@ -124,9 +132,9 @@ def parse_result(data: dict[str, Any] | ResultIn) -> ResultIn:
     try:
         return ResultIn.model_validate(data)
     except ValidationError as e:
-        raise ResultError(first_error(e, "result")) from None
+        raise ResultError(first_error(e, _("result"))) from None
     except RecursionError:
-        raise ResultError("result: nested too deeply") from None
+        raise ResultError(_("result: nested too deeply")) from None
 
 
 def set_pips(n: int) -> int:
@@ -157,36 +165,46 @@ def check_result(r: ResultIn, *, today: dt.date) -> Ruleset:
         rules.check_players(players)
         rules.hand_size(players)
     except FidoError as e:
-        raise ResultError(f"{players} players: {e}") from None
+        raise ResultError(_("{players} players: {error}").format(players=players, error=e),
+                          field="lines") from None
     if r.date > today:
-        raise ResultError(f"the game's date {r.date} is in the future (today is {today})")
+        raise ResultError(_("the game's date {date} is in the future (today is {today})").format(
+            date=r.date, today=today), field="date")
     numbers = [ln.player for ln in r.lines]
     twice = sorted({n for n in numbers if numbers.count(n) > 1})
     if twice:
-        raise ResultError(f"player {twice[0]} appears twice in one game")
+        raise ResultError(_("player {player} appears twice in one game").format(
+            player=twice[0]), field="twice", player=twice[0])
     if r.submitted_by is not None and r.submitted_by not in numbers and r.source == "online":
-        raise ResultError(f"player {r.submitted_by} did not play in this game")
+        raise ResultError(_("player {player} did not play in this game").format(
+            player=r.submitted_by))
     total = set_pips(rules.max_pips)
     held = sum(ln.pips for ln in r.lines)
     if held > total:
         raise ResultError(
-            f"the players hold {held} pips at the end, but the whole double-{rules.max_pips} "
-            f"set has only {total}"
+            _("the players hold {held} pips at the end, but the whole double-{set} set has "
+              "only {total}").format(held=held, set=rules.max_pips, total=total),
+            field="lines",
         )
     most = game_points_bound(rules)
     for ln in r.lines:
         if ln.points > most:
             raise ResultError(
-                f"player {ln.player}: {ln.points} points are impossible with double-"
-                f"{rules.max_pips} and divisor {rules.divisor} (a whole game scores at "
-                f"most {most})"
+                _("player {player}: {points} points are impossible with double-{set} and "
+                  "divisor {divisor} (a whole game scores at most {most})").format(
+                    player=ln.player, points=ln.points, set=rules.max_pips,
+                    divisor=rules.divisor, most=most),
+                field="points", player=ln.player,
             )
     scored = sum(ln.points for ln in r.lines)
     if scored > most:
         raise ResultError(
-            f"the players scored {scored} points together, but a whole game of double-"
-            f"{rules.max_pips} on divisor {rules.divisor} scores at most {most} "
-            f"({rules.dominoes.count} moves of at most {most // rules.dominoes.count})"
+            _("the players scored {scored} points together, but a whole game of double-{set} "
+              "on divisor {divisor} scores at most {most} ({moves} moves of at most "
+              "{each})").format(scored=scored, set=rules.max_pips, divisor=rules.divisor,
+                                most=most, moves=rules.dominoes.count,
+                                each=most // rules.dominoes.count),
+            field="lines",
         )
     if r.record is not None:
         _check_record(r, rules)
@@ -227,8 +245,9 @@ def check_received(received: dt.datetime, closed: tuple[str, dt.datetime] | None
     if closed is not None and received < closed[1]:
         month, cutoff = closed
         raise ResultError(
-            f"received {received:%Y-%m-%d}: {month} is published and closed, so nothing "
-            f"received before {cutoff:%Y-%m-%d %H:%M} UTC can be added any more"
+            _("received {received}: {month} is published and closed, so nothing received "
+              "before {cutoff} UTC can be added any more").format(
+                received=f"{received:%Y-%m-%d}", month=month, cutoff=f"{cutoff:%Y-%m-%d %H:%M}")
         )
 
 
@@ -251,14 +270,16 @@ def submit(
     now = utc(now or utcnow())
     r = parse_result(result)
     if r.source not in SOURCES:
-        raise ResultError(f"unknown source {r.source!r} (one of: {', '.join(SOURCES)})")
+        raise ResultError(_("unknown source {source} (one of: {sources})").format(
+            source=repr(r.source), sources=", ".join(SOURCES)))
     rules = check_result(r, today=now.date())
     check_received(now, closed_until(s) if closed is True else closed or None)
     key = r.key or r.content_key()
     old = s.scalar(select(GameRow).where(GameRow.key == key))
     if old is not None:
         if r.key is not None and r.content_key() != _stored_key(old):
-            raise ResultError(f"game {r.key!r} was already submitted with other results")
+            raise ResultError(_("game {key} was already submitted with other results").format(
+                key=repr(r.key)))
         if now < utc(old.received_at):
             old.received_at = now
         return old, False
@@ -347,10 +368,10 @@ def find_game(s: Session, game_id: int, *, lock: bool = False) -> GameRow:
     """The stored game with this id; an error (never a database overflow) if none.
     ``lock``: held until the transaction ends, for a change that depends on its state
     (a review: two at once take turns, the second sees the first)."""
-    check_number(game_id, "a game number")
+    check_number(game_id, _("a game number"))
     game = s.get(GameRow, game_id)
     if game is None:
-        raise ResultError(f"there is no game {game_id}")
+        raise ResultError(_("there is no game {game}").format(game=game_id), field="game")
     if lock:  # read again under the lock, even if this session had it: its reviews too
         s.refresh(game, with_for_update=True)
     return game

@@ -8,11 +8,13 @@ the rules of events live in one place.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
+from fido.i18n import N_, _, format_date
 from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
 from fido.server import csrf
@@ -24,6 +26,25 @@ __all__ = ["event_routes"]
 DEFAULTS = {"name": "", "starts_on": "", "ends_on": "", "set": "9", "table_size": "5",
             "rounds": "3", "mode": "online", "grace": "60", "clock": ""}
 FLAGS = ("invitation", "duplicate", "seeded")
+# what parted two level players in the standings (fido.events.standings.CRITERIA)
+CRITERIA = {"total": N_("total"), "wins": N_("wins"), "best": N_("best final"),
+            "head-to-head": N_("head-to-head"), "lot": N_("draw number")}
+
+
+def _day(text: Any) -> str:
+    """An API's ISO date (or the date of a timestamp) the current language's way;
+    anything else as it is."""
+    try:
+        return format_date(dt.date.fromisoformat(str(text)[:10]))
+    except ValueError:
+        return str(text or "")
+
+
+def _shown(event: dict[str, Any]) -> dict[str, Any]:
+    """An event of the API with its dates as a person reads them."""
+    start, end = _day(event.get("starts_on")), _day(event.get("ends_on"))
+    return event | {"dates": start if start == end else f"{start} – {end}",
+                    "cancelled_on": _day(event.get("cancelled_at"))}
 
 
 def _event_body(form: dict[str, str]) -> dict[str, Any]:
@@ -52,9 +73,9 @@ def event_routes() -> APIRouter:
                           error: str = "", status: int = 200) -> HTMLResponse:
         me = await asyncio.to_thread(viewer, request)
         answer = await InProcessApi(request).call("GET", "/api/events")
+        events = [_shown(e) for e in answer.body.get("events", [])] if answer.ok else []
         return render(request, "events.html", status, me=me, form=form or DEFAULTS,
-                      error=error, events=answer.body.get("events", []) if answer.ok else [],
-                      sets=FIDO_DIVISORS)
+                      error=error, events=events, sets=FIDO_DIVISORS)
 
     @pages.get("/events", response_class=HTMLResponse)
     async def events(request: Request) -> HTMLResponse:
@@ -76,21 +97,22 @@ def event_routes() -> APIRouter:
         me = await asyncio.to_thread(viewer, request)
         answer = await InProcessApi(request).call("GET", f"/api/events/{event_id}")
         if not answer.ok:
-            return render(request, "message.html", answer.status, me=me, title="No such event",
-                          message=answer.message, back="/events")
-        event = answer.body
+            return render(request, "message.html", answer.status, me=me,
+                          title=_("No such event"), message=answer.message, back="/events")
+        event = _shown(answer.body)
         rounds = [[t for t in event["tables"] if t["round"] == r]
                   for r in range(1, event["drawn"] + 1)]
         retired = {p["account"] for p in event["players"] if p["retired_after"] is not None}
+        criteria = {k: _(v) for k, v in CRITERIA.items()}
         return render(request, "event.html", status, me=me, event=event, rounds=rounds,
-                      error=error, retired=retired)
+                      error=error, retired=retired, criteria=criteria)
 
     @pages.get("/events/{event_id}", response_class=HTMLResponse)
     async def event(request: Request, event_id: str) -> HTMLResponse:
         eid = _valid_id(event_id)
         if eid is None:
-            return render(request, "message.html", 404, title="No such event",
-                          message="There is no event with this address.", back="/events")
+            return render(request, "message.html", 404, title=_("No such event"),
+                          message=_("There is no event with this address."), back="/events")
         return await event_page(request, eid)
 
     async def act(request: Request, event_id: str, method: str, path: str,
@@ -138,13 +160,13 @@ def event_routes() -> APIRouter:
         me = await asyncio.to_thread(viewer, request)
         answer = await InProcessApi(request).call("GET", f"/api/events/{eid or 0}")
         if eid is None or not answer.ok:
-            return render(request, "message.html", 404, title="No such event",
-                          message="There is no event with this address.", back="/events")
+            return render(request, "message.html", 404, title=_("No such event"),
+                          message=_("There is no event with this address."), back="/events")
         event = answer.body
         tables = [t for t in event["tables"] if t["round"] == round_no]
         if not tables:
-            return render(request, "message.html", 404, title="No such round",
-                          message=f"Round {round_no} has not been drawn.",
+            return render(request, "message.html", 404, title=_("No such round"),
+                          message=_("Round {n} has not been drawn.").format(n=round_no),
                           back=f"/events/{eid}")
         return render(request, "event_cards.html", me=me, event=event, round_no=round_no,
                       tables=tables)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from fido.i18n import format_decimal
+
 __all__ = ["Chart", "Point", "Tick", "history_chart", "nice_ticks"]
 
 WIDTH, HEIGHT = 520, 280
@@ -64,8 +66,9 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
 
 
 def _label(value: float, step: float) -> str:
+    """A tick's number, the current language's way (1,250.5 / 1.250,5)."""
     decimals = max(0, -math.floor(math.log10(step))) if step < 1 else 0
-    return f"{value:,.{decimals}f}"
+    return format_decimal(value, decimals)
 
 
 def history_chart(history: tuple[tuple[str, int, float], ...]) -> Chart | None:

@@ -26,11 +26,13 @@ from dataclasses import replace as dc_replace
 from typing import Any
 from urllib.parse import urlencode
 
+from babel import numbers
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from fido.i18n import _, current
 from fido.ranking import export
 from fido.ranking.errors import ResultError
 from fido.ranking.players import survivor
@@ -182,6 +184,23 @@ def _matches(entries: tuple[Entry, ...], query: str) -> list[Entry]:
 
 
 
+def plain(x: float, digits: int = 2) -> str:
+    """A ranking number with ``digits`` places and the current language's decimal sign,
+    without thousands separators (1768.28 / 1768,28): FLADUB is read as one number, and
+    the downloads and the command line write it so."""
+    return numbers.format_decimal(x, format="0." + "0" * digits if digits else "0",
+                                  locale=current())
+
+
+def signed(x: float, digits: int = 2) -> str:
+    """A change with its sign, in the current language: +1.25, -0.50 (with a real minus sign),
+    ±0.00 when it rounds to nothing."""
+    r = round(x, digits)
+    if r == 0:
+        return "±" + plain(0.0, digits)
+    return ("+" if r > 0 else "−") + plain(abs(r), digits)
+
+
 def _missing(request: Request, me: dict[str, Any] | None, months: list[str], title: str,
              message: str) -> HTMLResponse:
     """404: what was asked for is not there; the published months are."""
@@ -191,8 +210,8 @@ def _missing(request: Request, me: dict[str, Any] | None, months: list[str], tit
 
 def _broken(request: Request, me: dict[str, Any] | None, message: str) -> HTMLResponse:
     """A published month that does not check out (its digest): said, never a traceback."""
-    return render(request, "message.html", 500, me=me, title="This ranking cannot be shown",
-                  message=message)
+    return render(request, "message.html", 500, me=me,
+                  title=_("This ranking cannot be shown"), message=message)
 
 
 def _download(body: str, media: str, filename: str) -> Response:
@@ -216,24 +235,27 @@ def ranking_routes() -> APIRouter:
             if month_text is None:
                 if not months:
                     return render(request, "ranking_missing.html", 200, me=me,
-                                  title="World ranking", months=[],
-                                  message="No monthly ranking has been published yet: the "
-                                  "first is published when the first month with results ends.")
+                                  title=_("World ranking"), months=[],
+                                  message=_("No monthly ranking has been published yet: the "
+                                            "first is published when the first month with "
+                                            "results ends."))
                 month: str | None = months[0]
             else:
                 month = _month(month_text)
                 if month is None or month not in months:
                     shown = month or month_text[:20]
-                    return _missing(request, me, months, "No such ranking",
-                                    f"The ranking of {shown} has not been published.")
+                    return _missing(request, me, months, _("No such ranking"),
+                                    _("The ranking of {month} has not been published.").format(
+                                        month=shown))
             assert month is not None
             try:
                 got = kept.get(s, month)
             except ResultError as e:
                 return _broken(request, me, str(e))
             if got is None:  # withdrawn between the two reads
-                return _missing(request, me, months, "No such ranking",
-                                f"The ranking of {month} has not been published.")
+                return _missing(request, me, months, _("No such ranking"),
+                                _("The ranking of {month} has not been published.").format(
+                                    month=month))
             ranking, countries = got
         search = (query or "")[:_MAX_QUERY]
         found = _matches(ranking.entries, search)
@@ -255,7 +277,7 @@ def ranking_routes() -> APIRouter:
             request, "ranking.html", me=me, ranking=ranking, rows=rows, months=months,
             older=older, newer=newer, search=search, found=len(found), page=page,
             pages=pages_, link=link, latest=month_text is None,
-            provisional_games=ranking.params.min_games,
+            provisional_games=ranking.params.min_games, signed=signed, plain=plain,
         )
 
     @pages.get("/ranking", response_class=HTMLResponse)
@@ -272,9 +294,10 @@ def ranking_routes() -> APIRouter:
                 return None, _broken(request, person_of(request, s), str(e))
             ranking = got[0] if got else None
             if ranking is None:
-                return None, _missing(request, person_of(request, s), _months(s), "No such ranking",
-                                      f"The ranking of {month or month_text[:20]} has not "
-                                      "been published.")
+                return None, _missing(
+                    request, person_of(request, s), _months(s), _("No such ranking"),
+                    _("The ranking of {month} has not been published.").format(
+                        month=month or month_text[:20]))
         return ranking, None
 
     @pages.get("/ranking/{month}.csv")
@@ -305,8 +328,9 @@ def ranking_routes() -> APIRouter:
             if _NUMBER.fullmatch(number) and 1 <= int(number) <= INT_MAX:
                 who = s.scalar(select(Player).where(Player.number == int(number)))
             if who is None:
-                return _missing(request, me, months, "No such player",
-                                f"No registered player has the number {number[:20]}.")
+                return _missing(request, me, months, _("No such player"),
+                                _("No registered player has the number {number}.").format(
+                                    number=number[:20]))
             if who.merged_into is not None:
                 into = survivor(s, who)
                 if into.id != who.id:
@@ -314,15 +338,15 @@ def ranking_routes() -> APIRouter:
                     return RedirectResponse(f"/ranking/players/{into.number}{args}", 301)
             if month is None:
                 if not months:
-                    return _missing(request, me, months, "No ranking yet",
-                                    "No monthly ranking has been published yet.")
+                    return _missing(request, me, months, _("No ranking yet"),
+                                    _("No monthly ranking has been published yet."))
                 key: str | None = months[0]
             else:
                 key = _month(month)
                 if key is None or key not in months:
-                    return _missing(request, me, months, "No such ranking",
-                                    f"The ranking of {key or month[:20]} has not been "
-                                    "published.")
+                    return _missing(request, me, months, _("No such ranking"),
+                                    _("The ranking of {month} has not been published.").format(
+                                        month=key or month[:20]))
             assert key is not None
             try:
                 got = kept.get(s, key)
@@ -337,7 +361,7 @@ def ranking_routes() -> APIRouter:
         return render(
             request, "ranking_player.html", me=me, report=report, chart=chart,
             country=country, months=months, late=late,
-            provisional_games=ranking.params.min_games,
+            provisional_games=ranking.params.min_games, signed=signed, plain=plain,
         )
 
     @pages.get("/ranking/{month}", response_class=HTMLResponse)

@@ -19,7 +19,9 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from fido.ranking import ResultIn
+from fido.i18n import N_, _
+from fido.ranking import ResultError, ResultIn
+from fido.ranking.fields import error_text
 from fido.rules import FIDO_DIVISORS
 from fido.safe_text import control_chars, whole_or_none
 from fido.store import Account, Player
@@ -40,6 +42,8 @@ MAX_ROWS = 9  # the most players a FIDO game has
 GENERAL = "form"  # the key of an error about the whole sheet
 LINES = "lines"  # ... about its lines together (how many, the pips of all)
 _LINE_FIELDS = ("player", "points", "pips")
+# a line's field as its error names it
+_LABELS = {"player": N_("player"), "points": N_("points"), "pips": N_("pips")}
 
 
 @dataclass
@@ -93,27 +97,28 @@ def resolve_player(s: Session, typed: str) -> int:
     to a ranking player, or a ranking player's name if only one has it."""
     text = typed.strip()
     if not text:
-        raise ValueError("whose line is this? type a player number or an account name")
+        raise ValueError(_("whose line is this? type a player number or an account name"))
     if (number := whole_or_none(text)) is not None:
         return number
     if control_chars(text):
-        raise ValueError("a name holds no control characters")
+        raise ValueError(_("a name holds no control characters"))
     from fido.accounts.signup import name_key  # noqa: PLC0415 (argon2: only when used)
 
     account = s.scalar(select(Account).where(Account.name_key == name_key(text)))
     if account is not None:
         if account.player is None:
-            raise ValueError(f"the account {text} is not linked to a ranking player: "
-                             "type her player number")
+            raise ValueError(_("the account {name} is not linked to a ranking player: "
+                               "type her player number").format(name=text))
         return account.player.number
     named = list(s.scalars(select(Player).where(
         Player.name == " ".join(text.split()), Player.merged_into.is_(None)).limit(2)))
     if len(named) == 1:
         return named[0].number
     if named:
-        raise ValueError(f"several players are called {text}: type the player number")
-    raise ValueError(f"no account and no ranking player is called {text}: "
-                     "type a player number, or find her by name below")
+        raise ValueError(_("several players are called {name}: type the player "
+                           "number").format(name=text))
+    raise ValueError(_("no account and no ranking player is called {name}: type a player "
+                       "number, or find her by name below").format(name=text))
 
 
 def result_data(s: Session, sheet: SheetForm, submitted_by: int | None) -> dict[str, Any]:
@@ -147,7 +152,7 @@ def api_errors(sheet: SheetForm, e: ValidationError) -> None:
     rows = sheet.used_rows()
     for err in e.errors():
         loc = err.get("loc", ())
-        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        msg = error_text(err)
         name = GENERAL
         if loc and loc[0] in ("date", "event", "set", "divisor"):
             name = str(loc[0])
@@ -159,36 +164,23 @@ def api_errors(sheet: SheetForm, e: ValidationError) -> None:
         if name.startswith("player") and name in sheet.errors:
             continue  # our own word on an unresolved name says more than "not an integer"
         label = re.sub(r"\d+$", "", name)
-        sheet.error(name, f"{label}: {msg}" if label in _LINE_FIELDS else msg)
+        sheet.error(name, f"{_(_LABELS[label])}: {msg}" if label in _LABELS else msg)
 
 
-_PLAYER = re.compile(r"^player (\d+)\b")
-_NUMBER = re.compile(r"number (\d+)$")
-
-
-def field_of(sheet: SheetForm, message: str) -> str:
+def field_of(sheet: SheetForm, e: ResultError) -> str:
     """The field a :class:`~fido.ranking.ResultError` from :func:`fido.ranking.submit`
-    is about (its messages name the player, the date, the set...), else the whole form."""
-    by_number: dict[int, list[int]] = {}
-    for row, n in sheet.numbers.items():
-        by_number.setdefault(n, []).append(row)
-    m = _PLAYER.match(message) or _NUMBER.search(message)
-    if m and int(m.group(1)) in by_number:
-        rows = by_number[int(m.group(1))]
-        if "appears twice" in message:
-            return f"player{rows[-1]}"
-        if "points" in message and "merged" not in message:
-            return f"points{rows[0]}"
+    is about (it says: a player's line, the date, the set...), else the whole form."""
+    rows = [row for row, n in sorted(sheet.numbers.items()) if n == e.player]
+    if rows and e.field == "twice":
+        return f"player{rows[-1]}"
+    if rows and e.field == "points":
+        return f"points{rows[0]}"
+    if rows and e.field in ("player", "twice"):
         return f"player{rows[0]}"
-    if "date" in message and "received" not in message:
-        return "date"
-    if re.match(r"^\d+ players:", message) or "pips at the end" in message \
-            or "points together" in message:
+    if e.field in ("date", "set", "divisor"):
+        return e.field
+    if e.field == "lines":
         return LINES
-    if "divisor" in message and "set" not in message.split("divisor", maxsplit=1)[0]:
-        return "divisor"
-    if "FIDO set" in message or message.startswith("double-"):
-        return "set"
     return GENERAL
 
 

@@ -43,8 +43,10 @@ from fido.errors import FidoError, Refused
 from fido.events.championships import event_label
 from fido.events.errors import EventError
 from fido.events.scoresheets import sheet_players, sheet_table
+from fido.i18n import N_, _
 from fido.ranking import ResultError, Status, confirm, dispute, register_player, settle, status_at
 from fido.ranking.clock import utcnow
+from fido.ranking.reviews import STATUS_TEXT
 from fido.ranking.submission import find_game, games_of
 from fido.safe_text import whole_or_none
 from fido.server import deps
@@ -68,8 +70,38 @@ from fido.web.sheet_form import (
 
 __all__ = ["RefusedPage", "refused_page", "sheet_routes"]
 
-VERDICTS = {"confirm": "confirmed", "dispute": "disputed", "accept": "accepted (settled)",
-            "reject": "rejected (settled)"}
+# a review's verdict as the sheet's list of reviews shows it ("confirmed by Anna (12)")
+VERDICTS = {"confirm": N_("confirmed by {name} ({number})"),
+            "dispute": N_("disputed by {name} ({number})"),
+            "accept": N_("accepted (settled) by {name} ({number})"),
+            "reject": N_("rejected (settled) by {name} ({number})")}
+# ... settled by an organiser or the federation (no player of her own)
+SETTLED = {"accept": N_("accepted (settled) by an organiser or the federation"),
+           "reject": N_("rejected (settled) by an organiser or the federation")}
+# the roles by their code
+ROLES = {ORGANISER: N_("organiser"), FEDERATION: N_("federation")}
+# her own last verdict, as the form above her buttons reminds her
+MINE = {"confirm": N_("You confirmed this sheet; you can still change your mind."),
+        "dispute": N_("You disputed this sheet; you can still change your mind."),
+        "disputed": N_("You disputed this sheet.")}
+
+
+def status_text(status: Status) -> str:
+    """A result's status as she reads it, in her language."""
+    return _(STATUS_TEXT[status])
+
+
+def role_text(role: str, scope: str = "") -> str:
+    """A role she holds, as a person reads it ("organiser of club:Rostock")."""
+    if role == ORGANISER and scope:
+        return _("organiser of {scope}").format(scope=scope)
+    return _(ROLES.get(role, role))
+
+
+def _review_text(verdict: str, by: dict[str, Any] | None) -> str:
+    if by is None:
+        return _(SETTLED.get(verdict, verdict))
+    return _(VERDICTS.get(verdict, verdict)).format(name=by["name"], number=by["number"])
 
 
 class RefusedPage(Refused):
@@ -86,8 +118,8 @@ def _signed_in(request: Request, s: Session) -> Account:
     """The signed-in account, else :class:`RefusedPage` (401: the page asks her to sign in)."""
     account = deps.me(request, s)
     if account is None or account.guest:
-        raise RefusedPage(401, "Sign in first", "Score sheets and reviews are made by signed-in "
-                      "accounts: sign in (or sign up) first.")
+        raise RefusedPage(401, _("Sign in first"), _("Score sheets and reviews are made by "
+                          "signed-in accounts: sign in (or sign up) first."))
     return account
 
 
@@ -126,7 +158,8 @@ def _inbox_item(n: Notification) -> dict[str, Any]:
                        "status": status_at(n.game).value}
     claim = n.claim
     approved = claim is not None and claim.approved
-    return item | {"event": f"Player {claim.player.number}" if claim else "Your request",
+    return item | {"event": _("Player {number}").format(number=claim.player.number)
+                   if claim else _("Your request"),
                    "date": claim.decided_at.date() if claim and claim.decided_at else "",
                    "status": "approved" if approved else "refused"}
 
@@ -147,8 +180,8 @@ def _game_view(s: Session, game: GameRow, account: Account | None) -> dict[str, 
               "points": ln.points, "pips": ln.pips, "final": ln.final,
               "mine": account is not None and ln.player_id == account.player_id}
              for ln in game.lines]
-    reviews = [{"verdict": rv.verdict, "label": VERDICTS.get(rv.verdict, rv.verdict),
-                "by": _name(s, rv.player_id), "at": rv.at, "note": rv.note,
+    reviews = [{"verdict": rv.verdict, "by": (by := _name(s, rv.player_id)),
+                "label": _review_text(rv.verdict, by), "at": rv.at, "note": rv.note,
                 "player_id": rv.player_id} for rv in game.reviews]
     players = {ln.player_id for ln in game.lines}
     can_review = (account is not None and account.player_id in players
@@ -169,9 +202,16 @@ def _game_view(s: Session, game: GameRow, account: Account | None) -> dict[str, 
     waiting = [ln for ln in game.lines
                if ln.player_id != game.submitted_by and ln.player_id not in confirmed]
     waiting_names = [{"number": ln.player.number, "name": ln.player.name} for ln in waiting]
+    mine_now = ""
+    if mine:
+        last = str(mine[-1]["verdict"])
+        settled = status is Status.DISPUTED and last == "dispute"
+        mine_now = _(MINE["disputed" if settled else last]) if last in MINE else ""
     return {"id": game.id, "date": game.played_on, "event": game.event, "set": game.set,
             "divisor": game.divisor, "source": game.source, "received": game.received_at,
             "submitted_by": _name(s, game.submitted_by), "status": status.value,
+            "status_text": status_text(status), "mine_now": mine_now,
+            "waiting_text": ", ".join(f"{w['name']} ({w['number']})" for w in waiting_names),
             "counts": status.counts, "lines": lines, "reviews": reviews,
             "can_review": can_review, "my_reviews": mine, "can_settle": can_settle,
             "why_not_settle": why_not_settle, "waiting": waiting_names,
@@ -201,7 +241,8 @@ def sheet_routes() -> APIRouter:
                     event, drawn = sheet_table(s, table)
                     numbers = sheet_players(s, drawn)
                 except EventError as e:
-                    return _refused(request, RefusedPage(409, "No sheet to enter", str(e)), me)
+                    return _refused(request, RefusedPage(409, _("No sheet to enter"), str(e)),
+                                    me)
                 sheet.values |= {"event": event_label(event, drawn), "set": str(event.set),
                                  "divisor": str(event.divisor), "event_table": str(table)}
                 for i, n in enumerate(numbers):
@@ -237,7 +278,7 @@ def sheet_routes() -> APIRouter:
                     sheet.error(GENERAL, str(e))
                     status = 403
                 except ResultError as e:
-                    sheet.error(field_of(sheet, str(e)), str(e))
+                    sheet.error(field_of(sheet, e), str(e))
             if game_id is not None:
                 return see_other(f"/sheets/{game_id}?sent=1")
             return _form_page(request, sheet, status, me=me,
@@ -281,8 +322,9 @@ def sheet_routes() -> APIRouter:
             try:
                 game = find_game(s, game_id)
             except ResultError:
-                return _refused(request, RefusedPage(404, "No such sheet",
-                                                 f"There is no game {game_id}."), _me(s, account))
+                return _refused(request, RefusedPage(
+                    404, _("No such sheet"), _("There is no game {game}.").format(game=game_id)),
+                    _me(s, account))
             if account is not None:
                 notes.mark_read(s, account.id, game.id)
             me = _me(s, account)
@@ -304,8 +346,9 @@ def sheet_routes() -> APIRouter:
                 game = find_game(s, game_id)
                 if verdict in ("confirm", "dispute"):
                     if account.player is None:
-                        raise RefusedPage(403, "Not linked", "Your account is not linked to a "
-                                      "ranking player: the federation links it.")
+                        raise RefusedPage(403, _("Not linked"), _(
+                            "Your account is not linked to a ranking player: the federation "
+                            "links it."))
                     review = confirm if verdict == "confirm" else dispute
                     now = review(s, game.id, account.player.number, note=note)
                     if now is Status.DISPUTED and verdict == "dispute":
@@ -320,8 +363,8 @@ def sheet_routes() -> APIRouter:
                     players = notes.accounts_of_players(s, [ln.player_id for ln in game.lines])
                     notes.notify(s, set(players) - {account.id}, "settled", game)
                 else:
-                    raise RefusedPage(400, "Which verdict?", "Choose confirm or dispute (or, "
-                                  "settling, accept or reject).")
+                    raise RefusedPage(400, _("Which verdict?"), _(
+                        "Choose confirm or dispute (or, settling, accept or reject)."))
         except RefusedPage as e:
             if e.status == 401:
                 return _refused(request, e)
@@ -329,10 +372,9 @@ def sheet_routes() -> APIRouter:
         except RoleError as e:
             return _show(request, game_id, error=str(e), status=403, note=note)
         except ResultError as e:
-            status = 404 if str(e).startswith("there is no game") else 409
-            if status == 404:
-                return _refused(request, RefusedPage(404, "No such sheet", str(e)))
-            return _show(request, game_id, error=str(e), status=status, note=note)
+            if e.field == "game":
+                return _refused(request, RefusedPage(404, _("No such sheet"), str(e)))
+            return _show(request, game_id, error=str(e), status=409, note=note)
         return see_other(f"/sheets/{game_id}")
 
     @router.post("/sheets/{game_id}/review")
@@ -357,6 +399,7 @@ def sheet_routes() -> APIRouter:
                                 None)
                     rows.append({"id": game.id, "date": game.played_on, "event": game.event,
                                  "source": game.source, "status": status_at(game).value,
+                                 "status_text": status_text(status_at(game)),
                                  "final": mine.final if mine else None,
                                  "players": len(game.lines)})
             player = _name(s, account.player_id)
@@ -381,7 +424,7 @@ def sheet_routes() -> APIRouter:
                     return see_other("/sheets")
                 wanted = whole_or_none(number)
                 if wanted is None or not 1 <= wanted <= INT_MAX:
-                    raise ApiError(422, "invalid", "a player number is a whole number from 1")
+                    raise ApiError(422, "invalid", _("a player number is a whole number from 1"))
                 claims.ask_or_link(s, account, wanted)
         except Refused as e:
             return _results_page(request, e.message, e.status, number)
@@ -402,9 +445,9 @@ def sheet_routes() -> APIRouter:
             me = _me(s, account)
             roles = roles_of(s, account.id)
             if not roles:
-                raise RefusedPage(403, "Organisers only", "Disputes are settled by an "
-                              "organiser of the game's club or event, or by the federation; "
-                              "your account holds neither role.")
+                raise RefusedPage(403, _("Organisers only"), _(
+                    "Disputes are settled by an organiser of the game's club or event, or by "
+                    "the federation; your account holds neither role."))
             disputed = select(ReviewRow.game_id).where(ReviewRow.verdict == "dispute")
             games = s.scalars(select(GameRow).where(GameRow.id.in_(disputed))
                               .order_by(GameRow.played_on.desc(), GameRow.id.desc()))
@@ -420,7 +463,8 @@ def sheet_routes() -> APIRouter:
                 rows.append({"id": game.id, "date": game.played_on, "event": game.event,
                              "by": _name(s, last.player_id), "note": last.note})
             held = [{"role": r.role, "scope": r.scope} for r in roles]
-        return render(request, "reviews.html", me=me, rows=rows, roles=held)
+        return render(request, "reviews.html", me=me, rows=rows, roles=held,
+                      roles_text=", ".join(role_text(r.role, r.scope) for r in roles))
 
     @router.get("/inbox", response_class=HTMLResponse)
     def inbox(request: Request) -> Response:
@@ -454,8 +498,8 @@ def sheet_routes() -> APIRouter:
             rows = s.execute(select(RoleRow, Account)
                              .join(Account, Account.id == RoleRow.account_id)
                              .order_by(RoleRow.role, Account.name_key, RoleRow.scope)).all()
-            held = [{"name": a.name, "role": r.role, "scope": r.scope, "at": r.granted_at}
-                    for r, a in rows]
+            held = [{"name": a.name, "role": r.role, "role_text": _(ROLES.get(r.role, r.role)),
+                     "scope": r.scope, "at": r.granted_at} for r, a in rows]
             asking = [{"id": c.id, "name": c.account.name, "number": c.player.number,
                        "player": c.player.name, "at": c.asked_at} for c in claims.pending(s)]
         return render(request, "sheet_roles.html", status, me=me, roles=held, asking=asking,
@@ -478,22 +522,24 @@ def sheet_routes() -> APIRouter:
                     player = register_player(s, form.get("player", ""),
                                              whole_or_none(number),
                                              form.get("country", "").strip() or None)
-                    done = f"registered {player.name} as player {player.number}"
+                    done = _("registered {name} as player {number}").format(
+                        name=player.name, number=player.number)
                 elif action in ("approve", "refuse"):  # an account's request to be a player
                     claim_id = whole_or_none(form.get("claim", ""))
                     if claim_id is None or claim_id > INT_MAX:
-                        raise RoleError("which request?")
+                        raise RoleError(_("which request?"))
                     c = claims.decide(s, claim_id, me, action == "approve")
-                    done = (f"{c.account.name} is player {c.player.number} ({c.player.name})"
-                            if c.approved else
-                            f"refused {c.account.name}'s request to be player {c.player.number}")
+                    done = (_("{account} is player {number} ({name})") if c.approved else
+                            _("refused {account}'s request to be player {number}")).format(
+                        account=c.account.name, number=c.player.number, name=c.player.name)
                 elif action == "link":  # an account to her ranking player
                     who = find_account(s, form.get("name", "").strip())
                     linked = whole_or_none(form.get("number", "").strip())
                     if linked is None:
-                        raise RoleError("a player number is a whole number")
+                        raise RoleError(_("a player number is a whole number"))
                     player = claims.link_player(s, who, linked)
-                    done = f"linked {who.name} to player {player.number} ({player.name})"
+                    done = _("linked {account} to player {number} ({name})").format(
+                        account=who.name, number=player.number, name=player.name)
                 else:
                     who = find_account(s, form.get("name", "").strip())
                     if action == "revoke":
@@ -516,5 +562,6 @@ def sheet_routes() -> APIRouter:
 
 def _federation(s: Session, account: Account) -> None:
     if not any(r.role == FEDERATION for r in roles_of(s, account.id)):
-        raise RefusedPage(403, "The federation only", "Only a federation account links accounts to "
-                      "players and grants roles (fido accounts grant NAME federation).")
+        raise RefusedPage(403, _("The federation only"), _(
+            "Only a federation account links accounts to players and grants roles (fido "
+            "accounts grant NAME federation)."))
