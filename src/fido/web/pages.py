@@ -73,6 +73,7 @@ _env = Environment(
 _env.install_gettext_callables(  # type: ignore[attr-defined]
     i18n.gettext, i18n.ngettext, newstyle=True)
 _env.filters["game"] = game_label
+_env.filters["bot"] = bot_name  # a bot's level in the reader's language: "bot (expert)"
 _env.filters["number"] = i18n.format_number
 _env.filters["decimal"] = i18n.format_decimal
 _env.filters["date"] = i18n.format_date

@@ -9,7 +9,8 @@ import { Viewport, bounds, drawBoard, placeTiles } from "./board.js";
 import { Effects, eventName, eventShort } from "./effects.js";
 import { nt, num, t } from "./i18n.js";
 import {
-  describe, el, listOf, maxPipsOf, moveText, ordinal, pointsText, scored, tileFace, tilesText,
+  describe, el, listOf, maxPipsOf, moveText, ordinal, pointsText, scored, seatLabel, tileFace,
+  tilesText,
 } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -32,7 +33,7 @@ state.effects = effects.log;
 function seatName(i) {
   if (i === null || i === undefined) return "";
   const s = config.seats?.[i];
-  return (s && s.name) || state.data?.players?.[i] || t("Seat {n}", { n: i + 1 });
+  return (s && s.name && seatLabel(s)) || state.data?.players?.[i] || t("Seat {n}", { n: i + 1 });
 }
 
 /** Whether the hand (and the draws) of `seat` show in the current mode. */
