@@ -1,9 +1,9 @@
 """A whole FIDO game in German, in a real browser whose language is German
-(``Accept-Language: de-DE``, as a German chromium asks): she signs up, opens a double-9
-table with three bots, plays it to the end, reads the result, the replay, the rules and
-the world ranking, and opens the score sheet form; no page shows a sentence of the
-English interface (the visible text is checked against the English of both catalogs),
-and the plurals of the seats' tile counts are right for 1 and 2."""
+(``Accept-Language: de-DE``, as a German chromium asks): she opens a double-9 table
+with three bots as a guest, plays it to the end, reads the result, signs up, reads the
+replay, the rules and the world ranking, and opens the score sheet form; no page shows
+a phrase of the English interface (the visible text is checked against the English of
+both catalogs), and the seats' tile counts say "1 Stein" and "2 Steine"."""
 
 from __future__ import annotations
 
@@ -96,13 +96,13 @@ def test_a_whole_game_in_german(browser: Browser, server: str) -> None:
     greta = Person(browser, server, seed=24, **GERMAN)
     seen: dict[str, str] = {}
     try:
-        greta.goto("/signup")
-        seen["signup"] = _visible(greta)
-        greta.sign_up("Greta")
+        greta.goto("/")
         seen["lobby"] = _visible(greta)
         assert greta.page.locator("html").get_attribute("lang") == "de"
+        # she plays at once, as a guest: the table names her "Gast N", not "guest N"
         table = greta.create_table("fido", 9, ("me", "bot:expert", "bot:greedy", "bot:expert"))
         greta.page.wait_for_function("() => window.fidoTable && window.fidoTable.view")
+        assert re.search(r"\bGast \d+", greta.page.inner_text("#seats"))
         texts: list[str] = [_visible(greta)]
 
         def look(person: Person, _move: str) -> None:
@@ -113,6 +113,10 @@ def test_a_whole_game_in_german(browser: Browser, server: str) -> None:
         seen["result"] = _visible(greta)
         for i, text in enumerate(texts):
             seen[f"table {i}"] = text
+        greta.goto("/signup")
+        seen["signup"] = _visible(greta)
+        greta.sign_up("Greta")  # her game stays hers
+        seen["lobby, signed up"] = _visible(greta)
         greta.goto(f"/tables/{table}/replay")
         greta.page.wait_for_function("() => window.fidoReplay && window.fidoReplay.data")
         seen["replay"] = _visible(greta)

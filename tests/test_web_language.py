@@ -95,3 +95,12 @@ def test_the_script_catalog(base: str) -> None:
         r = c.get("/i18n/de.json")
         assert r.status_code == 200 and r.json()["lang"] == "de"
         assert c.get("/i18n/fr.json").status_code == 404
+
+
+@pytest.mark.parametrize("name", ["guest 7", "Gast 7", "GAST-12"])
+def test_no_account_looks_like_a_guest_in_any_language(base: str, name: str) -> None:
+    with httpx.Client(base_url=base) as c:
+        c.get("/")
+        r = c.post("/api/accounts", json={"name": name, "password": "a long password"},
+                   headers={"x-csrf-token": token_of(c)})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_reserved"

@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from fido import i18n
 from fido.accounts.names import name_key
 from fido.errors import Refused
 from fido.i18n import _
@@ -40,8 +41,17 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-# a guest is shown as "guest ID": no account may look like one at the table
-_GUEST_NAME = re.compile(r"guest\W*\d+", re.ASCII)
+def _guest_names() -> re.Pattern[str]:
+    """A guest is shown as "guest ID" ("Gast ID"...): no account may look like one at the
+    table, in any language the interface speaks."""
+    words = set()
+    for lang in i18n.LANGUAGES:
+        with i18n.use(lang):
+            words.add(name_key(i18n.gettext("guest {id}").split("{")[0].strip()))
+    return re.compile("(?:" + "|".join(sorted(map(re.escape, words))) + r")\W*\d+")
+
+
+_GUEST_NAME = _guest_names()
 
 
 

@@ -9,8 +9,8 @@ import { nt, num, t } from "./i18n.js";
 import { TableSocket } from "./table_socket.js";
 import { applyMessage, dropPending, newState, startMove } from "./table_state.js";
 import {
-  describe as describeAs, el, maxPipsOf, moveText, ordinal, pointsText, scored, seatLabel,
-  tilesText,
+  describe as describeAs, el, maxPipsOf, moveText, ordinal, pointsText, personName, scored,
+  seatLabel, tilesText,
 } from "./ui.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
@@ -104,9 +104,9 @@ function receive(msg) {
 /** An event in the notes or the chat (a move is in the log already). */
 function noteEvent(e, catchingUp) {
   if (e.kind === "chat") {
-    addChat(e.name, e.text, e.seat);
+    addChat(personName(e.name), e.text, e.seat);
   } else if (e.kind === "join") {
-    note(t("{name} sat down at seat {n}", { name: e.name, n: e.seat + 1 }));
+    note(t("{name} sat down at seat {n}", { name: personName(e.name), n: e.seat + 1 }));
   } else if (e.kind === "leave") {
     note(t("Seat {n} is free again", { n: e.seat + 1 }));
   } else if (e.kind === "start") {

@@ -109,11 +109,18 @@ export function tileFace(tile, max, { cls = "", attrs = {} } = {}) {
 // a bot's level as people read it (the level's code comes from the server)
 const LEVELS = { random: t("random"), greedy: t("greedy"), expert: t("expert"), search: t("search") };
 
+/** A person's name as the page shows it: a guest, whom the server names "guest 12" (no
+ *  account may take such a name), in the page's language. */
+export function personName(name) {
+  const guest = /^guest (\d+)$/.exec(name || "");
+  return guest ? t("guest {id}", { id: guest[1] }) : name;
+}
+
 /** A seat's name as the page shows it: a bot by its level in the page's language,
  *  a person by her name (the server's "bot (expert)" is for programs and logs). */
 export function seatLabel(seat) {
   if (seat && seat.kind === "bot") {
     return t("bot ({level})", { level: LEVELS[seat.bot] || seat.bot });
   }
-  return seat ? seat.name : "";
+  return seat ? personName(seat.name) : "";
 }
