@@ -58,7 +58,7 @@ SAYS: dict[str, dict[str, str]] = {
     },
     "de": {
         "prompt": r"Dein Zug \(Taste oder Notation",
-        "saved": "Spielaufzeichnung gespeichert in",
+        "saved": "Spielprotokoll gespeichert in",
         "result": "Ergebnis (",
         "final": "Endstand",
         "not a move": "kein Zug",

@@ -279,7 +279,7 @@ def test_the_table_assistants_pages_in_german(fed: Federation) -> None:
                  "Spiel beginnen"],
          ["Table assistant", "For a FIDO game", "Start the game", "divisor"])
     play = german(anyone, "/assistant/play")
-    says(play, ["Summe", "Divisor", "Stock", "Ziehen", "Rückgängig", "alle Steine",
+    says(play, ["Summe", "Divisor", "Stock", "Einen Stein ziehen", "Rückgängig", "alle Steine",
                 "Spielende: die übrigen Augen jeder Hand", "Spielformular",
                 "An die Rangliste schicken", "Züge", "Ein neues Spiel aufstellen"],
          ["Undo", "all tiles", "Game over", "Result sheet", "Send to the ranking",

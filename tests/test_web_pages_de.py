@@ -207,7 +207,7 @@ def test_finished_games_and_a_player_in_german(base: str, db: str) -> None:
     _chunks, text = _visible(games)
     for words in ("Beendete Partien", "SpielerInnen (Endstand)", "FIDO Doppel-6",
                   "14.03.26, 18:05", "Greta 1.234", "Bot (zufällig) -15", "nachspielen",
-                  "Protokoll"):
+                  "Spielprotokoll"):
         assert words in text, words
     english = host.get("/games").text
     _chunks, text = _visible(english)
