@@ -104,6 +104,12 @@ def test_a_whole_game_in_german(browser: Browser, server: str) -> None:
         greta.page.wait_for_function("() => window.fidoTable && window.fidoTable.view")
         assert re.search(r"\bGast \d+", greta.page.inner_text("#seats"))
         texts: list[str] = [_visible(greta)]
+        lobby = greta.new_tab()  # her game in the lobby's list: a guest and three bots
+        lobby.goto("/")
+        seen["lobby, her game running"] = _visible(lobby)
+        assert re.search(r"\bGast \d+", seen["lobby, her game running"])
+        assert "Bot (Profi)" in seen["lobby, her game running"]
+        lobby.page.close()
 
         def look(person: Person, _move: str) -> None:
             texts.append(_visible(person))

@@ -74,6 +74,16 @@ _env.install_gettext_callables(  # type: ignore[attr-defined]
     i18n.gettext, i18n.ngettext, newstyle=True)
 _env.filters["game"] = game_label
 _env.filters["bot"] = bot_name  # a bot's level in the reader's language: "bot (expert)"
+_GUEST = re.compile(r"guest (\d+)")  # how the API names a guest (no account may be named so)
+
+
+def person_name(name: str | None) -> str | None:
+    """A name from the API as the reader reads it: a guest ("guest 12") in her language."""
+    guest = _GUEST.fullmatch(name or "")
+    return i18n.gettext("guest {id}").format(id=guest[1]) if guest else name
+
+
+_env.filters["person"] = person_name
 _env.filters["number"] = i18n.format_number
 _env.filters["decimal"] = i18n.format_decimal
 _env.filters["date"] = i18n.format_date
