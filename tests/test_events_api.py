@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -24,7 +25,7 @@ from fido.events.rounds import draw_round
 from fido.ranking import register_player
 from fido.record import GameRecord
 from fido.store import GameRow, TableRow, open_store
-from server_live import browser, link, live_server
+from server_live import FAST, browser, link, live_server
 
 EVENT = {"name": "Cup <b>of</b> Rostock", "starts_on": "2026-11-24", "ends_on": "2026-11-30",
          "set": 6, "table_size": 5, "rounds": 3, "mode": "online", "grace": 0}
@@ -87,7 +88,9 @@ def test_an_online_event_of_fifteen_in_three_rounds(store_url: str) -> None:
     with store.session() as s:
         numbers = [register_player(s, f"Player {i}").number for i in range(16)]
     store.close()
-    with live_server(url) as base:
+    # the stand-ins move a tenth of a second apart: a round lasts seconds, not the
+    # milliseconds in which it could end before the test asks to draw the next one
+    with live_server(url, play=replace(FAST, bot_delay=0.1)) as base:
         people = [_person(base, url, f"p{i}", numbers[i]) for i in range(16)]
         # organising an event takes an organiser's role
         r = people[0].post("/api/events", json=EVENT)

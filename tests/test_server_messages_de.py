@@ -299,3 +299,23 @@ def test_table_socket_speaks_english_without_a_language(base: str) -> None:
     assert refused(mover.move("draw"), "illegal").startswith("the game opens first")
     for sock in (a, b):
         sock.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_refusal_names_the_input_it_is_about_in_any_language(base: str, lang: str) -> None:
+    """The table assistant's form shows a seat's error beside that seat: it reads the
+    error's ``field``, never the words of the message (which are the person's language)."""
+    client = browser(base)
+    if lang == "de":
+        german(client)
+    seats: list[dict[str, Any]] = [{"name": "Ann"}, {"name": "Ben", "number": 987654},
+                                   {"name": "Cy"}]
+    r = client.post("/api/assistant/state", json={"set": 6, "seats": seats, "opener": None,
+                                                   "moves": []})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "seats.1", r.text
+    seats[2]["name"] = "C\x1by"  # a validation error names its place too
+    r = client.post("/api/assistant/state", json={"set": 6, "seats": seats[::2],
+                                                   "opener": None, "moves": []})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "seats.1.name", r.text
+    r = client.post("/api/session", json={"name": "nobody", "password": "x" * 12})
+    assert "field" not in r.json()["error"]  # a refusal about no one input has none

@@ -34,10 +34,11 @@ class Refused(FidoError):
     """
 
     def __init__(self, code: str, message: str, status: int = 409,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None, field: str | None = None) -> None:
         super().__init__(message)
         self.code, self.message, self.status = code, message, status
         self.headers = headers or {}
+        self.field = field  # the input it is about ("seats.2"), for a form to show it there
 
 
 class ArgumentError(FidoError):

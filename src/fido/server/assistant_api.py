@@ -185,7 +185,7 @@ def _ranking_names(s: Session, game: AssistantGame) -> list[str | None]:
             out.append(find_player(s, seat.number, live=True).name)
         except ResultError as e:
             raise ApiError(422, "invalid", _("seat {seat} ({name}): {reason}").format(
-                seat=i + 1, name=seat.name, reason=e)) from None
+                seat=i + 1, name=seat.name, reason=e), field=f"seats.{i}") from None
     return out
 
 

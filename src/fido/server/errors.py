@@ -1,4 +1,4 @@
-"""The API's one error shape: ``{"error": {"code": ..., "message": ...}}``."""
+"""The API's one error shape: ``{"error": {"code": ..., "message": ..., "field"?: ...}}``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ class ApiError(Refused):
     (never a traceback)."""
 
     def __init__(
-        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
+        field: str | None = None,
     ) -> None:
-        super().__init__(code, message, status, headers)
+        super().__init__(code, message, status, headers, field)

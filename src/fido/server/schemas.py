@@ -163,8 +163,12 @@ class LanguageChoice(BaseModel):
 
 
 class ErrorDetail(BaseModel):
+    """A refusal: ``code`` for programs (stable, English), ``message`` for a person (in
+    her language), ``field`` where it is about one input (``seats.2``; absent if none)."""
+
     code: str
     message: str
+    field: str | None = None
 
 
 class ErrorBody(BaseModel):

@@ -60,9 +60,19 @@ _STATUS_CODES = {
 }
 
 
-def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
-    body = ErrorBody.model_validate({"error": {"code": code, "message": message}})
-    return JSONResponse(body.model_dump(), status_code=status, headers=headers)
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None,
+           field: str | None = None) -> Response:
+    body = ErrorBody.model_validate({"error": {"code": code, "message": message,
+                                               "field": field}})
+    return JSONResponse(body.model_dump(exclude_none=True), status_code=status, headers=headers)
+
+
+def _field_of(exc: RequestValidationError) -> str | None:
+    """The first refused input's place in the body ("seats.2.name"), for a form."""
+    for e in exc.errors()[:1]:
+        loc = [str(p) for p in e.get("loc", ()) if p != "body"]
+        return printable(".".join(loc), 200) or None
+    return None
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -188,7 +198,7 @@ def _error_handlers(app: FastAPI) -> None:
     async def refused(request: Request, exc: Refused) -> Response:
         if wants_page(request):
             return await error_page(request, exc.status, exc.message)
-        return _error(exc.status, exc.code, exc.message, exc.headers)
+        return _error(exc.status, exc.code, exc.message, exc.headers, exc.field)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -207,7 +217,7 @@ def _error_handlers(app: FastAPI) -> None:
             return await error_page(request, 422, _(
                 "Part of this address is not right ({reason}).").format(
                     reason=_validation_message(exc)))
-        return _error(422, "invalid", _validation_message(exc))
+        return _error(422, "invalid", _validation_message(exc), field=_field_of(exc))
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> Response:

@@ -49,8 +49,10 @@ async function start(e) {
   }
   if (!answer.ok) {
     const text = errorText(answer);
-    const m = /seat (\d+)/.exec(text) || /seats\.(\d+)/.exec(text);
-    if (m) $(`error${Number(m[1]) - (text.startsWith("seats.") ? 0 : 1)}`).textContent = text;
+    // the server names the input it refused ("seats.2" or "seats.2.name"): its row shows it
+    const m = /^seats\.(\d+)/.exec(answer.body?.error?.field || "");
+    const row = m && $(`error${Number(m[1])}`);
+    if (row) row.textContent = text;
     else $("form-error").textContent = text;
     return;
   }
