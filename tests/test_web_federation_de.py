@@ -223,13 +223,13 @@ def test_a_score_sheet_its_reviews_and_results_in_german(fed: Federation) -> Non
 def test_the_federations_pages_in_german(fed: Federation) -> None:
     org = fed.people[0]
     disputes = german(org, "/reviews")
-    says(disputes, ["Offene Einsprüche", "Deine Rollen:", "OrganisatorIn von club:Rostock",
+    says(disputes, ["Offene Einsprüche", "Deine Rollen:", "VeranstalterIn von club:Rostock",
                     "Verband", "Kein Einspruch wartet auf dich."],
          ["Disputes to settle", "You are", "No dispute waits"])
     roles = german(org, "/admin/roles")
     says(roles, ["SpielerInnen und Rollen", "Konten, die SpielerInnen sein wollen",
-                 "Eine RanglistenspielerIn eintragen", "Eine OrganisatorIn ernennen",
-                 "Vergeben", "Entziehen", "OrganisatorIn"],
+                 "Eine RanglistenspielerIn eintragen", "Eine VeranstalterIn ernennen",
+                 "Vergeben", "Entziehen", "VeranstalterIn"],
          ["Players and roles", "Accounts asking", "Register a ranking player",
           "Make an organiser", "Revoke"])
     r = org.post("/admin/roles", headers=DE, follow_redirects=True,
