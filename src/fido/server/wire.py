@@ -124,9 +124,9 @@ def hand_rows_json(hand: Iterable[Tile], divisor: int) -> list[dict[str, Any]]:
     return out
 
 
-PUBLIC_KEYS = frozenset({
+PUBLIC_KEYS = frozenset({  # what public_json gives
     "ruleset", "players", "hand_counts", "stock", "scores", "turn", "opener", "passes", "sum",
-    "divisor", "teams", "sum_note", "table", "open", "outcome", "layout"})  # what public_json gives
+    "divisor", "divisors", "teams", "sum_note", "table", "open", "outcome", "layout"})
 
 
 def sum_note(rules: Ruleset, ends_sum: int) -> str | None:
@@ -160,6 +160,9 @@ def public_json(view: SeatView, layout: dict[str, Any] | None = None) -> dict[st
         "passes": view.passes,
         "sum": view.ends_sum,
         "divisor": rules.divisor,
+        # what the sum scores by: none in a blocking game (block, draw), 5 and 3 in fives
+        # and threes; the bar shows these, not ``divisor`` (the hand's rows use that)
+        "divisors": list(rules.scoring_divisors),
         "teams": _teams(rules, view.players),
         "sum_note": sum_note(rules, view.ends_sum),
         "table": [p.text() for p in table.placements],

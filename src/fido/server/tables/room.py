@@ -237,10 +237,25 @@ class Room:
             "id": self.id, "ruleset": self.rules.text() if self.rules else "",
             "players": self.players, "status": self.status, "rated": self.rated,
             "private": self.private, "clock": self.clock, "grace": self.grace,
-            "deadline": self.deadline,
+            "deadline": self.deadline, "stand_in_at": self._stand_in_at(),
             "seats": [s.public() | {"away": i in self.away} for i, s in enumerate(self.seats)],
             "seq": self.seq, "finished": self.record is not None,
         }
+
+    def _stand_in_at(self) -> float | None:
+        """When the stand-in plays for the person to move (Unix seconds): her clock's end,
+        or the end of her grace while she is away, whichever comes first (the page counts
+        down to it on her seat); None when nobody will play for her."""
+        game = self.game
+        if self.status != "running" or game is None or game.outcome is not None:
+            return None
+        seat = game.turn
+        if self.seats[seat].kind != "person":
+            return None
+        ends = [self.deadline] if self.deadline is not None else []
+        if seat in self.away:
+            ends.append(self.away[seat] + self.grace)
+        return round(min(ends), 3) if ends else None
 
     def _view(self, seat: int | None, *, history: bool = False,
               position: bool = True) -> dict[str, Any] | None:

@@ -9,6 +9,9 @@
 //            open slot, `slot` named as in the notation ("3e")
 
 const SVG = "http://www.w3.org/2000/svg";
+// a target's ring fits in the cell in front of its slot (a tile's half): it never hides a
+// tile; its touch area (a transparent circle, at least 26 px across) may reach further
+const CELL = 0.46;
 const PORTS = "nesw";
 
 /**
@@ -72,7 +75,7 @@ const kept = new WeakMap(); // board -> { tiles, slots, targets, placed: Map(ind
  */
 export function drawBoard(board, geometry, { maxPips, last, targets, onTarget, scale = 40,
   moveIn = true }) {
-  const big = Math.max(0.62, 13 / scale); // a target stays at least 26 px across
+  const big = Math.max(CELL, 13 / scale); // a target's touch area: at least 26 px across
   let layers = kept.get(board);
   const fresh = !layers || layers.tiles.parentNode !== board; // none yet, or cleared since
   if (fresh) layers = newLayers(board);
@@ -178,9 +181,14 @@ function targetButtons(geometry, byslot, big, onTarget) {
     const target = byslot.get(m.slot);
     const g = svg("g", { class: "target" + (target.points ? " scores" : ""), role: "button",
       tabindex: 0, "aria-label": target.label, "data-slot": m.slot });
-    g.append(svg("circle", { cx: m.x, cy: m.y, r: big }));
-    g.append(svg("text", { x: m.x, y: m.y, "font-size": (big * 0.8).toFixed(3) },
-      target.text ?? (target.points ? `+${target.points}` : "0")));
+    g.append(svg("circle", { class: "hit", cx: m.x, cy: m.y, r: big }));
+    g.append(svg("circle", { class: "ring", cx: m.x, cy: m.y, r: CELL }));
+    // the points it scores ("+6"); a place that scores nothing says nothing (a "0"
+    // read like a tile's number)
+    const said = target.text ?? (target.points ? `+${target.points}` : "");
+    if (said) {
+      g.append(svg("text", { x: m.x, y: m.y, "font-size": (said.length > 2 ? 0.4 : 0.5).toFixed(2) }, said));
+    }
     g.addEventListener("click", () => onTarget(target));
     g.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onTarget(target); }

@@ -6,10 +6,11 @@
 import { Viewport, bounds, drawBoard, hue, placeTiles } from "./board.js";
 import { Effects, eventName } from "./effects.js";
 import { nt, num, t } from "./i18n.js";
+import { TurnSignals } from "./signals.js";
 import { TableSocket } from "./table_socket.js";
 import { applyMessage, dropPending, newState, startMove } from "./table_state.js";
 import {
-  describe as describeAs, el, maxPipsOf, moveText, ordinal, pointsText, personName, scored,
+  describe as describeAs, el, listOf, maxPipsOf, moveText, ordinal, pointsText, personName, scored,
   seatLabel, tilesText,
 } from "./ui.js";
 
@@ -41,7 +42,7 @@ function seatName(i) {
   if (i === null || i === undefined) return "";
   if (i === state.seat) return t("You");
   const s = state.table?.seats?.[i];
-  return s && s.name ? seatLabel(s) : t("Seat {n}", { n: i + 1 });
+  return s && s.name ? seatLabel(s, i, state.table.id) : t("Seat {n}", { n: i + 1 });
 }
 
 function isMine(i) {
@@ -138,9 +139,25 @@ function pick(tile) {
   viewport.auto = true; // the board follows to the tile's targets
   render(false);
   if (state.selected) {
+    const stuck = boardSticks();
+    if (stuck) showBoardAndTargets();
     const first = document.querySelector("#targets button");
-    if (first) first.focus();
+    if (first) first.focus({ preventScroll: stuck });
   }
+}
+
+/** Whether the board stays at the top while the page scrolls (a phone, her hand below it). */
+function boardSticks() {
+  return getComputedStyle($("board-box")).position === "sticky";
+}
+
+/** A phone: the board at the top and, right under it, her turn line, Hint and the picked
+ * tile's places (the hand may have scrolled them away; the bar scrolls away on a phone). */
+function showBoardAndTargets() {
+  const board = $("board-box").getBoundingClientRect();
+  const me = $("me").getBoundingClientRect();
+  const gap = parseFloat(getComputedStyle($("me").parentElement).rowGap) || 8;
+  window.scrollTo({ top: Math.max(0, window.scrollY + me.top - board.height - gap), behavior: "instant" });
 }
 
 function targetsFor(tile) {
@@ -158,6 +175,8 @@ const board = $("board");
 const viewport = new Viewport(board);
 const effects = new Effects($("board-box"), $("fx"), $("sound"));
 state.effects = effects.log;
+const signals = new TurnSignals($("notify"), effects);
+state.signals = signals.log;
 $("zoom-in").addEventListener("click", () => viewport.zoom(0.7));
 $("zoom-out").addEventListener("click", () => viewport.zoom(1 / 0.7));
 $("fit").addEventListener("click", () => {
@@ -219,6 +238,7 @@ function render(fresh) {
   renderBoard();
   renderResult();
   announce();
+  signals.update(myTurnNow() && !state.pending, $("turn-note").textContent);
   if (focusWasMine && !document.activeElement?.closest("#me, #board")) keepFocus();
 }
 
@@ -231,10 +251,27 @@ function keepFocus() {
   if (target) target.focus({ preventScroll: true });
 }
 
+/** What the sum scores by, as the server says (`divisors`): one divisor, two (fives and
+ * threes: "5 and 3"), or none (block, draw: the sum scores nothing, no divisor shown). */
+function renderDivisors(view) {
+  const divisors = view ? view.divisors || [view.divisor] : null;
+  $("divisor-box").hidden = Boolean(divisors && !divisors.length);
+  $("divisor-label").textContent = divisors && divisors.length > 1 ? t("Divisors") : t("Divisor");
+  $("divisor").textContent = divisors ? listOf(divisors.map((d) => num(d))) : "–";
+}
+
+/** The sum for the screen reader: with what it scores by, when it scores at all. */
+function sumSaid(view) {
+  const divisors = view.divisors || [view.divisor];
+  const p = { sum: num(view.sum), divisor: listOf(divisors.map((d) => num(d))) };
+  if (!divisors.length) return t("Sum {sum}.", p);
+  return divisors.length > 1 ? t("Sum {sum}, divisors {divisor}.", p) : t("Sum {sum}, divisor {divisor}.", p);
+}
+
 function renderScore() {
   const view = state.view;
   $("sum").textContent = view ? num(view.sum) : "–";
-  $("divisor").textContent = view ? num(view.divisor) : "–";
+  renderDivisors(view);
   $("sum-note").textContent = (view && view.sum_note) || ""; // why the sum scores, as the server says
   $("stock").textContent = view ? num(view.stock) : "–";
   const last = state.log[state.log.length - 1];
@@ -253,7 +290,8 @@ function renderSeats() {
   table.seats.forEach((s, i) => {
     const toMove = view && !view.outcome && view.turn === i;
     const partner = state.seat !== null && state.seat !== undefined && partners(state.seat, i);
-    const name = s.kind === "open" ? t("open seat") : s.kind === "reserved" ? t("reserved") : seatLabel(s);
+    const name = s.kind === "open" ? t("open seat") : s.kind === "reserved" ? t("reserved")
+      : seatLabel(s, i, table.id);
     const link = s.account ? el("a", { href: `/players/${s.account}` }, name) : el("span", {}, name);
     const presence = s.kind === "bot" ? t("bot") : s.kind === "person"
       ? (s.away ? t("away") : t("here")) : "";
@@ -275,20 +313,47 @@ function renderSeats() {
       view ? el("span", { class: "count" }, tilesText(view.hand_counts[i])) : null,
       view ? el("span", { class: "score" }, pointsText(view.scores[i])) : null,
       presence ? el("span", { class: `presence ${s.away ? "off" : "on"}` }, presence) : null,
-      toMove && table.deadline ? el("span", { class: "clock", "data-deadline": table.deadline }, "") : null));
+      toMove ? seatClock(s, table) : null));
     box.append(card);
   });
   tickClocks();
 }
 
+/** The seat to move's countdown: her clock, or, while she is away, the time until the
+ * stand-in plays for her (the table's `stand_in_at`, as the server says). */
+function seatClock(s, table) {
+  const away = s.kind === "person" && s.away && table.stand_in_at;
+  const at = away ? table.stand_in_at : table.deadline;
+  if (!at) return null;
+  return el("span", { class: away ? "clock stand-in" : "clock", "data-deadline": at,
+    "data-stand-in": away ? "1" : null }, "");
+}
+
 function tickClocks() {
   for (const c of document.querySelectorAll(".clock[data-deadline]")) {
     const left = Math.max(0, Math.round(Number(c.dataset.deadline) - Date.now() / 1000));
-    c.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    c.textContent = c.dataset.standIn ? t("stand-in in {time}", { time }) : time;
     c.classList.toggle("low", left <= 10);
   }
 }
 setInterval(tickClocks, 1000);
+
+/** A move the stand-in made for a person, marked in the log: she was away past the
+ * grace (`by: "away"`) or her clock ran out (`by: "clock"`), as the server says. */
+function byText(m) {
+  if (m.by !== "away" && m.by !== "clock") return "";
+  const name = seatName(m.seat);
+  const mine = isMine(m.seat);
+  return m.by === "clock"
+    ? (mine ? t("played for you by the clock") : t("played for {name} by the clock", { name }))
+    : (mine ? t("played for you by the stand-in") : t("played for {name} by the stand-in", { name }));
+}
+
+function byWhom(m) {
+  const text = byText(m);
+  return text ? el("span", { class: `by by-${m.by}` }, ` · ${text}`) : null;
+}
 
 function renderLog(fresh) {
   const list = $("moves");
@@ -300,7 +365,8 @@ function renderLog(fresh) {
       el("span", { class: "mv" }, moveText(m.move, m.drawn)),
       m.move !== "draw" && m.move !== "pass"
         ? el("span", { class: "sum" }, " " + t("sum {sum}", { sum: num(m.sum) })) : null,
-      m.points ? el("span", { class: "pts" }, ` +${num(m.points)}`) : null));
+      m.points ? el("span", { class: "pts" }, ` +${num(m.points)}`) : null,
+      byWhom(m)));
   }
   list.parentElement.scrollTop = list.parentElement.scrollHeight;
 }
@@ -379,7 +445,8 @@ function renderTargets() {
       "aria-label": target.label, onclick: () => play(target.move),
       onfocus: () => showTarget(target.slot), onmouseenter: () => showTarget(target.slot) },
     el("b", {}, target.slot === "open" ? t("open the table") : target.slot),
-    el("span", {}, target.points ? ` +${num(target.points)}` : ` ${num(0)}`)))));
+    target.points ? el("span", { class: "pts" }, ` +${num(target.points)}`)
+      : el("span", { class: "pts none" }, ` ±${num(0)}`)))));
 }
 
 function maxPips() {
@@ -410,10 +477,14 @@ function askHint() {
   const view = state.view;
   if (!view || view.outcome || state.seat === null || state.seat === undefined) return;
   state.hintAt = state.log.length;
+  const had = document.activeElement?.dataset?.tile; // the tile she was on, drawn anew
   renderHand();
   renderBoard();
   const first = document.querySelector("#hint-list button");
   if (first) first.focus();
+  else if (had && document.querySelector(`#hand .tile[data-tile="${had}"]`)) {
+    document.querySelector(`#hand .tile[data-tile="${had}"]`).focus({ preventScroll: true });
+  } else if (!document.activeElement || document.activeElement === document.body) keepFocus();
   $("announce").textContent = $("hint-box").textContent;
 }
 
@@ -536,6 +607,7 @@ document.addEventListener("pointerup", (e) => dragEnd(e, true));
 document.addEventListener("pointercancel", (e) => dragEnd(e, false));
 
 const READABLE = 12; // pixels per unit (a tile is 2 units long) at which its numbers read
+const TARGETS_READ = 20; // ... and at which a target's ring (a tile's half) and its points read
 
 /**
  * Where the board looks on its own: the whole table when it reads at that size;
@@ -545,14 +617,19 @@ const READABLE = 12; // pixels per unit (a tile is 2 units long) at which its nu
  */
 function autoView(geometry, targets) {
   const all = bounds(geometry);
-  if (viewport.fitScale(all) >= READABLE) { viewport.fit(all, 44); return; }
   const wanted = geometry.markers.filter((m) => targets.some((x) => x.slot === m.slot));
+  if (viewport.fitScale(all) >= (wanted.length ? TARGETS_READ : READABLE)) {
+    viewport.fit(all, 44);
+    return;
+  }
   if (wanted.length) {
     const box = bounds(geometry, wanted);
-    if (viewport.fitScale(box) >= READABLE) { viewport.fit(box, 40); return; }
+    if (viewport.fitScale(box) >= TARGETS_READ) { viewport.fit(box, 28); return; }
+    // far apart: all of them, if the tiles still read (their points are in the list too)
+    if (viewport.fitScale(box) >= READABLE) { viewport.fit(box, 28); return; }
     const best = [...targets].sort((a, b) => b.points - a.points)[0];
     const m = wanted.find((w) => w.slot === best.slot) || wanted[0];
-    viewport.centre(m.x, m.y, READABLE * 1.3);
+    viewport.centre(m.x, m.y, TARGETS_READ * 1.1);
     return;
   }
   const last = geometry.tiles[geometry.tiles.length - 1];
@@ -603,9 +680,10 @@ function announce() {
   const last = state.log[state.log.length - 1];
   const parts = [];
   if (last) parts.push(`${describe(last)}.`);
+  if (last && byText(last)) parts.push(`${byText(last)}.`);
   const fx = last && last.table_event;
   if (fx) parts.push(`${eventName(fx)}.`);
-  parts.push(t("Sum {sum}, divisor {divisor}.", { sum: num(view.sum), divisor: num(view.divisor) }));
+  parts.push(sumSaid(view));
   if (view.outcome) parts.push(t("The game is over."));
   else if (view.turn === state.seat) parts.push(t("Your turn."));
   $("announce").textContent = parts.join(" ");
@@ -630,7 +708,7 @@ document.addEventListener("keydown", (e) => {
     document.querySelector(`.tile[data-tile="${tile}"]`)?.focus();
   }
 });
-$("chat-form").addEventListener("submit", (e) => {
+$("chat-form")?.addEventListener("submit", (e) => {
   e.preventDefault();
   const input = $("chat-text");
   const text = input.value.trim();

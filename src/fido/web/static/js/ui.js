@@ -108,6 +108,19 @@ export function tileFace(tile, max, { cls = "", attrs = {} } = {}) {
 
 // a bot's level as people read it (the level's code comes from the server)
 const LEVELS = { random: t("random"), greedy: t("greedy"), expert: t("expert"), search: t("search") };
+// ...and before a bot's name, as a title: "Expert Ada"
+const TITLES = { random: t("Random"), greedy: t("Greedy"), expert: t("Expert"), search: t("Search") };
+// the bots' names: more than a table has seats (9), so no table repeats one
+const BOT_NAMES = ["Ada", "Bruno", "Clara", "Dario", "Emil", "Frida", "Greta", "Hugo", "Ida",
+  "Jonas", "Kira", "Luca"];
+
+/** A bot's name at seat `index` of table `tableId`: seats in a row take names in a row, from
+ *  a place the table's id picks, so three bots at one table are three names. */
+export function botName(index, tableId = "") {
+  let start = 0;
+  for (const c of String(tableId)) start = (start * 31 + c.charCodeAt(0)) % BOT_NAMES.length;
+  return BOT_NAMES[(start + index) % BOT_NAMES.length];
+}
 
 /** A person's name as the page shows it: a guest, whom the server names "guest 12" (no
  *  account may take such a name), in the page's language. */
@@ -116,10 +129,14 @@ export function personName(name) {
   return guest ? t("guest {id}", { id: guest[1] }) : name;
 }
 
-/** A seat's name as the page shows it: a bot by its level in the page's language,
- *  a person by her name (the server's "bot (expert)" is for programs and logs). */
-export function seatLabel(seat) {
+/** A seat's name as the page shows it: a bot by its level in the page's language (with
+ *  `index`, its seat: by its level and a name, "Expert Ada", see botName), a person by her
+ *  name (the server's "bot (expert)" is for programs and logs). */
+export function seatLabel(seat, index = null, tableId = "") {
   if (seat && seat.kind === "bot") {
+    if (index !== null && index !== undefined) {
+      return t("{level} {name}", { level: TITLES[seat.bot] || seat.bot, name: botName(index, tableId) });
+    }
     return t("bot ({level})", { level: LEVELS[seat.bot] || seat.bot });
   }
   return seat ? personName(seat.name) : "";
