@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -44,15 +45,18 @@ def test_people_queued_on_two_processes_sit_together_and_never_twice(tmp_path: P
             entry: dict[str, Any] | None = client.get("/api/queue").json()["entry"]
             return entry if entry is not None and entry["status"] == "seated" else None
 
-        wait_until(lambda: seated(anna) and seated(bert), 20, "Anna and Bert are not seated")
+        wait_until(lambda: bool(seated(anna) and seated(bert)), 20,
+                   "Anna and Bert are not seated")
         hers, his = seated(anna), seated(bert)
         assert hers and his and hers["table"] == his["table"]
+        def running(base: str, table: str = hers["table"]) -> bool:
+            info = httpx.get(f"{base}/api/tables/{table}", timeout=10).json()
+            return bool(info["status"] == "running")
+
         for x in (a, b):  # both processes see the same running table
             info = httpx.get(f"{x.base}/api/tables/{hers['table']}", timeout=10).json()
             assert [s["kind"] for s in info["seats"]] == ["person", "person"]
-            wait_until(lambda x=x: httpx.get(f"{x.base}/api/tables/{hers['table']}",
-                                             timeout=10).json()["status"] == "running",
-                       10, f"the game does not start on {x.base}")
+            wait_until(partial(running, x.base), 10, f"the game does not start on {x.base}")
 
         # twelve people, half on each process, join at once and poll both processes
         # at once: every one of them is seated, each at one table, in one seat

@@ -56,7 +56,9 @@ __all__ = [
     "STALE",
     "Formed",
     "SeenSessions",
+    "anyone",
     "counts",
+    "is_seated",
     "online",
     "pair",
     "seat",
@@ -128,6 +130,11 @@ def _with_bots(first: QueueEntry, free: list[QueueEntry],
     size = first.players or min(can, key=lambda n: (abs(n - ANY_SIZE), -n))
     fit = [x for x in free if _fits(x, size) and x is not first]
     return size, [first, *fit[:size - 1]]
+
+
+def anyone(s: Session) -> bool:
+    """Whether the queue holds any entry (else a poll need not pair: no write)."""
+    return s.scalar(select(QueueEntry.id).limit(1)) is not None
 
 
 def pair(s: Session, *, skip_locked: bool) -> list[Formed]:
@@ -303,8 +310,8 @@ class SeenSessions:
         self.last[key] = now
         try:
             await asyncio.to_thread(_touch, srv.store, [key])
-        except Exception:  # a busy store: she is seen at her next request
-            log.warning("a session's last visit was not written", exc_info=True)
+        except Exception as e:  # a busy store: she is seen at her next request
+            log.warning("a session's last visit was not written: %s", type(e).__name__)
 
 
 def _cookie(scope: Scope) -> str | None:
@@ -327,5 +334,6 @@ async def touch_sockets(srv: Server) -> None:
         for i in range(0, len(keys), 500):
             try:
                 await asyncio.to_thread(_touch, srv.store, keys[i:i + 500])
-            except Exception:
-                log.warning("the table sockets' sessions were not marked seen", exc_info=True)
+            except Exception as e:  # a busy store: seen at the next turn
+                log.warning("the table sockets' sessions were not marked seen: %s",
+                            type(e).__name__)

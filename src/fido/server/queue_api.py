@@ -109,6 +109,9 @@ def queue_routes() -> APIRouter:
         skip_locked = srv.store.engine.dialect.name == "postgresql"
 
         def work() -> list[queue.Formed]:
+            with srv.store.session(write=False) as s:
+                if not queue.anyone(s):  # a lobby's poll with nobody waiting: no write
+                    return []
             with srv.store.session() as s:
                 return queue.pair(s, skip_locked=skip_locked)
 
