@@ -32,7 +32,7 @@ from fido.store import INT_MAX, Account, SeatRow, TableRow
 if TYPE_CHECKING:
     from fido.server.deps import Server
 
-__all__ = ["lobby_routes"]
+__all__ = ["lobby_routes", "new_table"]
 
 TableId = Annotated[str, Query(pattern=TABLE_ID)]
 PER_PERSON = 3  # open tables of one person the lobby lists (the rest: her own page)
@@ -99,6 +99,22 @@ def _check_table(body: TableIn, s: Session, me: Account) -> tuple[str, list[Seat
     return rules.text(), rows
 
 
+def new_table(s: Session, body: TableIn, creator: Account) -> TableRow:
+    """Add the table ``body`` describes, checked, to the session, its seats open or as
+    ``body`` says (its ``me`` seat open: the room seats her, :meth:`Room.join`): every
+    table is made here, the lobby's and the queue's (:mod:`fido.server.queue`)."""
+    ruleset, rows = _check_table(body, s, creator)
+    table = TableRow(
+        id=secrets.token_urlsafe(9), ruleset=ruleset, players=body.players, status="open",
+        rated=body.rated, private=body.private, clock=body.clock, grace=body.grace,
+        invite=secrets.token_urlsafe(12), created_by=creator.id,
+        created_at=dt.datetime.now(dt.UTC), seq=0, move_seq=0,
+    )
+    table.seats = rows
+    s.add(table)
+    return table
+
+
 def lobby_routes() -> APIRouter:
     api = APIRouter(prefix="/api", tags=["tables"])
 
@@ -108,25 +124,16 @@ def lobby_routes() -> APIRouter:
     async def create_table(body: TableIn, request: Request) -> TableOut:
         """Open a table; with a ``me`` seat (the default) the creator sits there at once."""
         srv = deps.server(request)
-        grace = body.grace
 
         def create() -> tuple[str, Account, int | None]:
             with srv.store.session() as s:
                 me = deps.signed_in(request, s)
-                ruleset, rows = _check_table(body, s, me)
+                _check_table(body, s, me)
                 _check_open_tables(s, me, srv.limits.open_tables_per_account)
                 deps.count_against(request, srv.opened, lambda n: ngettext(
                     "too many tables opened from your address: try again in {n} second",
                     "too many tables opened from your address: try again in {n} seconds", n))
-                table_id = secrets.token_urlsafe(9)
-                table = TableRow(
-                    id=table_id, ruleset=ruleset, players=body.players, status="open",
-                    rated=body.rated, private=body.private, clock=body.clock, grace=grace,
-                    invite=secrets.token_urlsafe(12), created_by=me.id,
-                    created_at=dt.datetime.now(dt.UTC), seq=0, move_seq=0,
-                )
-                table.seats = rows
-                s.add(table)
+                table_id = new_table(s, body, me).id
                 kinds = [x.kind for x in (body.seats or [])] or ["me"]
                 mine = kinds.index("me") if "me" in kinds else None
                 s.expunge(me)

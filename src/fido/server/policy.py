@@ -12,6 +12,8 @@ reads the code, a person the sentence). The rules (docs/server.md, docs/events.m
   ended stays closed (record, replay, analyses, results, watching) until every table
   of the round has ended (409 ``round_playing``), or its replay would show the other
   tables the hands they are playing.
+* The queue ("Play with people") shows a person her own entry only; of the others it
+  tells how many wait for each game, never who (:func:`queue_entry`).
 * Only the federation settles a dispute about an online game; an organiser's scope
   covers what it names exactly (:mod:`fido.accounts.roles`).
 """
@@ -28,7 +30,7 @@ from sqlalchemy.orm import Session, aliased
 from fido.events.rounds import TableResult, round_over
 from fido.i18n import N_, _
 from fido.server.errors import ApiError
-from fido.store import Account, Championship, ChampionshipTable, SeatRow, TableRow
+from fido.store import Account, Championship, ChampionshipTable, QueueEntry, SeatRow, TableRow
 
 __all__ = [
     "GameData",
@@ -36,6 +38,7 @@ __all__ = [
     "listed_tables",
     "may_watch",
     "open_results",
+    "queue_entry",
     "round_playing",
     "sealed_tables",
 ]
@@ -151,3 +154,13 @@ def open_results(s: Session, event: Championship,
         return known
     last = max((r.round for r in known), default=0)
     return [TableResult(r.round, r.number, None) if r.round == last else r for r in known]
+
+
+def queue_entry(s: Session, viewer: Account | None, *, lock: bool = False) -> QueueEntry | None:
+    """The viewer's own entry of the queue (None: she waits for nothing, or is nobody):
+    the only entry anyone is shown. ``lock``: held until the transaction ends
+    (PostgreSQL ``FOR UPDATE``), to change it."""
+    if viewer is None:
+        return None
+    query = select(QueueEntry).where(QueueEntry.account_id == viewer.id)
+    return s.scalar(query.with_for_update() if lock else query)

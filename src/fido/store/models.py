@@ -24,6 +24,8 @@
   (migration 0008, :mod:`fido.server.analysis_jobs`).
 * :class:`PlayerClaim`: an account asking to be linked to a ranking player,
   and the federation's answer (migration 0009, :mod:`fido.accounts.claims`).
+* :class:`QueueEntry`: a person waiting to be seated with other people ("Play with
+  people", migration 0015, :mod:`fido.server.queue`).
 
 The schema is created and upgraded by the Alembic migrations in
 ``fido/store/migrations`` (run by :func:`fido.store.open_store`), never by
@@ -65,6 +67,8 @@ __all__ = [
     "LineRow",
     "Notification",
     "Player",
+    "PlayerClaim",
+    "QueueEntry",
     "ReviewRow",
     "RoleRow",
     "SeatRow",
@@ -246,6 +250,10 @@ class WebSession(Base):
     )
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     expires: Mapped[int] = mapped_column(BigInteger, index=True)  # Unix seconds, any backend
+    # when the browser was last seen (a request, an open table socket), written at most
+    # once a minute: who is online (fido.server.queue.online)
+    seen_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
+                                                        index=True)
 
     account: Mapped[Account] = relationship()
 
@@ -551,3 +559,31 @@ class PlayerClaim(Base):
 
     account: Mapped[Account] = relationship(foreign_keys=[account_id])
     player: Mapped[Player] = relationship()
+
+
+class QueueEntry(Base):
+    """A person waiting for a table with other people ("Play with people"): the game
+    (a ruleset's canonical text), the table size she wants (None: any), after how many
+    seconds bots may fill the other seats (None: never). ``seen_at``: her waiting page's
+    last poll (an entry not polled for a while is dropped). Once paired, ``table_id``
+    and ``seat`` say where she sits. One entry an account."""
+
+    __tablename__ = "play_queue"
+    __table_args__ = (
+        CheckConstraint("status IN ('waiting', 'seated')", name="ck_queue_status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), unique=True
+    )
+    ruleset: Mapped[str] = mapped_column(String(200), index=True)
+    players: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    bots_after: Mapped[int | None] = mapped_column(Integer, nullable=True)  # seconds
+    status: Mapped[str] = mapped_column(String(10))
+    joined_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    seen_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=True
+    )
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -40,6 +40,8 @@ from fido.server.language import QUERY, Language, negotiate
 from fido.server.lobby import lobby_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
 from fido.server.play import TableSockets
+from fido.server.queue import SeenSessions, touch_sockets
+from fido.server.queue_api import queue_routes
 from fido.server.ratelimit import RateLimiter
 from fido.server.schemas import ErrorBody
 from fido.server.sockets import SessionSockets, SocketCount
@@ -123,9 +125,11 @@ def create_app(
         srv: Server = app.state.server
         sweep = asyncio.create_task(srv.session_sockets.sweep(
             lambda keys: _alive_of(srv, keys)))  # sockets of sessions ended elsewhere
+        seen = asyncio.create_task(touch_sockets(srv))  # who is online: at a table too
         try:
             yield
         finally:
+            seen.cancel()
             sweep.cancel()
             await closer.stop()
             await hub.stop()
@@ -155,6 +159,7 @@ def create_app(
     app.include_router(assistant_routes())  # the table assistant (docs/web.md)
     app.include_router(events_routes())
     app.include_router(analysis_routes())  # finished games' analyses (docs/analysis.md)
+    app.include_router(queue_routes())  # play with people: the queue (docs/server.md)
     install_web(app)
     app.include_router(assistant_pages())
     app.include_router(sheet_routes())  # score sheets, reviews, inbox, the federation's page
@@ -162,6 +167,7 @@ def create_app(
     app.include_router(ranking_routes())
     _csrf_cookie(app)
     _error_handlers(app)
+    app.add_middleware(SeenSessions)  # who is online: each session's last request
     app.add_middleware(BodyLimit)  # before anything reads a body
     app.add_middleware(Language)  # the request's language: the handlers, pages, the 413's
     app.add_middleware(TableSockets)  # the table's socket, in front of all the pages' layers

@@ -47,6 +47,7 @@ from fido.web.forms import (
     set_label,
     table_body,
 )
+from fido.web.queue_form import BOT_WAITS, queue_body, queue_games, queue_view
 from fido.web.rulebook import rules_routes
 
 __all__ = ["error_page", "install_web", "wants_page"]
@@ -252,17 +253,22 @@ def page_routes() -> APIRouter:
     # ------------------------------------------------------------ lobby
 
     async def lobby(request: Request, form: dict[str, str] | None = None, error: str = "",
-                    status: int = 200) -> HTMLResponse:
+                    status: int = 200, *, queue_error: str = "",
+                    queue_form: dict[str, str] | None = None) -> HTMLResponse:
         me = await asyncio.to_thread(viewer, request)
         api = InProcessApi(request)
         open_ = await api.call("GET", "/api/tables?status=open")
         running = await api.call("GET", "/api/tables?status=running")
+        queue = await api.call("GET", "/api/queue")  # play with people: her entry, counts
         return render(
             request, "lobby.html", status, me=me, form=form or default_form(), error=error,
             open_tables=open_.body.get("tables", []) if open_.ok else [],
             running_tables=running.body.get("tables", []) if running.ok else [],
             games=GAMES, sets=FIDO_DIVISORS, seat_choices=seat_choices(),
             clocks=clock_choices(), set_label=set_label,
+            queue=queue_view(queue.body if queue.ok else None), queue_games=queue_games(),
+            bot_waits=BOT_WAITS, queue_error=queue_error,
+            queue_form=queue_form or {},
         )
 
     @pages.get("/", response_class=HTMLResponse)
@@ -300,6 +306,40 @@ def page_routes() -> APIRouter:
             refused = answer
         page = await lobby(request, form, refused.message, refused.status)
         return api.pass_cookies(page)
+
+    @pages.post("/queue")
+    async def join_queue(request: Request) -> Response:
+        """Play with people: wait for a table (an anonymous visitor becomes a guest)."""
+        form = await page_form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        try:
+            body = queue_body(form)
+        except FormError as e:
+            return await lobby(request, status=422, queue_error=str(e), queue_form=form)
+        me = await asyncio.to_thread(viewer, request)
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        refused = await _ensure_someone(api, me)
+        if refused is None:
+            answer = await api.call("POST", "/api/queue", body)
+            if answer.ok:
+                entry = answer.body["entry"]
+                if entry["status"] == "seated":
+                    return see_other(f"/tables/{entry['table']}", api)
+                return see_other("/#play-people", api)
+            refused = answer
+        page = await lobby(request, status=refused.status, queue_error=refused.message,
+                           queue_form=form)
+        return api.pass_cookies(page)
+
+    @pages.post("/queue/leave")
+    async def leave_queue(request: Request) -> Response:
+        form = await page_form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        await api.call("DELETE", "/api/queue")  # not waiting (any more): the lobby all the same
+        return see_other("/#play-people", api)
 
     # ------------------------------------------------------------ accounts
 
