@@ -244,8 +244,13 @@ def test_people_sitting_down_at_once_on_two_processes_all_get_their_seats(
                     lambda c, t=table_id: c.post(f"/api/tables/{t}/seats", json={}), people))
             assert [x.status_code for x in answers] == [200] * 3, \
                 (round_, [x.text for x in answers])
-            seats = httpx.get(f"{a.base}/api/tables/{table_id}", timeout=10).json()["seats"]
-            assert all(x["kind"] == "person" for x in seats), seats
+
+            def seated(table: str = table_id) -> bool:
+                seats = httpx.get(f"{a.base}/api/tables/{table}", timeout=10).json()["seats"]
+                return all(x["kind"] == "person" for x in seats)
+
+            # a learns b's seats from b's notification: a moment later on a loaded machine
+            wait_until(seated, 10, f"a seat of {table_id} stays open on {a.base}")
 
             def running(base: str, table: str = table_id) -> bool:
                 info = httpx.get(f"{base}/api/tables/{table}", timeout=10).json()
