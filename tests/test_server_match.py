@@ -205,18 +205,20 @@ def test_play_again_is_for_the_players_and_starts_when_all_said_yes(tmp_path: Pa
             ("person", anna.id, None), ("person", ben.id, None), ("bot", None, "greedy")]
         for s in [*socks, watcher]:
             s.close()
-        # the new game, then Anna alone asks again, with bots for who left: Ben's seat
-        # is a bot's at the next table
+        # the new game; Anna (its creator) says yes with bots for who leaves; Ben, still
+        # there, has not: nothing yet; he leaves: the rematch starts, a bot in his seat
         socks = [anna.connect(new), ben.connect(new)]
         play_to_end(socks)
-        socks[1].close()
-        time.sleep(0.3)
         r = anna.http.post(f"/api/tables/{new}/again", json={"bots": True})
         assert r.status_code == 200, r.text
-        third = r.json()["next"]
-        assert third
+        assert r.json()["next"] is None and r.json()["again"] == {
+            "yes": [0], "creator": 0, "bots": True}
+        socks[1].close()
+        third = _next_of(socks[0])
         seats = anna.table(third)["seats"]
-        assert [s["kind"] for s in seats] == ["person", "bot", "bot"]
+        assert [(s["kind"], s["account"]) for s in seats] == [
+            ("person", anna.id), ("bot", None), ("bot", None)]
+        assert anna.table(new)["next"] == third
         socks[0].close()
 
 

@@ -118,6 +118,7 @@ class Room:
         self.next_table: str | None = None
         self.again: dict[int, bool] = {}  # seat -> she asked for bots in the empty seats
         self._after: asyncio.Task[None] | None = None
+        self._rematching = False  # a rematch's table is being made
 
     # ------------------------------------------------------------ loading
 
@@ -587,6 +588,9 @@ class Room:
                 await self._presence(seat, "away")
             if not self.conns and self.status in ("finished", "abandoned"):
                 self.context.finished(self)
+            elif self.status == "finished" and self.again and seat is not None:
+                # she left without a yes: the others' may now be everyone's
+                self._after = asyncio.create_task(self._rematch_later())
 
     async def _presence(self, seat: int, kind: str) -> None:
         def make() -> Event | None:
@@ -876,13 +880,27 @@ class Room:
             if event is None:
                 raise ApiError(503, "busy", _("the table is busy: try again"))
             self._broadcast([event])
-            here = {c.seat for c in self.conns if c.seat is not None}
-            if not (here | {seat}) <= set(self.again):
-                return None
+        return await self._rematch_if_all_said_yes({seat})
+
+    async def _rematch_later(self) -> None:
+        await self._rematch_if_all_said_yes(set())
+
+    async def _rematch_if_all_said_yes(self, voters: set[int]) -> str | None:
+        """The rematch's table, made (once) when everyone still here (connected, or
+        voting now) has said yes; None while someone still here has not."""
+        async with self.lock:
+            here = {c.seat for c in self.conns if c.seat is not None} | voters
+            if (not self.again or self.next_table is not None or self._rematching
+                    or not here <= set(self.again)):
+                return self.next_table
+            self._rematching = True
             yes, info = set(self.again), self._again_info()
-        table = await asyncio.to_thread(matches.rematch, self.context.store, self.id, yes,
-                                        info["bots"], self.context.settings.stand_in)
-        await self._send_on(table)
+        try:
+            table = await asyncio.to_thread(matches.rematch, self.context.store, self.id, yes,
+                                            info["bots"], self.context.settings.stand_in)
+            await self._send_on(table)
+        finally:
+            self._rematching = False
         return table
 
 
