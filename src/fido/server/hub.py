@@ -32,6 +32,7 @@ from fido.server.botpool import BotPool
 from fido.server.settings import PlaySettings
 from fido.server.tables import Room, RoomContext
 from fido.server.tables.log import NOTIFY_CHANNEL
+from fido.server.tables.matches import resume as resume_matches
 from fido.store import Store, TableRow
 
 __all__ = ["Hub", "PlaySettings"]
@@ -44,7 +45,7 @@ class Hub:
         self.store, self.settings = store, settings
         self.rooms: dict[str, Room] = {}
         self.bots = BotPool(settings.bot_processes)
-        self.context = RoomContext(store, settings, self.bots, self.finished)
+        self.context = RoomContext(store, settings, self.bots, self.finished, self.room)
         self.analyses = AnalysisJobs(store, settings.analysis_samples,
                                      settings.analysis_processes,
                                      settings.analyses_per_account)
@@ -54,8 +55,10 @@ class Hub:
         self._stopping = threading.Event()
         self._tasks: set[asyncio.Task[None]] = set()  # kept until done (not collected early)
 
-    async def room(self, table_id: str) -> Room:
-        """The live room of ``table_id`` (LookupError: no such table)."""
+    async def room(self, table_id: str, *, keep: bool = False) -> Room:
+        """The live room of ``table_id`` (LookupError: no such table). ``keep``: a
+        finished table's room too stays in memory until its last connection goes (a
+        socket's: everyone at a finished table sees who asks to play again)."""
         room = self.rooms.get(table_id)
         if room is not None:
             return room
@@ -67,7 +70,7 @@ class Hub:
         try:
             room = Room(self.context, table_id)
             await room.load()
-            if room.status in ("finished", "abandoned"):
+            if room.status in ("finished", "abandoned") and not keep:
                 # over: read from the store for each visitor (her seats' names as they
                 # are now), never kept (a day of finished rooms would grow the heap)
                 future.set_result(room)
@@ -99,6 +102,8 @@ class Hub:
         """Load every running table (its people away, its clock with the restart grace:
         :meth:`Room.load`) and start listening."""
         self.loop = asyncio.get_running_loop()
+        # a match's hand that ended while no process was there: its next hand now
+        await asyncio.to_thread(resume_matches, self.store)
 
         def running() -> list[str]:
             with self.store.session(write=False) as s:

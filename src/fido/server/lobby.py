@@ -12,7 +12,7 @@ import datetime as dt
 import secrets
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, selectinload
 
@@ -25,9 +25,19 @@ from fido.server import deps, policy
 from fido.server.deps import TABLE_ID, CsrfChecked, errors
 from fido.server.errors import ApiError
 from fido.server.replay import replay_json
-from fido.server.schemas import JoinIn, TableIn, TableList, TableOut
+from fido.server.schemas import (
+    MATCH_HANDS,
+    MATCH_TARGET,
+    AgainIn,
+    JoinIn,
+    MatchDetail,
+    TableIn,
+    TableList,
+    TableOut,
+)
 from fido.server.tables import seat_info
-from fido.store import INT_MAX, Account, SeatRow, TableRow
+from fido.server.tables.matches import DEFAULT_HANDS, hands_json, match_json, new_match
+from fido.store import INT_MAX, Account, MatchRow, SeatRow, TableRow
 
 if TYPE_CHECKING:
     from fido.server.deps import Server
@@ -99,11 +109,36 @@ def _check_table(body: TableIn, s: Session, me: Account) -> tuple[str, list[Seat
     return rules.text(), rows
 
 
+def _check_match(body: TableIn, rules: Ruleset) -> tuple[str, int] | None:
+    """The match asked for (its kind and goal), or None for one hand."""
+    if body.match is None:
+        return None
+    goal = body.match.goal
+    if body.match.kind == "hands":
+        goal = DEFAULT_HANDS if goal is None else goal
+        lo, hi = MATCH_HANDS
+        if not lo <= goal <= hi:
+            raise ApiError(422, "invalid", _("a match has {lo} to {hi} hands, not {n}").format(
+                lo=lo, hi=hi, n=goal), field="match.goal")
+        return "hands", goal
+    goal = rules.match_target if goal is None else goal
+    if goal is None:
+        raise ApiError(422, "invalid", _("this game has no target of its own: say to how "
+                                         "many points the match is played"),
+                       field="match.goal")
+    lo, hi = MATCH_TARGET
+    if not lo <= goal <= hi:
+        raise ApiError(422, "invalid", _("a match's target is {lo} to {hi} points, not {n}")
+                       .format(lo=lo, hi=hi, n=goal), field="match.goal")
+    return "points", goal
+
+
 def new_table(s: Session, body: TableIn, creator: Account) -> TableRow:
     """Add the table ``body`` describes, checked, to the session, its seats open or as
     ``body`` says (its ``me`` seat open: the room seats her, :meth:`Room.join`): every
     table is made here, the lobby's and the queue's (:mod:`fido.server.queue`)."""
     ruleset, rows = _check_table(body, s, creator)
+    match = _check_match(body, Ruleset.from_text(ruleset))
     table = TableRow(
         id=secrets.token_urlsafe(9), ruleset=ruleset, players=body.players, status="open",
         rated=body.rated, private=body.private, clock=body.clock, grace=body.grace,
@@ -111,13 +146,15 @@ def new_table(s: Session, body: TableIn, creator: Account) -> TableRow:
         created_at=dt.datetime.now(dt.UTC), seq=0, move_seq=0,
     )
     table.seats = rows
+    if match is not None:
+        m = new_match(s, ruleset, body.players, match, created_by=creator.id)
+        table.match_id, table.hand = m.id, 1
     s.add(table)
     return table
 
 
 def lobby_routes() -> APIRouter:
     api = APIRouter(prefix="/api", tags=["tables"])
-
 
     @api.post("/tables", response_model=TableOut, status_code=201, dependencies=CsrfChecked,
               responses=errors(401, 403, 404))
@@ -128,7 +165,8 @@ def lobby_routes() -> APIRouter:
         def create() -> tuple[str, Account, int | None]:
             with srv.store.session() as s:
                 me = deps.signed_in(request, s)
-                _check_table(body, s, me)
+                ruleset, _rows = _check_table(body, s, me)
+                _check_match(body, Ruleset.from_text(ruleset))  # refused before it counts
                 _check_open_tables(s, me, srv.limits.open_tables_per_account)
                 deps.count_against(request, srv.opened, lambda n: ngettext(
                     "too many tables opened from your address: try again in {n} second",
@@ -200,6 +238,45 @@ def lobby_routes() -> APIRouter:
         assert me is not None
         await room.leave(me)
         return _out(room.info(), me)
+
+    @api.post("/tables/{table_id}/again", response_model=TableOut, dependencies=CsrfChecked,
+              responses=errors(401, 403, 404, 409, 503))
+    async def play_again(table_id: Annotated[str, Depends(deps.table_id)], body: AgainIn,
+                         request: Request) -> TableOut:
+        """Say yes to playing a finished game (or match) again with the same seats and
+        settings; when everyone still at the table has, the new table is ``next``.
+        ``bots``: the table's creator asks for bots in the seats of those who left."""
+        srv = deps.server(request)
+
+        def who() -> tuple[Account, int]:
+            with srv.store.session(write=False) as s:
+                me = deps.me(request, s)
+                seat = policy.rematch_seat(s, table_id, me)
+                assert me is not None
+                s.expunge(me)
+                return me, seat
+
+        me, seat = await asyncio.to_thread(who)
+        room = await srv.hub.room(table_id, keep=True)
+        await room.play_again(seat, me.id, body.bots)
+        if not room.conns:
+            srv.hub.finished(room)
+        return _out(room.info() | {"invite": room.invite}, me)
+
+    @api.get("/matches/{match_id}", response_model=MatchDetail, responses=errors(404))
+    def get_match(match_id: Annotated[str, Path(pattern=TABLE_ID)],
+                  request: Request) -> MatchDetail:
+        """A match: its goal, its running totals per side and each hand's table and
+        points (the hands the policy shows the one who asks)."""
+        srv = deps.server(request)
+        with srv.store.session(write=False) as s:
+            m = s.get(MatchRow, match_id)
+            seen = s.scalars(policy.match_tables(deps.me(request, s), match_id)).first()
+            if m is None or seen is None:
+                raise ApiError(404, "no_match", _("there is no such match"))
+            return MatchDetail.model_validate(
+                match_json(m, None) | {"ruleset": m.ruleset, "players": m.players,
+                                       "status": m.status, "tables": hands_json(s, m.id)})
 
     @api.get("/tables/{table_id}/record", responses=errors(403, 404, 409))
     def game_record(table_id: Annotated[str, Depends(deps.table_id)], request: Request,

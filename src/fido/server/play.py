@@ -150,7 +150,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 
     account_id, name, session_key, may_watch = await asyncio.to_thread(who)
     try:
-        room = await srv.hub.room(table_id) if shaped else None
+        room = await srv.hub.room(table_id, keep=True) if shaped else None
     except LookupError:
         room = None
     if room is None:  # accepted first, so the client reads the close code (not a 403)

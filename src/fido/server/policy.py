@@ -14,6 +14,8 @@ reads the code, a person the sentence). The rules (docs/server.md, docs/events.m
   tables the hands they are playing.
 * The queue ("Play with people") shows a person her own entry only; of the others it
   tells how many wait for each game, never who (:func:`queue_entry`).
+* Only a person seated at a finished table may ask to play it again (403
+  ``not_seated``); a match is seen by whom its tables' lists show it to.
 * Only the federation settles a dispute about an online game; an organiser's scope
   covers what it names exactly (:mod:`fido.accounts.roles`).
 """
@@ -36,9 +38,11 @@ __all__ = [
     "GameData",
     "game_data",
     "listed_tables",
+    "match_tables",
     "may_watch",
     "open_results",
     "queue_entry",
+    "rematch_seat",
     "round_playing",
     "sealed_tables",
 ]
@@ -138,6 +142,26 @@ def listed_tables(viewer: Account | None) -> Select[TableRow]:
         or_(TableRow.private.is_(False), TableRow.id.in_(mine)),
         or_(TableRow.record.is_(None), TableRow.id.not_in(sealed_tables())),
     )
+
+
+def rematch_seat(s: Session, table_id: str, viewer: Account | None) -> int:
+    """The seat of the person asking to play a finished game again: only a person seated
+    at the table may (401 not signed in, 404 no table, 403 a spectator or a stranger)."""
+    if viewer is None:
+        raise ApiError(401, "signed_out", _("sign in or play as a guest first (POST /api/guest)"))
+    if s.get(TableRow, table_id) is None:
+        raise ApiError(404, "no_table", _("there is no such table"))
+    seat = s.scalar(select(SeatRow.seat).where(
+        SeatRow.table_id == table_id, SeatRow.account_id == viewer.id, SeatRow.kind == "person"))
+    if seat is None:
+        raise ApiError(403, "not_seated", _("only the players of this table can ask to play "
+                                            "again"))
+    return seat
+
+
+def match_tables(viewer: Account | None, match_id: str) -> Select[TableRow]:
+    """The hands of a match the viewer may see (the tables a list may show her)."""
+    return listed_tables(viewer).where(TableRow.match_id == match_id)
 
 
 def may_watch(s: Session, table_id: str, viewer: Account | None) -> bool:

@@ -19,6 +19,8 @@ from fido.store.models import INT_MAX
 
 __all__ = [
     "AccountOut",
+    "AgainIn",
+    "AgainOut",
     "ClaimDecision",
     "ClaimFor",
     "ClaimOut",
@@ -27,6 +29,9 @@ __all__ = [
     "Health",
     "JoinIn",
     "LanguageChoice",
+    "MatchDetail",
+    "MatchIn",
+    "MatchOut",
     "PlayerLink",
     "SeatIn",
     "SeatOut",
@@ -189,6 +194,62 @@ class SeatIn(_In):
     name: Name | None = None
 
 
+MATCH_TARGET = (5, 1000)  # points a match may be played to
+MATCH_HANDS = (2, 20)  # hands a match of hands may have
+
+
+class MatchIn(_In):
+    """A match instead of one hand: to ``goal`` points (``kind`` points; none: the
+    ruleset's own target, e.g. 61 for Muggins) or ``goal`` hands (``kind`` hands; none:
+    3, FIDO's championship groups)."""
+
+    kind: Literal["points", "hands"]
+    goal: Annotated[int, Field(ge=MATCH_HANDS[0], le=MATCH_TARGET[1])] | None = None
+
+
+class MatchOut(BaseModel):
+    """A table's match: its goal, the hand this table is, the hands finished, the
+    running totals per side (``sides``: a team's seats, or one seat), and once it is
+    over the winning side's index (None: a tie)."""
+
+    id: str
+    kind: Literal["points", "hands"]
+    goal: int
+    hand: int | None
+    hands: int
+    totals: list[int]
+    sides: list[list[int]]
+    over: bool
+    winner: int | None
+
+
+class AgainOut(BaseModel):
+    """The seats that said yes to playing again, the seat of the table's creator, and
+    whether she asked for bots in the seats of those who left."""
+
+    yes: list[int] = []
+    creator: int | None = None
+    bots: bool = False
+
+
+class AgainIn(_In):
+    bots: bool = False  # the creator's yes: bots replace those who left
+
+
+class MatchHand(BaseModel):
+    hand: int | None
+    table: str
+    status: str
+    match_points: list[int] | None  # what the hand gave each side (None: not finished)
+
+
+class MatchDetail(MatchOut):
+    ruleset: str
+    players: int
+    status: Literal["playing", "finished"]
+    tables: list[MatchHand]
+
+
 class TableIn(_In):
     ruleset: Annotated[str, Field(min_length=1, max_length=200, examples=["fido set=9"])]
     players: Annotated[int, Field(ge=2, le=9)]
@@ -197,6 +258,7 @@ class TableIn(_In):
     private: bool = False  # joined only through the invite link (or a reserved seat)
     clock: Annotated[int, Field(ge=5, le=3600)] | None = None  # seconds per move
     grace: Annotated[int, Field(ge=5, le=3600)] = 60  # seconds away before a bot plays
+    match: MatchIn | None = None  # None: one hand
 
 
 class JoinIn(_In):
@@ -227,6 +289,9 @@ class TableOut(BaseModel):
     finished: bool  # a game record can be downloaded
     invite: str | None = None  # the invite code, shown to its seated people only
     my_seat: int | None = None
+    match: MatchOut | None = None  # a hand of a match
+    next: str | None = None  # the table everyone went on to (the next hand, a rematch)
+    again: AgainOut = AgainOut()
 
 
 class TableList(BaseModel):

@@ -21,3 +21,4 @@ class PlaySettings:
     analysis_samples: int | None = None  # worlds per decision of an analysis (None: its own)
     analysis_processes: int = 1  # the analyses' own worker; 0: a thread (tests)
     analyses_per_account: int = 3  # waiting or running at once (a 4th request: 429)
+    next_hand_delay: float = 4.0  # seconds the result of a match's hand shows before the next

@@ -26,6 +26,9 @@
   and the federation's answer (migration 0009, :mod:`fido.accounts.claims`).
 * :class:`QueueEntry`: a person waiting to be seated with other people ("Play with
   people", migration 0015, :mod:`fido.server.queue`).
+* :class:`MatchRow`: a match of hands at the server, each hand a table of its own
+  (``TableRow.match_id``, ``TableRow.hand``; migration 0016,
+  :mod:`fido.server.tables.matches`).
 
 The schema is created and upgraded by the Alembic migrations in
 ``fido/store/migrations`` (run by :func:`fido.store.open_store`), never by
@@ -65,6 +68,7 @@ __all__ = [
     "EventRow",
     "GameRow",
     "LineRow",
+    "MatchRow",
     "Notification",
     "Player",
     "PlayerClaim",
@@ -305,10 +309,43 @@ class TableRow(Base):
     record: Mapped[str | None] = mapped_column(Text, nullable=True)  # when finished
     finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     ranking_game: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # a hand of a match: the match, and which hand (1, 2, ...)
+    match_id: Mapped[str | None] = mapped_column(
+        ForeignKey("matches.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    hand: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    match: Mapped[MatchRow | None] = relationship()
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
     )
+
+
+class MatchRow(Base):
+    """A match at the server: hands played until a side reaches ``goal`` points
+    (``kind`` points) or ``goal`` hands are played (``kind`` hands). Each hand is a
+    table of its own; ``totals`` (JSON: a list, one number per side) is the sum of
+    the finished hands' ``match_points``, updated when each hand ends."""
+
+    __tablename__ = "matches"
+    __table_args__ = (
+        CheckConstraint("kind IN ('points', 'hands')", name="ck_match_kind"),
+        CheckConstraint("status IN ('playing', 'finished')", name="ck_match_status"),
+    )
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # random, public
+    ruleset: Mapped[str] = mapped_column(String(200))
+    players: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(10))
+    goal: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10))
+    totals: Mapped[str] = mapped_column(Text)  # JSON list, one number per side
+    hands: Mapped[int] = mapped_column(Integer, default=0)  # hands finished
+    created_by: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SeatRow(Base):

@@ -14,6 +14,8 @@ from fido.errors import FidoError
 from fido.i18n import N_, gettext
 from fido.rules import FIDO_DIVISORS, RULESETS, Ruleset, ruleset
 from fido.safe_text import whole_or_none
+from fido.server.schemas import MATCH_HANDS, MATCH_TARGET
+from fido.server.tables.matches import DEFAULT_HANDS
 
 __all__ = [
     "BOT_LEVELS",
@@ -110,6 +112,7 @@ class Game:
     min_players: int
     max_players: int
     flags: tuple[str, ...]
+    target: int | None = None  # the points a match of it is played to, by its rules
 
     @property
     def title(self) -> str:
@@ -128,7 +131,8 @@ def _game(name: str) -> Game:
         flags.append(flag)
     if name == "fido":
         flags = ["mother_theresa", "soenke_hansen"]
-    return Game(name, _NAMES.get(name, name), rules.min_players, rules.max_players, tuple(flags))
+    return Game(name, _NAMES.get(name, name), rules.min_players, rules.max_players, tuple(flags),
+                rules.match_target)
 
 
 GAMES: tuple[Game, ...] = tuple(_game(name) for name in RULESETS)
@@ -137,7 +141,8 @@ _BY_NAME = {g.name: g for g in GAMES}
 
 def default_form() -> dict[str, str]:
     """A newcomer's table: FIDO double-9, her and three expert bots, casual."""
-    form = {"game": "fido", "set": "9", "players": "4", "clock": "0", "seat0": "me"}
+    form = {"game": "fido", "set": "9", "players": "4", "clock": "0", "seat0": "me",
+            "match": "one"}
     form |= {f"seat{i}": "bot:expert" for i in range(1, 9)}
     return form
 
@@ -202,7 +207,45 @@ def table_body(form: Mapping[str, str]) -> dict[str, Any]:
         raise FormError(gettext("Choose one of the clocks offered."))
     if seconds:
         body["clock"] = seconds
+    match = _match(form, text)
+    if match is not None:
+        body["match"] = match
     return body
+
+
+MATCH_LENGTHS = ("one", "points", "hands")  # one hand, a match to N points, N hands
+
+
+def _match(form: Mapping[str, str], text: str) -> dict[str, Any] | None:
+    """The API's ``match`` from the form's length: one hand (None), a match to N points
+    (empty: the game's own target), or N hands (empty: 3)."""
+    length = form.get("match", "one")
+    if length not in MATCH_LENGTHS:
+        raise FormError(gettext("Choose one of the lengths offered."))
+    if length == "one":
+        return None
+    if length == "points":
+        given = form.get("target", "").strip()
+        lo, hi = MATCH_TARGET
+        if not given:
+            if Ruleset.from_text(text).match_target is None:
+                raise FormError(gettext(
+                    "This game has no target of its own: say to how many points the match "
+                    "is played."))
+            return {"kind": "points"}
+        target = whole_or_none(given)
+        if target is None or not lo <= target <= hi:
+            raise FormError(gettext(
+                "A match's target is a whole number from {lo} to {hi} points.").format(
+                    lo=lo, hi=hi))
+        return {"kind": "points", "goal": target}
+    given = form.get("hands", "").strip()
+    lo, hi = MATCH_HANDS
+    hands = whole_or_none(given) if given else DEFAULT_HANDS
+    if hands is None or not lo <= hands <= hi:
+        raise FormError(gettext(
+            "The number of hands must be a whole number from {lo} to {hi}.").format(lo=lo, hi=hi))
+    return {"kind": "hands", "goal": hands}
 
 
 def _option(key: str, value: str) -> str:

@@ -29,11 +29,12 @@ from fido import i18n
 from fido.accounts.claims import pending_count
 from fido.accounts.notifications import unread_of
 from fido.accounts.roles import is_federation
-from fido.i18n import N_, _
+from fido.i18n import N_, _, ngettext
 from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
 from fido.server import csrf, deps, policy
 from fido.server.errors import ApiError
+from fido.server.tables.matches import match_json
 from fido.store import Account, SeatRow, TableRow
 from fido.web.api import Answer, InProcessApi
 from fido.web.forms import (
@@ -237,10 +238,44 @@ def _games_rows(rows: list[TableRow]) -> list[dict[str, Any]]:
             seats.append({"seat": seat.seat, "name": name, "account": seat.account_id,
                           "final": res.get("final"), "place": res.get("place")})
         by_place = sorted(seats, key=lambda x: (x["place"] is None, x["place"] or 0, x["seat"]))
+        teams = _teams(results, seats)
         out.append({"id": row.id, "ruleset": row.ruleset, "status": row.status,
                     "finished_at": row.finished_at, "created_at": row.created_at,
-                    "rated": row.rated, "seats": seats, "by_place": by_place})
+                    "rated": row.rated, "seats": seats, "by_place": by_place, "teams": teams,
+                    "match": _match_line(row, seats)})
     return out
+
+
+def _side_name(side: list[int], seats: list[dict[str, Any]]) -> str:
+    names = {x["seat"]: x["name"] for x in seats}
+    return " + ".join(names.get(i, "") or _("seat {n}").format(n=i + 1) for i in side)
+
+
+def _teams(results: dict[str, Any], seats: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """A team game's sides as the lists show them: each team once, its final and place."""
+    teams = results.get("teams")
+    if not isinstance(teams, list):
+        return None
+    out = [{"name": _side_name(t.get("seats", []), seats), "final": t.get("final"),
+            "place": t.get("place")} for t in teams if isinstance(t, dict)]
+    return sorted(out, key=lambda t: (t["place"] or 0))
+
+
+def _match_line(row: TableRow, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A hand of a match in the lists: which hand, and the match's score (its result
+    once it is over)."""
+    m = row.match
+    if m is None or row.hand is None:
+        return None
+    info = match_json(m, row.hand)
+    sides = [{"name": _side_name(side, seats), "total": total,
+              "won": info["winner"] == i}
+             for i, (side, total) in enumerate(zip(info["sides"], info["totals"], strict=True))]
+    goal = (ngettext("match to {n} point", "match to {n} points", m.goal)
+            if m.kind == "points" else
+            ngettext("match of {n} hand", "match of {n} hands", m.goal)).format(n=m.goal)
+    return {"goal": goal, "hand": row.hand, "hands": m.hands, "over": info["over"],
+            "sides": sides, "last": info["over"] and row.hand == m.hands}
 
 
 def _invite(value: str | None) -> str | None:

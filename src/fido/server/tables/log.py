@@ -49,6 +49,9 @@ class TableState:
     record: str | None
     deal: str | None
     seq: int
+    match_id: str | None = None  # a hand of a match: the match, and which hand
+    hand: int | None = None
+    created_by: int | None = None
 
 
 @dataclass

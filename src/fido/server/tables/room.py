@@ -41,7 +41,7 @@ from fido.moves import Move
 from fido.rules import Ruleset
 from fido.server.errors import ApiError
 from fido.server.protocol import ChatIn, MoveIn, Reason, encode
-from fido.server.tables import refusals
+from fido.server.tables import matches, refusals
 from fido.server.tables.ending import game_record, ranking_result
 from fido.server.tables.log import Loaded, SeatsChange, TableLog
 from fido.server.tables.timers import next_timer
@@ -75,6 +75,7 @@ class RoomContext:
     settings: PlaySettings
     bots: BotPool
     finished: Callable[[Room], None]
+    opened: Callable[[str], Awaitable[object]] | None = None  # load a new table's room
 
 
 class Room:
@@ -108,6 +109,16 @@ class Room:
         self._stock_order: list[Tile] | None = None  # a duplicate deal's (see _dealt)
         self._drawing = TableDrawing()  # the layout, shared by every view of a broadcast
         self._rows: dict[int | None, tuple[tuple[Tile, ...], list[dict[str, Any]]]] = {}
+        # a hand of a match (its running totals), and what comes after the end: the
+        # next hand's or the rematch's table, and who said yes to playing again
+        self.match_id: str | None = None
+        self.hand: int | None = None
+        self.match: dict[str, Any] | None = None
+        self.created_by: int | None = None
+        self.next_table: str | None = None
+        self.again: dict[int, bool] = {}  # seat -> she asked for bots in the empty seats
+        self._after: asyncio.Task[None] | None = None
+        self._rematching = False  # a rematch's table is being made
 
     # ------------------------------------------------------------ loading
 
@@ -121,6 +132,9 @@ class Room:
         restart grace.
         """
         loaded = await asyncio.to_thread(self.table_log.read, 0)
+        if loaded.row.match_id is not None:
+            self.match = await asyncio.to_thread(matches.read, self.context.store,
+                                                 loaded.row.match_id, loaded.row.hand)
         async with self.lock:
             self._take_row(loaded)
             self.log = []
@@ -146,6 +160,7 @@ class Room:
         self.deadline = row.deadline
         self.record = row.record
         self._deal = row.deal
+        self.match_id, self.hand, self.created_by = row.match_id, row.hand, row.created_by
 
     def _apply_events(self, events: list[Event]) -> None:
         """Events written (by this process or another) applied to the memory state."""
@@ -166,6 +181,10 @@ class Room:
                 self.away[e.seat] = e.at
             elif e.kind == "back" and e.seat is not None:
                 self.away.pop(e.seat, None)
+            elif e.kind == "again" and e.seat is not None:
+                self.again[e.seat] = bool(e.public.get("bots"))
+            elif e.kind == "next":
+                self.next_table = e.public["table"]
             if e.msg_id is not None:
                 self.accepted[(e.account_id, e.msg_id)] = e.seq
             self.log.append(e)
@@ -198,9 +217,13 @@ class Room:
         loaded = await asyncio.to_thread(self.table_log.read, self.seq)
         if not loaded.events:
             return
+        ended = self.status != "finished" and loaded.row.status == "finished"
         self._take_row(loaded)
         new = loaded.events
         self._apply_events(new)
+        if ended and self.match_id is not None:  # another process counted the hand
+            self.match = await asyncio.to_thread(matches.read, self.context.store,
+                                                 self.match_id, self.hand)
         await self._lay_out()
         self._broadcast(new)
         self._schedule()
@@ -240,6 +263,8 @@ class Room:
             "deadline": self.deadline, "stand_in_at": self._stand_in_at(),
             "seats": [s.public() | {"away": i in self.away} for i, s in enumerate(self.seats)],
             "seq": self.seq, "finished": self.record is not None,
+            "match": self.match, "next": self.next_table,
+            "again": self._again_info(),
         }
 
     def _stand_in_at(self) -> float | None:
@@ -479,6 +504,7 @@ class Room:
         self.deadline = update.get("deadline")
         if outcome is not None:
             self.status, self.record = "finished", record
+            self._hand_ended(list(outcome.match_points))
             self.context.finished(self)
         return events
 
@@ -519,6 +545,9 @@ class Room:
         if outcome is not None and self.rated:
             assert record is not None and self.rules is not None
             extra = ranking_result(self.id, record, self.rules, outcome, self.seats)
+        if outcome is not None and self.match_id is not None and self.hand is not None:
+            extra = _both(extra, matches.count_hand(self.match_id, self.hand,
+                                                    list(outcome.match_points)))
         await self._commit(events, update, extra)
         return events, update, record
 
@@ -574,6 +603,9 @@ class Room:
                 await self._presence(seat, "away")
             if not self.conns and self.status in ("finished", "abandoned"):
                 self.context.finished(self)
+            elif self.status == "finished" and self.again and seat is not None:
+                # she left without a yes: the others' may now be everyone's
+                self._after = asyncio.create_task(self._rematch_later())
 
     async def _presence(self, seat: int, kind: str) -> None:
         def make() -> Event | None:
@@ -795,3 +827,105 @@ class Room:
             self.timer.cancel()
         for conn in list(self.conns):
             conn.close()
+
+    # ------------------------------------------------------------ matches, play again
+
+    def _hand_ended(self, match_points: list[int]) -> None:
+        """A hand of a match ended here: its points in the totals shown, and the next
+        hand dealt after a short pause (while everyone sees the result)."""
+        if self.match is None or self.hand is None or self.rules is None:
+            return
+        self.match = matches.counted(self.match, self.rules.text(), self.players, self.hand,
+                                     match_points)
+        if not self.match["over"]:
+            self._after = asyncio.create_task(self._next_hand())
+
+    async def _next_hand(self) -> None:
+        await asyncio.sleep(self.context.settings.next_hand_delay)
+        here = {c.seat for c in self.conns if c.seat is not None}
+        away = {i for i, s in enumerate(self.seats) if s.kind == "person" and i not in here}
+        try:
+            table = await asyncio.to_thread(matches.next_hand, self.context.store, self.id,
+                                            away)
+        except Exception:
+            log.exception("table %s: the next hand could not be dealt", self.id)
+            return
+        if table is not None:
+            await self._send_on(table)
+
+    async def _send_on(self, table: str) -> None:
+        """Everyone at this table goes on to ``table``: its room is loaded (its bots
+        play), then a ``next`` event in this table's log tells every connection."""
+        if self.context.opened is not None:
+            await self.context.opened(table)
+        async with self.lock:
+            event = await self._append(lambda: None if self.next_table is not None
+                                       else self._new("next", None, {"table": table}), tries=3)
+            if event is not None:
+                self._broadcast([event])
+
+    def _again_info(self) -> dict[str, Any]:
+        """Who said yes to playing again, and which seat is the table's creator's (her yes
+        may ask for bots in the seats of those who left)."""
+        creator = next((i for i, s in enumerate(self.seats)
+                        if s.kind == "person" and s.account_id == self.created_by
+                        and self.created_by is not None), None)
+        return {"yes": sorted(self.again), "creator": creator,
+                "bots": bool(creator is not None and self.again.get(creator))}
+
+    def may_play_again(self) -> bool:
+        """A game or a match is over here and nothing follows yet."""
+        over = self.status == "finished" and (self.match is None or self.match["over"])
+        return over and self.next_table is None
+
+    async def play_again(self, seat: int, account_id: int, bots: bool) -> str | None:
+        """Her yes to a rematch (``bots``: the creator asks for bots in the seats of those
+        who left); when everyone still here has said yes, the new table: its id."""
+        async with self.lock:
+            await self._catch_up()
+            if self.status != "finished":
+                raise ApiError(409, "not_finished", _("the game is not over yet"))
+            if self.match is not None and not self.match["over"]:
+                raise ApiError(409, "match_playing",
+                               _("the match goes on: the next hand is dealt by itself"))
+            if self.next_table is not None:
+                return self.next_table
+            event = await self._append(lambda: self._new(
+                "again", seat, {"bots": bots}, account_id=account_id))
+            if event is None:
+                raise ApiError(503, "busy", _("the table is busy: try again"))
+            self._broadcast([event])
+        return await self._rematch_if_all_said_yes({seat})
+
+    async def _rematch_later(self) -> None:
+        await self._rematch_if_all_said_yes(set())
+
+    async def _rematch_if_all_said_yes(self, voters: set[int]) -> str | None:
+        """The rematch's table, made (once) when everyone still here (connected, or
+        voting now) has said yes; None while someone still here has not."""
+        async with self.lock:
+            here = {c.seat for c in self.conns if c.seat is not None} | voters
+            if (not self.again or self.next_table is not None or self._rematching
+                    or not here <= set(self.again)):
+                return self.next_table
+            self._rematching = True
+            yes, info = set(self.again), self._again_info()
+        try:
+            table = await asyncio.to_thread(matches.rematch, self.context.store, self.id, yes,
+                                            info["bots"], self.context.settings.stand_in)
+            await self._send_on(table)
+        finally:
+            self._rematching = False
+        return table
+
+
+def _both(first: SeatsChange | None, second: SeatsChange) -> SeatsChange:
+    """Two changes in one transaction, in order."""
+    if first is None:
+        return second
+
+    def both(s: Session, row: TableRow) -> None:
+        first(s, row)
+        second(s, row)
+
+    return both

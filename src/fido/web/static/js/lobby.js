@@ -33,6 +33,18 @@ if (form) {
       row.querySelector(".reserved-name").hidden = !reserved;
     }
   };
+  // the match's length: the number it needs, the game's own target as the default
+  const match = form.querySelector("#match");
+  const showLength = () => {
+    if (!match) return;
+    for (const el of form.querySelectorAll("[data-match]")) el.hidden = el.dataset.match !== match.value;
+    const target = game.selectedOptions[0].dataset.target;
+    form.querySelector("#target").placeholder = target || "100";
+    form.querySelector("#target").required = match.value === "points" && !target;
+    form.querySelector("#target-hint").hidden = !target;
+  };
+  form.addEventListener("change", showLength);
+  showLength();
   form.addEventListener("change", update);
   update();
 }

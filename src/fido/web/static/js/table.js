@@ -8,6 +8,7 @@ import { Effects, eventName } from "./effects.js";
 import { nt, num, t } from "./i18n.js";
 import { TurnSignals } from "./signals.js";
 import { TableSocket } from "./table_socket.js";
+import { followNext, matchNote, renderAgain, renderMatch, teamRows } from "./table_match.js";
 import { applyMessage, dropPending, newState, startMove } from "./table_state.js";
 import {
   describe as describeAs, el, listOf, maxPipsOf, moveText, ordinal, pointsText, personName, scored,
@@ -104,6 +105,9 @@ function receive(msg) {
 
 /** An event in the notes or the chat (a move is in the log already). */
 function noteEvent(e, catchingUp) {
+  const said = matchNote(e, seatName, state.table); // a match's or a rematch's (table_match.js)
+  if (said) note(said);
+  followNext(e, catchingUp);
   if (e.kind === "chat") {
     addChat(personName(e.name), e.text, e.seat);
   } else if (e.kind === "join") {
@@ -237,6 +241,8 @@ function render(fresh) {
   renderHand();
   renderBoard();
   renderResult();
+  renderMatch(state, seatName, note);
+  renderAgain(state, seatName, askAgain);
   announce();
   signals.update(myTurnNow() && !state.pending, $("turn-note").textContent);
   if (focusWasMine && !document.activeElement?.closest("#me, #board")) keepFocus();
@@ -663,6 +669,14 @@ function renderResult() {
   const outcome = view && view.outcome;
   box.hidden = !outcome;
   if (!outcome) return;
+  $("team-result").hidden = !outcome.teams;
+  if (outcome.teams) { // a team game: each team's total and place, its players below
+    const teams = teamRows(outcome, seatName, state.seat);
+    $("result-rows").replaceChildren(...teams.rows);
+    $("team-result").textContent = teams.said;
+    $("record-link").hidden = !(state.table && state.table.finished);
+    return;
+  }
   const rows = [...outcome.seats].sort((a, b) => a.place - b.place || a.seat - b.seat);
   $("result-rows").replaceChildren(...rows.map((r) => el("tr", {
     class: r.seat === state.seat ? "mine" : "", "data-seat": r.seat, "data-final": r.final },
@@ -687,6 +701,30 @@ function announce() {
   if (view.outcome) parts.push(t("The game is over."));
   else if (view.turn === state.seat) parts.push(t("Your turn."));
   $("announce").textContent = parts.join(" ");
+}
+
+// ---------------------------------------------------------------- play again
+
+/** Her yes to playing again (`bots`: the creator's wish for bots in the empty seats). */
+async function askAgain(bots) {
+  state.askingAgain = true;
+  render(false);
+  try {
+    const answer = await fetch(`/api/tables/${encodeURIComponent(config.id)}/again`, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json",
+        "X-CSRF-Token": config.csrf },
+      body: JSON.stringify({ bots }),
+    });
+    const body = await answer.json().catch(() => null);
+    if (!answer.ok) showAlert((body && body.error && body.error.message) || t("refused"));
+    else if (body && body.next) location.assign(`/tables/${encodeURIComponent(body.next)}`);
+  } catch (e) {
+    showAlert(t("Not connected: wait a moment, the page reconnects by itself."));
+  } finally {
+    state.askingAgain = false;
+    render(false);
+  }
 }
 
 // ---------------------------------------------------------------- controls
