@@ -212,7 +212,9 @@ def test_the_bar_shows_what_the_ruleset_scores_and_bots_have_names(
         solo.close()
 
 
-PHONE_CHECK = """() => {
+PHONE_CHECK = """async () => {
+    // the board glides to its new layout (a CSS transition): measure where it comes to rest
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
     const box = (e) => e.getBoundingClientRect();
     const vh = window.innerHeight, vw = window.innerWidth;
     const seen = (r) => r.top >= 0 && r.bottom <= vh && r.left >= 0 && r.right <= vw;
@@ -222,8 +224,13 @@ PHONE_CHECK = """() => {
     const board = box(document.getElementById("board"));
     const rings = [...document.querySelectorAll("#board .target circle.ring")].map(box);
     const tiles = [...document.querySelectorAll("#board .placed rect")].map(box);
-    const cover = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
-        && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    // a ring covers a tile where the circle (not its square box) reaches into the tile
+    const cover = (a, b) => {
+        const r = a.width / 2, cx = a.left + r, cy = a.top + r;
+        const dx = Math.max(b.left - cx, 0, cx - b.right);
+        const dy = Math.max(b.top - cy, 0, cy - b.bottom);
+        return Math.hypot(dx, dy) < r - 0.5;
+    };
     return {
         turn: onTop(document.getElementById("turn-note")),
         hint: onTop(document.getElementById("hint")),

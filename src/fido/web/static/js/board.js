@@ -171,6 +171,19 @@ function slotMarks(geometry, byslot) {
   });
 }
 
+/** A ring's radius at marker `m`: the cell's, less where a tile of a crossing line lies
+ *  nearer (a double's side next to another chain): a ring never hides a tile. */
+function ringRadius(m, tiles) {
+  let room = CELL;
+  for (const t of tiles) {
+    const across = t.angle % 180 !== 0;
+    const dx = Math.max(Math.abs(m.x - t.x) - (across ? 0.5 : 1), 0);
+    const dy = Math.max(Math.abs(m.y - t.y) - (across ? 1 : 0.5), 0);
+    room = Math.min(room, Math.hypot(dx, dy) - 0.05); // less half the ring's line
+  }
+  return Math.max(room, 0.2).toFixed(3);
+}
+
 /** The targets as buttons (click, Enter, Space): where the picked tile can go. */
 function targetButtons(geometry, byslot, big, onTarget) {
   const places = [...geometry.markers];
@@ -182,7 +195,7 @@ function targetButtons(geometry, byslot, big, onTarget) {
     const g = svg("g", { class: "target" + (target.points ? " scores" : ""), role: "button",
       tabindex: 0, "aria-label": target.label, "data-slot": m.slot });
     g.append(svg("circle", { class: "hit", cx: m.x, cy: m.y, r: big }));
-    g.append(svg("circle", { class: "ring", cx: m.x, cy: m.y, r: CELL }));
+    g.append(svg("circle", { class: "ring", cx: m.x, cy: m.y, r: ringRadius(m, geometry.tiles) }));
     // the points it scores ("+6"); a place that scores nothing says nothing (a "0"
     // read like a tile's number)
     const said = target.text ?? (target.points ? `+${target.points}` : "");
