@@ -22,6 +22,7 @@ import httpx
 
 from fido.accounts.roles import find_account, grant
 from fido.store import open_store
+from server_client import Person
 from server_live import live_server, token_of
 from test_events_api import event_people, open_event
 
@@ -100,3 +101,123 @@ def test_a_new_sheet_links_an_unlinked_account_in_one_click(store_url: str) -> N
         assert not SHELL.search(ida.get("/admin/roles").text)
         ida.close()
         jo.close()
+
+
+def _item(page: str, table_id: str) -> str:
+    """The lobby's list item of the table ``table_id``."""
+    items = [x for x in page.split('<li class="table-item">')[1:] if f"/tables/{table_id}" in x]
+    assert len(items) == 1, f"table {table_id} is listed {len(items)} times"
+    return items[0].split("</li>\n</ul>")[0]
+
+
+def test_a_seat_reserved_for_someone_is_hers_alone_and_she_is_told(store_url: str) -> None:
+    with live_server(store_url) as base:
+        anna, bea, cleo = (Person.sign_up(base, n) for n in ("anna", "bea", "cleo"))
+        table = anna.open_table("fido set=6", 2, [{"kind": "me"},
+                                                  {"kind": "reserved", "name": "Bea"}])
+        tid = table["id"]
+        # a third person: the seat is "reserved", no Join (it would refuse her)
+        item = _item(cleo.http.get("/").text, tid)
+        assert ">reserved<" in item and "Join" not in item and "Take your seat" not in item
+        assert "every free seat is reserved" in item
+        listed = {t["id"]: t for t in cleo.http.get("/api/tables").json()["tables"]}
+        assert listed[tid]["joinable"] is False and listed[tid]["her_seat"] is None
+        assert not any(s["for_you"] for s in listed[tid]["seats"])
+        assert cleo.join(tid).status_code == 409
+        # an anonymous visitor is not offered it either
+        item = _item(httpx.get(base + "/").text, tid)
+        assert "Join" not in item
+        # she: "for you" and "Take your seat"
+        item = _item(bea.http.get("/").text, tid)
+        assert "reserved for you" in item and "Take your seat" in item
+        listed = {t["id"]: t for t in bea.http.get("/api/tables").json()["tables"]}
+        assert listed[tid]["joinable"] is True and listed[tid]["her_seat"] == 1
+        # her inbox tells her, with the way to the table
+        inbox = bea.http.get("/inbox").text
+        assert "a seat is reserved for you at a table" in inbox and f'href="/tables/{tid}"' in inbox
+        assert "a seat is reserved" not in cleo.http.get("/inbox").text
+        assert "a seat is reserved" not in anna.http.get("/inbox").text
+        # one click seats her and the game starts; her notice is read
+        r = bea.http.post(f"/tables/{tid}/join", data={"csrf_token": token_of(bea.http)})
+        assert r.status_code == 303 and r.headers["location"] == f"/tables/{tid}", r.text
+        assert bea.table(tid)["status"] == "running"
+        assert 'class="note-item unread"' not in bea.http.get("/inbox").text
+        for p in (anna, bea, cleo):
+            p.http.close()
+
+
+def test_a_private_table_with_a_seat_for_her_is_listed_to_her(store_url: str) -> None:
+    with live_server(store_url) as base:
+        anna, bea, cleo = (Person.sign_up(base, n) for n in ("anna", "bea", "cleo"))
+        table = anna.open_table("fido set=6", 3, [{"kind": "me"}, {"kind": "open"},
+                                                  {"kind": "reserved", "name": "bea"}],
+                                private=True)
+        assert "Take your seat" in _item(bea.http.get("/").text, table["id"])
+        assert f"/tables/{table['id']}" not in cleo.http.get("/").text  # private: not hers
+        for p in (anna, bea, cleo):
+            p.http.close()
+
+
+def _form(client: httpx.Client, path: str, **fields: str) -> httpx.Response:
+    return client.post(path, data={"csrf_token": token_of(client), **fields})
+
+
+def test_the_events_form_is_for_organisers_and_others_ask_the_federation(
+        store_url: str) -> None:
+    with live_server(store_url) as base:
+        ulla, fed, olga, pia = (Person.sign_up(base, n).http
+                                for n in ("ulla", "fed", "olga", "pia"))
+        event = {"name": "Club night", "starts_on": "2026-12-04", "ends_on": "2026-12-04",
+                 "set": 6, "table_size": 3, "rounds": 1, "mode": "tables"}
+        # no federation on the server: nobody to ask, the role comes at once
+        page = ulla.get("/events").text
+        assert 'id="organise-form"' in page and 'id="event-form"' not in page
+        r = _form(ulla, "/events/organise", kind="club", scope="Warnemünde")
+        assert r.status_code == 303, r.text
+        assert 'id="event-form"' in ulla.get("/events").text
+        assert ulla.post("/api/events", json=event).status_code == 201
+
+        _federation(store_url, "fed")
+        # an account without a role: no form, a way to ask; the API refuses in words
+        page = olga.get("/events").text
+        assert 'id="event-form"' not in page and 'id="organise-form"' in page
+        assert not SHELL.search(page)
+        r = olga.post("/api/events", json=event)
+        assert r.status_code == 403 and r.json()["error"]["code"] == "organiser"
+        assert not SHELL.search(r.json()["error"]["message"]), r.text
+        assert _form(olga, "/events/organise", kind="club", scope="Rostock").status_code == 303
+        assert "has not answered yet" in olga.get("/events").text
+        assert olga.post("/api/events", json=event).status_code == 403  # not yet
+        assert _form(pia, "/events/organise", kind="event",
+                     scope="Baltic Open").status_code == 303
+        # a bad scope is refused in words, and nothing is stored
+        r = _form(pia, "/events/organise", kind="club", scope="  ")
+        assert r.status_code == 422 and 'role="alert"' in r.text
+
+        # the federation sees both on its page and answers
+        page = fed.get("/admin/roles").text
+        asking = page.split('id="organisers-asking"')[1].split("</table>")[0]
+        assert "olga" in asking and "club:Rostock" in asking and "event:Baltic Open" in asking
+        ids = re.findall(r'name="request" value="(\d+)"', asking)
+        assert len(ids) == 2
+        assert _form(olga, "/admin/roles", action="approve_organiser",
+                     request=ids[0]).status_code == 403  # only the federation answers
+        assert _form(fed, "/admin/roles", action="approve_organiser",
+                     request=ids[0]).status_code == 303
+        assert _form(fed, "/admin/roles", action="refuse_organiser",
+                     request=ids[1]).status_code == 303
+        assert _form(fed, "/admin/roles", action="refuse_organiser",
+                     request=ids[1]).status_code == 422  # answered already
+
+        # olga: told in her inbox, the form is hers, the API agrees
+        assert "the federation answered your request to organise events" in \
+            olga.get("/inbox").text
+        assert 'id="event-form"' in olga.get("/events").text
+        assert olga.post("/api/events", json=event).status_code == 201
+        # pia: refused, told so, still no form
+        page = pia.get("/events").text
+        assert "refused your request to organise events as event:Baltic Open" in page
+        assert 'id="event-form"' not in page
+        assert pia.post("/api/events", json=event).status_code == 403
+        for c in (ulla, fed, olga, pia):
+            c.close()

@@ -14,6 +14,9 @@ reads the code, a person the sentence). The rules (docs/server.md, docs/events.m
   tables the hands they are playing.
 * Only the federation settles a dispute about an online game; an organiser's scope
   covers what it names exactly (:mod:`fido.accounts.roles`).
+* Creating an event takes an organiser's role (any scope) or the federation's
+  (403 ``organiser``); an account without one asks the federation for it
+  (:func:`fido.accounts.roles.ask_organiser`) and is shown that way, not the form.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from typing import Literal
 from sqlalchemy import Select, bindparam, exists, or_, select
 from sqlalchemy.orm import Session, aliased
 
+from fido.accounts import roles
+from fido.accounts.names import name_key
 from fido.events.rounds import TableResult, round_over
 from fido.i18n import N_, _
 from fido.server.errors import ApiError
@@ -32,8 +37,10 @@ from fido.store import Account, Championship, ChampionshipTable, SeatRow, TableR
 
 __all__ = [
     "GameData",
+    "check_organise",
     "game_data",
     "listed_tables",
+    "may_organise",
     "may_watch",
     "open_results",
     "round_playing",
@@ -129,8 +136,12 @@ def game_data(s: Session, table_id: str, viewer: Account | None, what: GameData,
 
 def listed_tables(viewer: Account | None) -> Select[TableRow]:
     """The tables a list may show the viewer: public ones and the private ones she sits
-    at, never a table of a duplicate round still playing (its result would tell)."""
-    mine = select(SeatRow.table_id).where(SeatRow.account_id == (viewer.id if viewer else -1))
+    at or where a seat is reserved for her, never a table of a duplicate round still
+    playing (its result would tell)."""
+    key = name_key(viewer.name) if viewer is not None and viewer.name else None
+    mine = select(SeatRow.table_id).where(or_(
+        SeatRow.account_id == (viewer.id if viewer else -1),
+        (SeatRow.kind == "reserved") & (SeatRow.reserved_for == (key or ""))))
     return select(TableRow).where(
         or_(TableRow.private.is_(False), TableRow.id.in_(mine)),
         or_(TableRow.record.is_(None), TableRow.id.not_in(sealed_tables())),
@@ -151,3 +162,16 @@ def open_results(s: Session, event: Championship,
         return known
     last = max((r.round for r in known), default=0)
     return [TableResult(r.round, r.number, None) if r.round == last else r for r in known]
+
+
+def may_organise(s: Session, viewer: Account | None) -> bool:
+    """Whether the viewer may create events (the events page shows her the form)."""
+    return roles.may_organise(s, viewer)
+
+
+def check_organise(s: Session, viewer: Account) -> None:
+    """Refuse (403 ``organiser``) an event created by an account that may not organise."""
+    if not may_organise(s, viewer):
+        raise ApiError(403, "organiser", _(
+            "organising an event takes an organiser's role (of a club or an event) or the "
+            "federation's: ask the federation for one on the events page"))

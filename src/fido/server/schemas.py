@@ -210,6 +210,7 @@ class SeatOut(BaseModel):
     bot: str | None
     account: int | None
     away: bool
+    for_you: bool = False  # reserved for the account asking (whom for is not told others)
 
 
 class TableOut(BaseModel):
@@ -227,6 +228,10 @@ class TableOut(BaseModel):
     finished: bool  # a game record can be downloaded
     invite: str | None = None  # the invite code, shown to its seated people only
     my_seat: int | None = None
+    # the account asking may take a seat: one is open (and the table is not private), or
+    # one is reserved for her; her_seat: the first seat reserved for her
+    joinable: bool = False
+    her_seat: int | None = None
 
 
 class TableList(BaseModel):

@@ -34,8 +34,10 @@ from fido.accounts.roles import (
     ORGANISER,
     RoleError,
     check_settle,
+    decide_request,
     find_account,
     grant,
+    pending_requests,
     revoke,
     roles_of,
 )
@@ -152,10 +154,18 @@ async def refused_page(request: Request, exc: Exception) -> Response:
 def _inbox_item(n: Notification) -> dict[str, Any]:
     """A line of her inbox: about a stored game, or the answer to her request."""
     item: dict[str, Any] = {"kind": n.kind, "text": notes.KINDS[n.kind], "game": n.game_id,
-                            "created": n.created_at, "unread": n.read_at is None}
+                            "created": n.created_at, "unread": n.read_at is None,
+                            "href": f"/sheets/{n.game_id}" if n.game_id else "/sheets"}
     if n.game is not None:
         return item | {"event": n.game.event, "date": n.game.played_on,
                        "status": status_at(n.game).value}
+    if n.table_id is not None:  # a seat reserved for her
+        return item | {"event": _("A seat for you"), "date": n.created_at.date(),
+                       "status": "", "href": f"/tables/{n.table_id}"}
+    if n.request is not None:  # the answer to her request to organise
+        return item | {"event": _("Organising events"), "href": "/events",
+                       "date": n.request.decided_at.date() if n.request.decided_at else "",
+                       "status": "approved" if n.request.approved else "refused"}
     claim = n.claim
     approved = claim is not None and claim.approved
     return item | {"event": _("Player {number}").format(number=claim.player.number)
@@ -514,7 +524,10 @@ def sheet_routes() -> APIRouter:
                      "scope": r.scope, "at": r.granted_at} for r, a in rows]
             asking = [{"id": c.id, "name": c.account.name, "number": c.player.number,
                        "player": c.player.name, "at": c.asked_at} for c in claims.pending(s)]
+            organising = [{"id": r.id, "name": r.account.name, "scope": r.scope,
+                           "at": r.asked_at} for r in pending_requests(s)]
         return render(request, "sheet_roles.html", status, me=me, roles=held, asking=asking,
+                               organising=organising,
                                error=error, form=form or {},
                                done=request.query_params.get("done", "")[:200])
 
@@ -544,6 +557,14 @@ def sheet_routes() -> APIRouter:
                     done = (_("{account} is player {number} ({name})") if c.approved else
                             _("refused {account}'s request to be player {number}")).format(
                         account=c.account.name, number=c.player.number, name=c.player.name)
+                elif action in ("approve_organiser", "refuse_organiser"):  # to organise
+                    request_id = whole_or_none(form.get("request", ""))
+                    if request_id is None or request_id > INT_MAX:
+                        raise RoleError(_("which request?"))
+                    r = decide_request(s, request_id, me, action == "approve_organiser")
+                    done = (_("{account} is organiser of {scope}") if r.approved else
+                            _("refused {account}'s request to organise as {scope}")).format(
+                        account=r.account.name, scope=r.scope)
                 elif action == "link":  # an account to her ranking player
                     who = find_account(s, form.get("name", "").strip())
                     linked = whole_or_none(form.get("number", "").strip())
