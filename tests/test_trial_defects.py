@@ -22,7 +22,7 @@ import httpx
 
 from fido.accounts.roles import find_account, grant
 from fido.store import open_store
-from server_client import Person
+from server_client import PASSWORD, Person, TableSocket, connect_anonymous, first_legal
 from server_live import live_server, token_of
 from test_events_api import event_people, open_event
 
@@ -221,3 +221,48 @@ def test_the_events_form_is_for_organisers_and_others_ask_the_federation(
         assert pia.post("/api/events", json=event).status_code == 403
         for c in (ulla, fed, olga, pia):
             c.close()
+
+
+def test_the_table_form_says_what_each_bot_level_is_measured_to_do(store_url: str) -> None:
+    with live_server(store_url) as base:
+        page = httpx.get(base + "/").text
+        levels = page.split('id="bot-levels"')[1].split("</dl>")[0]
+        for level in ("random", "greedy", "expert", "search"):
+            assert f"<dt>{level}</dt>" in levels
+        # the ladder's figures (bench/ladder.py, docs/performance.md)
+        assert "71 points a hand better than random" in levels
+        assert "33 points a hand better than greedy" in levels
+        assert "3 to 8 points a hand better than expert" in levels
+        # in German too
+        page = httpx.get(base + "/", headers={"Accept-Language": "de"}).text
+        levels = page.split('id="bot-levels"')[1].split("</dl>")[0]
+        assert "71 Punkte" in levels, levels
+
+
+def test_a_guest_who_signs_up_during_a_game_is_named_so_at_her_table(
+        store_url: str) -> None:
+    with live_server(store_url) as base:
+        guest = Person.guest(base)
+        old = guest.name
+        table = guest.open_table("fido set=6", 2, [{"kind": "me"},
+                                                   {"kind": "bot", "level": "random"}])
+        tid = table["id"]
+        assert guest.table(tid)["status"] == "running"
+        watcher = connect_anonymous(base, tid)
+        assert watcher.frames[-1]["table"]["seats"][0]["name"] == old
+        r = guest.http.post("/api/accounts", json={"name": "Hanna", "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        assert r.json()["account"]["id"] == guest.id  # the guest became the account
+        # the table as the API shows it, and a new connection's welcome: her new name
+        assert guest.table(tid)["seats"][0]["name"] == "Hanna"
+        hanna = TableSocket.open(base, tid, cookie=guest.cookie(), label="Hanna")
+        assert hanna.seat == 0 and hanna.frames[-1]["table"]["seats"][0]["name"] == "Hanna"
+        # the next view everyone gets (a move of hers, or the bot's) names her too
+        if not hanna.my_turn():
+            hanna.until(lambda f: hanna.my_turn())
+        assert hanna.move(first_legal(hanna.view or {}))["type"] == "ack"
+        update = watcher.until(lambda f: f["type"] == "update")
+        assert update["table"]["seats"][0]["name"] == "Hanna", update["table"]
+        hanna.close()
+        watcher.close()
+        guest.http.close()

@@ -39,6 +39,7 @@ from fido.web.api import Answer, InProcessApi
 from fido.web.forms import (
     GAMES,
     FormError,
+    bot_help,
     bot_name,
     clock_choices,
     default_form,
@@ -262,6 +263,7 @@ def page_routes() -> APIRouter:
             open_tables=open_.body.get("tables", []) if open_.ok else [],
             running_tables=running.body.get("tables", []) if running.ok else [],
             games=GAMES, sets=FIDO_DIVISORS, seat_choices=seat_choices(),
+            bot_levels=bot_help(),
             clocks=clock_choices(), set_label=set_label,
         )
 
