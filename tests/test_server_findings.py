@@ -22,6 +22,8 @@ from typing import Any
 
 import httpx
 import pytest
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import delete, select
 
 from fido.accounts.roles import (
@@ -40,7 +42,7 @@ from fido.rules import Ruleset
 from fido.server import sockets
 from fido.server.deps import Limits
 from fido.server.tables import room as live
-from fido.store import Championship, WebSession, open_store
+from fido.store import MIGRATIONS, Championship, WebSession, open_store
 from fido.web.app import MAX_BODY
 from server_client import PASSWORD, Person, TableSocket, first_legal, play_to_end
 from server_live import FAST, browser, live_server
@@ -197,6 +199,11 @@ def test_the_migration_narrows_an_events_name_scope_to_its_id(tmp_path: Any) -> 
         s.flush()
         grant(s, olga, "organiser", "event:Baltic Open")  # as creating it used to
         grant(s, olga, "organiser", "event:Kiel Week")  # the federation's, for an outside one
+    with store.engine.begin() as conn:  # the migrations after 0014 undone, as they undo
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0014")
     with store.engine.begin() as conn:
         conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0012'")
         # the schema of 0012: the later migrations' columns are not there yet (0014's)

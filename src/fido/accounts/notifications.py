@@ -8,8 +8,9 @@ player: :mod:`fido.accounts.claims`), ``seat`` (a seat of a table is
 reserved for her: :func:`notify_seat`), ``organiser`` (the federation
 answered her request to organise events: :func:`notify_request`). A
 notification is read when its account opens the game's sheet page (a
-claim's: her results page; a seat's: its table) or marks her inbox read. Only accounts linked to a ranking player get
-the players' kinds: the ranking knows players, the app accounts.
+claim's: her results page; a request's: the events page; a seat's: she
+takes it) or marks her inbox read. Only accounts linked to a ranking player
+get the players' kinds: the ranking knows players, the app accounts.
 """
 
 from __future__ import annotations

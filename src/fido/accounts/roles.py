@@ -38,10 +38,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fido.accounts.names import name_key
+from fido.accounts.notifications import notify_request
 from fido.errors import Refused
 from fido.i18n import _
 from fido.safe_text import control_chars
-from fido.accounts.notifications import notify_request
 from fido.store import Account, ChampionshipTable, GameRow, OrganiserRequest, RoleRow
 
 __all__ = [

@@ -2,8 +2,9 @@
 
 The sheet of a drawn table is entered on the web's score sheet page, filled
 in from the draw (the event's round and table as its event text, the set,
-the players in seat order, the round's day of the event as its date); it is a result like any other (the other
-players confirm it, it goes into the world ranking) and the event reads its
+the players in seat order, the round's day of the event as its date); it
+is a result like any other (the other players confirm it, it goes into the
+world ranking) and the event reads its
 finals from it. Only the table's players, the event's organiser or the
 federation enter it, and only with the table's players on it.
 """

@@ -384,7 +384,8 @@ class Notification(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(20))  # review, disputed, settled, claim, seat, organiser
+    # review, disputed, settled, claim, seat, organiser
+    kind: Mapped[str] = mapped_column(String(20))
     game_id: Mapped[int | None] = mapped_column(
         ForeignKey("games.id", ondelete="CASCADE"), index=True, nullable=True
     )

@@ -242,7 +242,7 @@ def sheet_routes() -> APIRouter:
 
     # ------------------------------------------------------------ the form
 
-    def _form_page(request: Request, sheet: SheetForm, status: int = 200,
+    def _form_page(request: Request, sheet: SheetForm, status: int = 200, *,
                    me: dict[str, Any] | None = None, linked: bool = True,
                    asked: dict[str, Any] | None = None) -> HTMLResponse:
         return render(request, "sheet_new.html", status, me=me, sheet=sheet,
