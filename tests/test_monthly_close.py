@@ -310,7 +310,7 @@ def test_fido_ranking_close_is_idempotent(store_url: str) -> None:
     code, out = fido(store_url, "ranking", "close", now=AFTER_NOVEMBER)
     assert code == 0 and "published 2026-11:" in out and "2026-10" not in out, out
     code, out = fido(store_url, "ranking", "close", now=AFTER_NOVEMBER)
-    assert code == 0 and "nothing to close" in out and "2026-11" in out, out
+    assert code == 0 and "Nothing to close" in out and "2026-11" in out, out
     assert snapshots(store_url) == {"2026-10": 1, "2026-11": 1}
     code, out = fido(store_url, "ranking", "close", now="next tuesday")
     assert code == 1 and "FIDO_NOW" in out
@@ -318,4 +318,32 @@ def test_fido_ranking_close_is_idempotent(store_url: str) -> None:
 
 def test_fido_ranking_close_on_an_empty_database(store_url: str) -> None:
     code, out = fido(store_url, "ranking", "close", now=AFTER_NOVEMBER)
-    assert code == 0 and "nothing to close" in out, out
+    assert code == 0 and "Nothing to close: no results yet" in out, out
+
+
+def test_fido_ranking_close_says_which_month_it_waits_for(store_url: str) -> None:
+    """Nothing to close is told in an organiser's words: what is published, which month
+    comes next and the day it ends (issue 25), not a bare "every ended month"."""
+    store = open_store(store_url)
+    league(store, ("2026-10", "2026-11"))
+    store.close()
+    code, out = fido(store_url, "ranking", "close", now=BEFORE_THE_END)
+    assert code == 0 and "published 2026-10:" in out, out
+    code, out = fido(store_url, "ranking", "close", now=BEFORE_THE_END)
+    assert code == 0, out
+    assert " ".join(out.split()) == (
+        "Nothing to close: the last month to end, 2026-10, is published already; the next, "
+        "2026-11, ends on 30 November 2026."), out
+    code, out = fido(store_url, "ranking", "close", "--delay", "6", now=BEFORE_THE_END)
+    assert "2026-11, ends on 30 November 2026 and is published 6 hours after " \
+           "(1 December 2026, 06:00 UTC)" in " ".join(out.split()), out
+
+
+def test_fido_ranking_close_before_the_first_month_ends(store_url: str) -> None:
+    store = open_store(store_url)
+    league(store, ("2026-11",))
+    store.close()
+    code, out = fido(store_url, "ranking", "close", now=BEFORE_THE_END)
+    assert code == 0 and " ".join(out.split()) == (
+        "Nothing to close: the first results are from 2026-11, which ends on 30 November "
+        "2026; its ranking is published then."), out

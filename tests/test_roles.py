@@ -184,7 +184,7 @@ def test_the_web_refuses_a_settlement_by_a_player_or_another_scope(
         assert olga.get("/admin/roles").status_code == 403
         assert olga.get("/admin/roles", headers={"accept": "application/json"}).json() == {
             "error": {"code": "forbidden", "message": "Only a federation account links accounts "
-                      "to players and grants roles (fido accounts grant NAME federation)."}}
+                      "to players and grants roles."}}
         assert _reviews(store, game_id) == ["dispute"]  # nothing was settled
         # CSRF: a post without the token, or with another one, changes nothing
         fred, _ftok = _client(base, "fred")

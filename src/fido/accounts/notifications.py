@@ -4,10 +4,13 @@ Kinds: ``review`` (a sheet of a game you played in, to confirm or
 dispute), ``disputed`` (your sheet was disputed; or, for an organiser or the
 federation, a dispute to settle), ``settled`` (a dispute of your game was
 settled), ``claim`` (the federation answered her request to be a ranking
-player: :mod:`fido.accounts.claims`). A notification is read when its account
-opens the game's sheet page (a claim's: her results page) or marks her
-inbox read. Only accounts linked to a ranking player get
-the players' kinds: the ranking knows players, the app accounts.
+player: :mod:`fido.accounts.claims`), ``seat`` (a seat of a table is
+reserved for her: :func:`notify_seat`), ``organiser`` (the federation
+answered her request to organise events: :func:`notify_request`). A
+notification is read when its account opens the game's sheet page (a
+claim's: her results page; a request's: the events page; a seat's: she
+takes it) or marks her inbox read. Only accounts linked to a ranking player
+get the players' kinds: the ranking knows players, the app accounts.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Iterable
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, object_session
 
-from fido.store import Account, GameRow, Notification, PlayerClaim
+from fido.store import Account, GameRow, Notification, OrganiserRequest, PlayerClaim
 
 __all__ = [
     "KINDS",
@@ -27,6 +30,8 @@ __all__ = [
     "mark_read",
     "notify",
     "notify_claim",
+    "notify_request",
+    "notify_seat",
     "unread_count",
     "unread_of",
 ]
@@ -36,6 +41,8 @@ KINDS = {
     "disputed": "a sheet was disputed",
     "settled": "a dispute was settled",
     "claim": "the federation answered your request to be a ranking player",
+    "seat": "a seat is reserved for you at a table",
+    "organiser": "the federation answered your request to organise events",
 }
 
 
@@ -76,6 +83,23 @@ def notify_claim(s: Session, claim: PlayerClaim, *, now: dt.datetime | None = No
     s.flush()
 
 
+def notify_seat(s: Session, account_ids: Iterable[int], table_id: str,
+                *, now: dt.datetime | None = None) -> None:
+    """Tell each of them a seat of the table ``table_id`` is reserved for her."""
+    for account_id in sorted(set(account_ids)):
+        s.add(Notification(account_id=account_id, kind="seat", table_id=table_id,
+                           created_at=now or _now()))
+    s.flush()
+
+
+def notify_request(s: Session, request: OrganiserRequest,
+                   *, now: dt.datetime | None = None) -> None:
+    """Tell her the federation answered her request to organise (approved or refused)."""
+    s.add(Notification(account_id=request.account_id, kind="organiser",
+                       request_id=request.id, created_at=now or _now()))
+    s.flush()
+
+
 def unread_count(s: Session, account_id: int) -> int:
     return s.scalar(select(func.count()).select_from(Notification).where(
         Notification.account_id == account_id, Notification.read_at.is_(None))) or 0
@@ -97,14 +121,20 @@ def inbox(s: Session, account_id: int, limit: int = 100) -> list[Notification]:
 
 
 def mark_read(s: Session, account_id: int, game_id: int | None = None, *,
-              claims: bool = False) -> int:
+              claims: bool = False, table_id: str | None = None,
+              requests: bool = False) -> int:
     """Mark her unread notifications read (only those about ``game_id`` if given, only
-    the answers to her requests with ``claims``)."""
+    the answers to her requests to be a player with ``claims``, to organise with
+    ``requests``, only those about the table ``table_id`` if given)."""
     q = update(Notification).where(
         Notification.account_id == account_id, Notification.read_at.is_(None))
     if game_id is not None:
         q = q.where(Notification.game_id == game_id)
     if claims:
         q = q.where(Notification.claim_id.is_not(None))
+    if requests:
+        q = q.where(Notification.request_id.is_not(None))
+    if table_id is not None:
+        q = q.where(Notification.table_id == table_id)
     result = s.execute(q.values(read_at=_now()))
     return int(getattr(result, "rowcount", 0) or 0)

@@ -3,7 +3,9 @@
 Every account is a *player*: she enters score sheets of her own games and
 confirms or disputes the sheets of games she played in (the ranking API
 checks that she played: :mod:`fido.ranking.reviews`). Two roles are stored
-(``account_roles``), granted with ``fido accounts grant``:
+(``account_roles``), granted with ``fido accounts grant`` or on the federation's
+page, where the requests to organise wait (:func:`ask_organiser`,
+:func:`decide_request`; a server with no federation account grants at once):
 
 * **organiser** of a scope, ``club:NAME``, ``event:NAME`` or ``event:#ID``: enters
   sheets of games in her scope for others and settles their disputes.
@@ -36,10 +38,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fido.accounts.names import name_key
+from fido.accounts.notifications import notify_request
 from fido.errors import Refused
 from fido.i18n import _
 from fido.safe_text import control_chars
-from fido.store import Account, ChampionshipTable, GameRow, RoleRow
+from fido.store import Account, ChampionshipTable, GameRow, OrganiserRequest, RoleRow
 
 __all__ = [
     "FEDERATION",
@@ -47,16 +50,21 @@ __all__ = [
     "ROLES",
     "SCOPE_KINDS",
     "RoleError",
+    "ask_organiser",
     "check_settle",
     "check_submit",
     "covers",
     "covers_game",
+    "decide_request",
     "event_key",
     "event_scope",
     "find_account",
     "grant",
     "is_federation",
+    "latest_request",
+    "may_organise",
     "parse_scope",
+    "pending_requests",
     "revoke",
     "roles_of",
     "settlers",
@@ -269,3 +277,92 @@ def settlers(s: Session, game: GameRow) -> list[int]:
     accounts = s.scalars(select(Account).where(Account.id.in_(out)))
     return sorted({a.id for a in accounts
                    if is_federation(s, a.id) or a.player_id not in players})
+
+
+# ---------------------------------------------------------------- requests to organise
+
+
+def may_organise(s: Session, account: Account | None) -> bool:
+    """Whether she may create events: an organiser (of any scope) or the federation."""
+    if account is None or account.guest:
+        return False
+    return any(r.role in (ORGANISER, FEDERATION) for r in roles_of(s, account.id))
+
+
+def _nobody_to_ask(s: Session) -> bool:
+    return s.scalar(select(RoleRow.id).where(RoleRow.role == FEDERATION).limit(1)) is None
+
+
+def ask_organiser(s: Session, account: Account, scope: str,
+                  *, now: dt.datetime | None = None) -> OrganiserRequest:
+    """She asks the federation for an organiser's role of ``scope`` (``club:NAME`` or
+    ``event:NAME``); a request of hers still pending is replaced by this one. A server
+    with no federation account has nobody to ask: the role is granted at once (the
+    request is stored approved)."""
+    if account.guest:
+        raise RoleError(_("a guest holds no roles: she signs up first"), "guest")
+    try:
+        scope_ = parse_scope(scope)
+    except RoleError as e:
+        raise RoleError(e.message, "invalid", 422) from None
+    if _event_id(scope_) is not None:
+        raise RoleError(_("an event's own scope comes with creating it: ask for a club "
+                          "or an event by its name"), "invalid", 422)
+    now = now or dt.datetime.now(dt.UTC)
+    # her row locked: two requests of hers at once take turns, one stays pending
+    s.execute(select(Account.id).where(Account.id == account.id).with_for_update())
+    if s.scalar(select(RoleRow.id).where(RoleRow.account_id == account.id,
+                                         RoleRow.role == ORGANISER,
+                                         RoleRow.scope == scope_)) is not None:
+        raise RoleError(_("you are organiser of {scope} already").format(scope=scope_),
+                        "already", 409)
+    request = s.scalar(select(OrganiserRequest).where(
+        OrganiserRequest.account_id == account.id, OrganiserRequest.decided_at.is_(None)))
+    if request is None:
+        request = OrganiserRequest(account_id=account.id, scope=scope_, asked_at=now)
+        s.add(request)
+    else:
+        request.scope, request.asked_at = scope_, now
+    s.flush()
+    if _nobody_to_ask(s):
+        grant(s, account, ORGANISER, scope_, now=now)
+        request.decided_at, request.approved = now, True
+        s.flush()
+    return request
+
+
+def pending_requests(s: Session, limit: int = 200) -> list[OrganiserRequest]:
+    """The requests to organise waiting for the federation, oldest first."""
+    return list(s.scalars(select(OrganiserRequest)
+                          .where(OrganiserRequest.decided_at.is_(None))
+                          .order_by(OrganiserRequest.asked_at, OrganiserRequest.id)
+                          .limit(limit)))
+
+
+def latest_request(s: Session, account_id: int) -> OrganiserRequest | None:
+    """Her newest request to organise, pending or answered."""
+    return s.scalar(select(OrganiserRequest).where(OrganiserRequest.account_id == account_id)
+                    .order_by(OrganiserRequest.asked_at.desc(), OrganiserRequest.id.desc())
+                    .limit(1))
+
+
+def decide_request(s: Session, request_id: int, by: Account, approve: bool,
+                   *, now: dt.datetime | None = None) -> OrganiserRequest:
+    """The federation's answer (``by`` must be the federation): approving grants her the
+    organiser's role of the scope she asked for; she finds the answer in her inbox."""
+    if not is_federation(s, by.id):
+        raise RoleError(_("only the federation answers requests to organise"))
+    request = s.get(OrganiserRequest, request_id, with_for_update=True,  # answers take turns
+                    populate_existing=True)
+    if request is None:
+        raise RoleError(_("there is no request {number}").format(number=request_id),
+                        "unknown_request", 404)
+    if request.decided_at is not None:
+        raise RoleError(_("this request was answered already"), "decided", 409)
+    now = now or dt.datetime.now(dt.UTC)
+    if approve:
+        grant(s, request.account, ORGANISER, request.scope, now=now)
+    request.decided_at, request.decided_by, request.approved = now, by.id, approve
+    s.flush()
+    notify_request(s, request, now=now)
+    return request

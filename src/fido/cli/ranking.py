@@ -23,6 +23,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
+from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from fido.errors import FidoError
@@ -53,6 +54,8 @@ from fido.ranking.snapshot import (
     closed_until,
     compute_month,
     late_games,
+    month_bounds,
+    month_of,
     publish,
     published,
     verify,
@@ -60,7 +63,7 @@ from fido.ranking.snapshot import (
 from fido.ranking.submission import find_game, games_of, parse_result, submit
 from fido.rich_text import shown
 from fido.safe_text import printable
-from fido.store import Player, db_message, open_store
+from fido.store import GameRow, Player, db_message, open_store
 
 __all__ = ["players_app", "ranking_app", "refusing", "results_app"]
 
@@ -483,7 +486,7 @@ def ranking_close(
 ) -> None:
     """Close every ended month whose ranking is not out yet, oldest first (for cron; the
     server does it by itself). Nothing to do is not an error."""
-    from fido.server.monthly import close_due, last_ended  # noqa: PLC0415
+    from fido.server.monthly import close_due  # noqa: PLC0415
 
     wait = dt.timedelta(hours=delay)
     with refusing():
@@ -491,6 +494,8 @@ def ranking_close(
         done = close_due(store, delay=wait)
         with store.session(write=False) as s:
             latest = closed_until(s)
+            received = s.scalar(select(func.min(GameRow.received_at)))
+            first = month_of(utc(received)) if received is not None else None
     for c in done:
         if c.outcome == "published":
             _say(("published", "green"), c.message.removeprefix("published"))
@@ -503,15 +508,46 @@ def ranking_close(
                 f"{c.month} cannot be published: {c.message} (months after it wait for it)"
             )
     if not done:
-        if latest is None:
-            console.print(
-                f"nothing to close: no month with results has ended "
-                f"(the latest ended month is {last_ended(utcnow(), wait)})"
-            )
-        else:
-            console.print(
-                f"nothing to close: every ended month is published (the latest, {latest[0]})"
-            )
+        console.print(_nothing_to_close(latest[0] if latest else first, latest is not None,
+                                        wait))
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+
+
+def _day_text(day: dt.date) -> str:
+    """A date as an organiser reads it: 30 November 2026 (in English, whatever the locale)."""
+    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
+
+
+def _nothing_to_close(month: str | None, published_one: bool, wait: dt.timedelta) -> str:
+    """Why ``fido ranking close`` did nothing, in an organiser's words: the month it
+    waits for and when that month ends (and is published)."""
+    from fido.server.monthly import last_ended  # noqa: PLC0415
+
+    def ends(month: str) -> str:
+        last_day, cutoff = month_bounds(month)
+        text = f"ends on {_day_text(last_day)}"
+        if wait:
+            hours = f"{wait.total_seconds() / 3600:g}"
+            text += (f" and is published {hours} hours after "
+                     f"({_day_text((cutoff + wait).date())}, {cutoff + wait:%H:%M} UTC)")
+        return text
+
+    if month is None:
+        return ("Nothing to close: no results yet (no score sheet, no rated game, no "
+                "import), so there is no month to publish.")
+    if not published_one:  # the first results' month has not ended
+        return (f"Nothing to close: the first results are from {month}, which "
+                f"{ends(month)}; its ranking is published then.")
+    ended = last_ended(utcnow(), wait) or month
+    following = month_of(month_bounds(month)[1])
+    if ended == month:
+        return (f"Nothing to close: the last month to end, {month}, is published already; "
+                f"the next, {following}, {ends(following)}.")
+    return (f"Nothing to close: {month} is the latest month published; the next, "
+            f"{following}, {ends(following)}.")
 
 
 @ranking_app.command("show")

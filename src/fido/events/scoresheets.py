@@ -2,14 +2,16 @@
 
 The sheet of a drawn table is entered on the web's score sheet page, filled
 in from the draw (the event's round and table as its event text, the set,
-the players in seat order); it is a result like any other (the other
-players confirm it, it goes into the world ranking) and the event reads its
+the players in seat order, the round's day of the event as its date); it
+is a result like any other (the other players confirm it, it goes into the
+world ranking) and the event reads its
 finals from it. Only the table's players, the event's organiser or the
 federation enter it, and only with the table's players on it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 
 from sqlalchemy.orm import Session
@@ -19,7 +21,8 @@ from fido.events.errors import EventError
 from fido.i18n import _
 from fido.store import Account, Championship, ChampionshipTable, GameRow
 
-__all__ = ["attach_sheet", "check_sheet", "sheet_key", "sheet_players", "sheet_table"]
+__all__ = ["attach_sheet", "check_sheet", "round_day", "sheet_key", "sheet_players",
+           "sheet_table"]
 
 
 def sheet_table(s: Session, table_id: int, *,
@@ -37,6 +40,14 @@ def sheet_table(s: Session, table_id: int, *,
                                event=table.championship.name, round=table.round,
                                table=table.number, sheet=table.game_id))
     return table.championship, table
+
+
+def round_day(event: Championship, round_no: int) -> dt.date:
+    """The day a round of an event is played, as its sheet's date defaults: the event's
+    days shared out between its rounds in order (a one-day event: its day)."""
+    days = max(1, (event.ends_on - event.starts_on).days + 1)
+    rounds = max(1, event.rounds)
+    return event.starts_on + dt.timedelta(days=min(days - 1, (round_no - 1) * days // rounds))
 
 
 def sheet_players(s: Session, table: ChampionshipTable) -> list[int]:

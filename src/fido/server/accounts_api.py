@@ -104,9 +104,13 @@ def accounts_routes() -> APIRouter:
                     account.language = i18n.language_or_none(request.cookies.get(LANGUAGE))
                 srv.sessions.end(s, old)  # a new id after a change of rights (no fixation)
                 cookie = srv.sessions.start(s, account)
+                if current is not None:  # a guest: her seats take her name (other processes)
+                    srv.hub.announce_rename(s, account.id)
                 return cookie, _info(request, s, account)
 
         cookie, info = await asyncio.to_thread(work)  # committed, then the sockets are told
+        if info.account is not None:  # her seats in this process's rooms: her new name
+            srv.hub.rename(info.account.id, info.account.name)
         srv.session_sockets.end(srv.sessions.key(old))
         token = set_session_cookie(request, response, cookie)
         return info.model_copy(update={"csrf_token": token})

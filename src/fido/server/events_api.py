@@ -31,7 +31,14 @@ from fido.i18n import N_, _
 from fido.server import deps, policy
 from fido.server.deps import CsrfChecked, errors
 from fido.server.errors import ApiError
-from fido.store import INT_MAX, Account, Championship, ChampionshipTable, TableRow
+from fido.store import (
+    INT_MAX,
+    Account,
+    Championship,
+    ChampionshipTable,
+    OrganiserRequest,
+    TableRow,
+)
 
 if TYPE_CHECKING:
     from fido.server.hub import Hub
@@ -183,6 +190,21 @@ async def seat_waiting_rounds(hub: Hub) -> int:
     return len(tables)
 
 
+class OrganiserRequestIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    scope: Annotated[str, Field(min_length=1, max_length=200, examples=["club:Rostock"])]
+
+
+def _request_json(request: OrganiserRequest | None) -> dict[str, Any] | None:
+    """Her request to organise as the events page shows it."""
+    if request is None:
+        return None
+    status = ("pending" if request.decided_at is None
+              else "approved" if request.approved else "refused")
+    return {"id": request.id, "scope": request.scope, "status": status,
+            "asked_at": request.asked_at.isoformat()}
+
+
 def events_routes() -> APIRouter:
     api = APIRouter(prefix="/api", tags=["events"])
 
@@ -198,11 +220,26 @@ def events_routes() -> APIRouter:
         """Every event, newest first: name, dates, status and players registered."""
         with deps.server(request).store.session(write=False) as s:
             rows = s.scalars(select(Championship).order_by(Championship.id.desc())).all()
-            return {"events": [
+            me = deps.me(request, s)
+            asked = roles.latest_request(s, me.id) if me is not None else None
+            return {"may_organise": policy.may_organise(s, me),
+                    "organiser_request": _request_json(asked), "events": [
                 {"id": e.id, "name": e.name, "starts_on": e.starts_on.isoformat(),
                  "ends_on": e.ends_on.isoformat(), "status": _status(s, e), "mode": e.mode,
                  "set": e.set, "table_size": e.table_size, "rounds": e.rounds,
                  "players": len(e.entries)} for e in rows]}
+
+    @api.post("/organiser-requests", status_code=201, dependencies=CsrfChecked,
+              responses=errors(401, 403, 409, 422))
+    def ask_to_organise(body: OrganiserRequestIn, request: Request) -> dict[str, Any]:
+        """Ask the federation for an organiser's role of ``scope`` (``club:NAME`` or
+        ``event:NAME``); it answers on its page. With no federation on the server the role
+        is granted at once (``status``: ``approved``)."""
+        def work(s: Session) -> dict[str, Any]:
+            me = deps.signed_in(request, s)
+            return _request_json(roles.ask_organiser(s, me, body.scope)) or {}
+        result: dict[str, Any] = in_store(request, work)
+        return result
 
     @api.post("/events", status_code=201, dependencies=CsrfChecked,
               responses=errors(401, 403, 409))
@@ -210,12 +247,7 @@ def events_routes() -> APIRouter:
         """Create an event; you are its organiser."""
         def work(s: Session) -> dict[str, Any]:
             me = deps.signed_in(request, s)
-            if not (roles.is_federation(s, me.id)
-                    or any(r.role == roles.ORGANISER for r in roles.roles_of(s, me.id))):
-                raise ApiError(403, "organiser", _("organising an event takes an organiser's "
-                                                     "role (of a club or an event) or the "
-                                                     "federation's: ask the federation "
-                                                     "(fido accounts grant)"))
+            policy.check_organise(s, me)
             event = champs.create_event(s, me, body)
             # she organises it: she settles the disputes of its games, and no other's (a
             # scope by the event's id: the name is hers to choose, and could match others)

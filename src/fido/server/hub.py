@@ -11,6 +11,11 @@ costs a read, never a move; after the listener reconnects every live room
 reads its log again, and a room loaded on demand reads it once more when it
 is in place (a commit notified during its load found no room to wake).
 
+A person's new name (a guest who signs up) is no event of a table: the process
+that signs her up renames her seats in its rooms (:meth:`Hub.rename`) and, on
+PostgreSQL, NOTIFYs ``account:<id>``; the others read her name and do the same.
+Each room's next view, and every welcome, names her so.
+
 Presence is in the log too: a process that starts writes every seated
 person of its running tables away (no one is connected to it yet), and a
 process that reads an "away" of a seat it holds a connection for answers
@@ -23,8 +28,10 @@ import asyncio
 import contextlib
 import logging
 import threading
+from dataclasses import replace
 
-from sqlalchemy import select
+from sqlalchemy import select, text
+from sqlalchemy.orm import Session
 
 from fido.safe_text import whole_or_none
 from fido.server.analysis_jobs import AnalysisJobs
@@ -33,9 +40,11 @@ from fido.server.settings import PlaySettings
 from fido.server.tables import Room, RoomContext
 from fido.server.tables.log import NOTIFY_CHANNEL
 from fido.server.tables.matches import resume as resume_matches
-from fido.store import Store, TableRow
+from fido.store import Account, Store, TableRow
 
 __all__ = ["Hub", "PlaySettings"]
+
+RENAMED = "account"  # a notification's "table" part naming an account whose name changed
 
 log = logging.getLogger("fido.server")
 
@@ -129,10 +138,50 @@ class Hub:
         self.bots.close()
         self.analyses.close()
 
+    # ------------------------------------------------------------ names
+
+    def rename(self, account_id: int, name: str) -> int:
+        """She goes by ``name`` now: every seat of hers in this process's rooms says so
+        from its next view on (a name is no move: nothing is written to a log). How many
+        seats."""
+        renamed = 0
+        for room in self.rooms.values():
+            for i, seat in enumerate(room.seats):
+                if seat.account_id == account_id and seat.kind == "person" \
+                        and seat.name != name:
+                    room.seats[i] = replace(seat, name=name)
+                    renamed += 1
+        return renamed
+
+    @staticmethod
+    def announce_rename(s: Session, account_id: int) -> None:
+        """Tell the other processes (PostgreSQL), at the commit of ``s``, that the account's
+        name changed: they read it and :meth:`rename` her seats."""
+        if s.get_bind().dialect.name == "postgresql":
+            s.execute(text("SELECT pg_notify(:channel, :id)"),
+                      {"channel": NOTIFY_CHANNEL, "id": f"{RENAMED}:{account_id}"})
+
+    async def _renamed(self, account_id: int) -> None:
+        def name() -> str | None:
+            with self.store.session(write=False) as s:
+                account = s.get(Account, account_id)
+                return account.name if account is not None else None
+
+        new = await asyncio.to_thread(name)
+        if new is not None:
+            self.rename(account_id, new)
+
     # ------------------------------------------------------------ PostgreSQL
 
     def _notified(self, payload: str) -> None:
         table_id, _, seq = payload.partition(":")
+        if table_id == RENAMED:
+            account_id = whole_or_none(seq)
+            if account_id is not None:
+                task = asyncio.ensure_future(self._renamed(account_id))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+            return
         room = self.rooms.get(table_id)
         if room is not None:
             self._spawn(room, whole_or_none(seq))
@@ -143,6 +192,8 @@ class Hub:
         waking the event loop for each cost a thread's hand-over a move. A room's sequence
         number only grows, so one read here at or past the note's is past it for good."""
         table_id, _, seq = payload.partition(":")
+        if table_id == RENAMED:
+            return bool(self.rooms)  # her seats, if any, are in rooms this process holds
         room = self.rooms.get(table_id)
         known = whole_or_none(seq)
         return room is not None and (known is None or known > room.seq)

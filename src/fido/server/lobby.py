@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, selectinload
 
+from fido.accounts import notifications as notes
 from fido.accounts import signup as accounts
 from fido.errors import FidoError
 from fido.i18n import _, ngettext
@@ -41,6 +42,7 @@ from fido.store import INT_MAX, Account, MatchRow, SeatRow, TableRow
 
 if TYPE_CHECKING:
     from fido.server.deps import Server
+    from fido.server.tables import Room
 
 __all__ = ["lobby_routes", "new_table"]
 
@@ -51,14 +53,32 @@ Invite = Annotated[str | None, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
 
 
 def _out(info: dict[str, Any], account: Account | None) -> TableOut:
-    out = TableOut.model_validate({k: v for k, v in info.items() if k != "invite"})
+    """The table as ``account`` sees it: her seat, the seat reserved for her, whether she
+    may take one (``info["reserved"]``: each seat's reserved-for name key, never shown)."""
+    out = TableOut.model_validate({k: v for k, v in info.items()
+                                   if k not in ("invite", "reserved")})
+    key = accounts.name_key(account.name) if account is not None and account.name else None
+    reserved = info.get("reserved") or [None] * len(out.seats)
+    for seat, whom in zip(out.seats, reserved, strict=False):
+        seat.for_you = seat.kind == "reserved" and key is not None and whom == key
     if account is not None:
         mine = [i for i, seat in enumerate(out.seats)
                 if seat.kind == "person" and seat.account == account.id]
         if mine:
             out.my_seat = mine[0]
             out.invite = info.get("invite")
+    if out.status == "open" and out.my_seat is None:
+        out.her_seat = next((i for i, seat in enumerate(out.seats) if seat.for_you), None)
+        out.joinable = out.her_seat is not None or (
+            not out.private and any(seat.kind == "open" for seat in out.seats))
     return out
+
+
+def _room_info(room: Room, invite: bool = True) -> dict[str, Any]:
+    """A live table's info for :func:`_out`: whom its seats are reserved for (and its
+    invite, which :func:`_out` shows its seated people only)."""
+    info = room.info() | {"reserved": [s.reserved_for for s in room.seats]}
+    return info | {"invite": room.invite} if invite else info
 
 
 def _check_table(body: TableIn, s: Session, me: Account) -> tuple[str, list[SeatRow]]:
@@ -150,6 +170,11 @@ def new_table(s: Session, body: TableIn, creator: Account) -> TableRow:
         m = new_match(s, ruleset, body.players, match, created_by=creator.id)
         table.match_id, table.hand = m.id, 1
     s.add(table)
+    s.flush()  # the table's row first: her notice names it
+    reserved = {r.reserved_for for r in rows if r.reserved_for}
+    if reserved:  # each person a seat is reserved for finds it in her inbox
+        notes.notify_seat(s, s.scalars(select(Account.id).where(
+            Account.name_key.in_(reserved), Account.id != creator.id)), table.id)
     return table
 
 
@@ -186,7 +211,7 @@ def lobby_routes() -> APIRouter:
                 await asyncio.to_thread(_drop, srv, table_id)  # no table without its creator
                 srv.hub.rooms.pop(table_id, None)
                 raise
-        return _out(room.info() | {"invite": room.invite}, me)
+        return _out(_room_info(room), me)
 
     @api.get("/tables", response_model=TableList, responses=errors())
     def list_tables(
@@ -215,7 +240,7 @@ def lobby_routes() -> APIRouter:
                         request: Request) -> TableOut:
         room = await deps.room(request, table_id)
         me = await deps.account(request)
-        return _out(room.info() | {"invite": room.invite}, me)
+        return _out(_room_info(room), me)
 
     @api.post("/tables/{table_id}/seats", response_model=TableOut, dependencies=CsrfChecked,
               responses=errors(401, 403, 404, 409, 503))
@@ -226,7 +251,8 @@ def lobby_routes() -> APIRouter:
         me = await deps.account(request, required=True)
         assert me is not None
         await room.join(me, body.seat, body.invite)
-        return _out(room.info() | {"invite": room.invite}, me)
+        await asyncio.to_thread(_seat_taken, deps.server(request), me.id, table_id)
+        return _out(_room_info(room), me)
 
     @api.delete("/tables/{table_id}/seats/mine", response_model=TableOut,
                 dependencies=CsrfChecked, responses=errors(401, 404, 409, 503))
@@ -237,7 +263,7 @@ def lobby_routes() -> APIRouter:
         me = await deps.account(request, required=True)
         assert me is not None
         await room.leave(me)
-        return _out(room.info(), me)
+        return _out(_room_info(room, invite=False), me)
 
     @api.post("/tables/{table_id}/again", response_model=TableOut, dependencies=CsrfChecked,
               responses=errors(401, 403, 404, 409, 503))
@@ -319,6 +345,12 @@ def _newest_of_each(n: int) -> Select[tuple[str]]:
     return select(ranked.c.id).where(ranked.c.rank <= n)
 
 
+def _seat_taken(srv: Server, account_id: int, table_id: str) -> None:
+    """Her notice of a seat reserved for her at this table is read: she sat down."""
+    with srv.store.session() as s:
+        notes.mark_read(s, account_id, table_id=table_id)
+
+
 def _drop(srv: Server, table_id: str) -> None:
     with srv.store.session() as s:
         row = s.get(TableRow, table_id)
@@ -335,4 +367,5 @@ def _row_info(row: TableRow) -> dict[str, Any]:
                             r.account.name if r.account is not None else None).public()
                   | {"away": False} for r in row.seats],
         "seq": row.seq, "finished": row.record is not None,
+        "reserved": [r.reserved_for for r in row.seats],
     }

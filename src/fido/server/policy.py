@@ -18,6 +18,9 @@ reads the code, a person the sentence). The rules (docs/server.md, docs/events.m
   ``not_seated``); a match is seen by whom its tables' lists show it to.
 * Only the federation settles a dispute about an online game; an organiser's scope
   covers what it names exactly (:mod:`fido.accounts.roles`).
+* Creating an event takes an organiser's role (any scope) or the federation's
+  (403 ``organiser``); an account without one asks the federation for it
+  (:func:`fido.accounts.roles.ask_organiser`) and is shown that way, not the form.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from typing import Literal
 from sqlalchemy import Select, bindparam, exists, or_, select
 from sqlalchemy.orm import Session, aliased
 
+from fido.accounts import roles
+from fido.accounts.names import name_key
 from fido.events.rounds import TableResult, round_over
 from fido.i18n import N_, _
 from fido.server.errors import ApiError
@@ -36,9 +41,11 @@ from fido.store import Account, Championship, ChampionshipTable, QueueEntry, Sea
 
 __all__ = [
     "GameData",
+    "check_organise",
     "game_data",
     "listed_tables",
     "match_tables",
+    "may_organise",
     "may_watch",
     "open_results",
     "queue_entry",
@@ -136,8 +143,12 @@ def game_data(s: Session, table_id: str, viewer: Account | None, what: GameData,
 
 def listed_tables(viewer: Account | None) -> Select[TableRow]:
     """The tables a list may show the viewer: public ones and the private ones she sits
-    at, never a table of a duplicate round still playing (its result would tell)."""
-    mine = select(SeatRow.table_id).where(SeatRow.account_id == (viewer.id if viewer else -1))
+    at or where a seat is reserved for her, never a table of a duplicate round still
+    playing (its result would tell)."""
+    key = name_key(viewer.name) if viewer is not None and viewer.name else None
+    mine = select(SeatRow.table_id).where(or_(
+        SeatRow.account_id == (viewer.id if viewer else -1),
+        (SeatRow.kind == "reserved") & (SeatRow.reserved_for == (key or ""))))
     return select(TableRow).where(
         or_(TableRow.private.is_(False), TableRow.id.in_(mine)),
         or_(TableRow.record.is_(None), TableRow.id.not_in(sealed_tables())),
@@ -188,3 +199,14 @@ def queue_entry(s: Session, viewer: Account | None, *, lock: bool = False) -> Qu
         return None
     query = select(QueueEntry).where(QueueEntry.account_id == viewer.id)
     return s.scalar(query.with_for_update() if lock else query)
+def may_organise(s: Session, viewer: Account | None) -> bool:
+    """Whether the viewer may create events (the events page shows her the form)."""
+    return roles.may_organise(s, viewer)
+
+
+def check_organise(s: Session, viewer: Account) -> None:
+    """Refuse (403 ``organiser``) an event created by an account that may not organise."""
+    if not may_organise(s, viewer):
+        raise ApiError(403, "organiser", _(
+            "organising an event takes an organiser's role (of a club or an event) or the "
+            "federation's: ask the federation for one on the events page"))

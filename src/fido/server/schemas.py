@@ -272,6 +272,7 @@ class SeatOut(BaseModel):
     bot: str | None
     account: int | None
     away: bool
+    for_you: bool = False  # reserved for the account asking (whom for is not told others)
 
 
 class TableOut(BaseModel):
@@ -292,6 +293,10 @@ class TableOut(BaseModel):
     match: MatchOut | None = None  # a hand of a match
     next: str | None = None  # the table everyone went on to (the next hand, a rematch)
     again: AgainOut = AgainOut()
+    # the account asking may take a seat: one is open (and the table is not private), or
+    # one is reserved for her; her_seat: the first seat reserved for her
+    joinable: bool = False
+    her_seat: int | None = None
 
 
 class TableList(BaseModel):

@@ -419,7 +419,9 @@ class RoleRow(Base):
 class Notification(Base):
     """Something the app tells an account about a stored game (a sheet to confirm, a
     dispute to settle, a verdict) or about her request to be a ranking player (the
-    federation's answer): one of ``game_id`` and ``claim_id`` is set (migration 0011).
+    federation's answer): one of ``game_id`` and ``claim_id`` is set (migration 0011);
+    or about a table where a seat is reserved for her (``table_id``), or the answer to
+    her request to organise (``request_id``, migration 0017).
     ``read_at`` is None until she has seen it."""
 
     __tablename__ = "notifications"
@@ -427,7 +429,8 @@ class Notification(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(20))  # review, disputed, settled, claim
+    # review, disputed, settled, claim, seat, organiser
+    kind: Mapped[str] = mapped_column(String(20))
     game_id: Mapped[int | None] = mapped_column(
         ForeignKey("games.id", ondelete="CASCADE"), index=True, nullable=True
     )
@@ -438,8 +441,19 @@ class Notification(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     read_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
+    table_id: Mapped[str | None] = mapped_column(  # a seat of it is reserved for her (0017)
+        ForeignKey("game_tables.id", name="fk_notifications_table", ondelete="CASCADE"),
+        nullable=True,
+    )
+    request_id: Mapped[int | None] = mapped_column(  # her request to organise, answered
+        ForeignKey("organiser_requests.id", name="fk_notifications_request",
+                   ondelete="CASCADE"),
+        nullable=True,
+    )
+
     game: Mapped[GameRow | None] = relationship()
     claim: Mapped[PlayerClaim | None] = relationship()
+    request: Mapped[OrganiserRequest | None] = relationship()
 class Championship(Base):
     """An event (a championship or a cup): its settings and its secret seed.
 
@@ -624,3 +638,26 @@ class QueueEntry(Base):
         ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=True
     )
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+class OrganiserRequest(Base):
+    """An account asks to organise events (an organiser's role of ``scope``); the
+    federation approves, granting the role, or refuses (``approved``), like a
+    :class:`PlayerClaim`. Pending while ``decided_at`` is None; at most one pending an
+    account (:mod:`fido.accounts.roles` keeps that)."""
+
+    __tablename__ = "organiser_requests"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    scope: Mapped[str] = mapped_column(String(200))
+    asked_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    decided_at: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    decided_by: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    approved: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+
+    account: Mapped[Account] = relationship(foreign_keys=[account_id])

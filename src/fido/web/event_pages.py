@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
+from fido.accounts import notifications as notes
 from fido.i18n import N_, _, format_date
 from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
@@ -61,6 +62,12 @@ def _event_body(form: dict[str, str]) -> dict[str, Any]:
     return body
 
 
+def _answer_read(request: Request, account_id: int) -> None:
+    """The federation's answer to her request to organise is read: the events page says it."""
+    with request.app.state.server.store.session() as s:
+        notes.mark_read(s, account_id, requests=True)
+
+
 def _valid_id(event_id: str) -> int | None:
     n = whole_or_none(event_id)
     return n if n is not None and 0 < n < 2**31 else None
@@ -70,12 +77,19 @@ def event_routes() -> APIRouter:
     pages = APIRouter(include_in_schema=False)
 
     async def events_page(request: Request, form: dict[str, str] | None = None,
-                          error: str = "", status: int = 200) -> HTMLResponse:
+                          error: str = "", status: int = 200,
+                          ask: dict[str, str] | None = None) -> HTMLResponse:
         me = await asyncio.to_thread(viewer, request)
         answer = await InProcessApi(request).call("GET", "/api/events")
         events = [_shown(e) for e in answer.body.get("events", [])] if answer.ok else []
+        asked = answer.body.get("organiser_request") if answer.ok else None
+        if me is not None and asked is not None and asked["status"] != "pending":
+            await asyncio.to_thread(_answer_read, request, me["id"])  # this page shows it
+            me = await asyncio.to_thread(viewer, request)  # her inbox's count without it
         return render(request, "events.html", status, me=me, form=form or DEFAULTS,
-                      error=error, events=events, sets=FIDO_DIVISORS)
+                      error=error, events=events, sets=FIDO_DIVISORS,
+                      may_organise=answer.ok and answer.body.get("may_organise", False),
+                      asked=asked, ask=ask or {})
 
     @pages.get("/events", response_class=HTMLResponse)
     async def events(request: Request) -> HTMLResponse:
@@ -91,6 +105,22 @@ def event_routes() -> APIRouter:
         if answer.ok:
             return see_other(f"/events/{answer.body['id']}", api)
         return await events_page(request, form, answer.message, answer.status)
+
+    @pages.post("/events/organise")
+    async def ask_to_organise(request: Request) -> Response:
+        """She asks the federation for an organiser's role (a club or an event by name)."""
+        form = await page_form(request)
+        if isinstance(form, HTMLResponse):
+            return form
+        kind = "event" if form.get("kind") == "event" else "club"
+        name = " ".join(form.get("scope", "").split())
+        api = InProcessApi(request, form.get(csrf.FIELD))
+        answer = await api.call("POST", "/api/organiser-requests",
+                                {"scope": f"{kind}:{name}"[:200]})
+        if answer.ok:
+            return see_other("/events#organise", api)
+        return await events_page(request, error=answer.message, status=answer.status,
+                                 ask={"kind": kind, "scope": name})
 
     async def event_page(request: Request, event_id: int, error: str = "",
                          status: int = 200) -> HTMLResponse:

@@ -24,6 +24,7 @@ __all__ = [
     "SEAT_CHOICES",
     "FormError",
     "Game",
+    "bot_help",
     "bot_level",
     "bot_name",
     "clock_choices",
@@ -45,6 +46,17 @@ SEAT_CHOICES: tuple[tuple[str, str], ...] = (
     *((f"bot:{level}", f"bot: {level}") for level in BOT_LEVELS),
     ("reserved", N_("reserved for…")),
 )
+# what each level is measured to do (bench/ladder.py; figures: docs/performance.md, the
+# ladder of 2026-11-23: each level's points a hand over the level below, duplicate deals)
+BOT_HELP = {
+    "random": N_("plays any legal move at random: to learn the rules against"),
+    "greedy": N_("takes the move that scores most now: measured 71 points a hand better "
+                 "than random on double-12 with 4 players (15 on double-6 with 3)"),
+    "expert": N_("plays as the FIDO texts teach (doubles, jokers kept for later): 33 points "
+                 "a hand better than greedy on double-12 (2 on double-6)"),
+    "search": N_("the expert checked by simulated play-outs, under a second a move: 3 to 8 "
+                 "points a hand better than expert on double-12 (2 on double-6)"),
+}
 CLOCKS = (0, 15, 30, 60, 120, 300)  # seconds per move; 0: no clock
 _FLAGS = ("count_pips", "all_fives")  # the classic games' options (probed below)
 _NAMES = {
@@ -73,6 +85,11 @@ def bot_level(level: str) -> str:
 def bot_name(level: str) -> str:
     """A bot seated at a finished table, as the lists name it: "bot (expert)"."""
     return gettext("bot ({level})").format(level=bot_level(level))
+
+
+def bot_help() -> list[tuple[str, str]]:
+    """Each bot level with what it is measured to do, in the reader's language."""
+    return [(bot_level(level), gettext(BOT_HELP[level])) for level in BOT_LEVELS]
 
 
 def seat_choices() -> list[tuple[str, str]]:

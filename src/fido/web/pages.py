@@ -40,6 +40,7 @@ from fido.web.api import Answer, InProcessApi
 from fido.web.forms import (
     GAMES,
     FormError,
+    bot_help,
     bot_name,
     clock_choices,
     default_form,
@@ -300,6 +301,7 @@ def page_routes() -> APIRouter:
             open_tables=open_.body.get("tables", []) if open_.ok else [],
             running_tables=running.body.get("tables", []) if running.ok else [],
             games=GAMES, sets=FIDO_DIVISORS, seat_choices=seat_choices(),
+            bot_levels=bot_help(),
             clocks=clock_choices(), set_label=set_label,
             queue=queue_view(queue.body if queue.ok else None), queue_games=queue_games(),
             bot_waits=BOT_WAITS, queue_error=queue_error,

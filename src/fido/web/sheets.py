@@ -34,15 +34,17 @@ from fido.accounts.roles import (
     ORGANISER,
     RoleError,
     check_settle,
+    decide_request,
     find_account,
     grant,
+    pending_requests,
     revoke,
     roles_of,
 )
 from fido.errors import FidoError, Refused
 from fido.events.championships import event_label
 from fido.events.errors import EventError
-from fido.events.scoresheets import sheet_players, sheet_table
+from fido.events.scoresheets import round_day, sheet_players, sheet_table
 from fido.i18n import N_, _
 from fido.ranking import ResultError, Status, confirm, dispute, register_player, settle, status_at
 from fido.ranking.clock import utcnow
@@ -152,16 +154,33 @@ async def refused_page(request: Request, exc: Exception) -> Response:
 def _inbox_item(n: Notification) -> dict[str, Any]:
     """A line of her inbox: about a stored game, or the answer to her request."""
     item: dict[str, Any] = {"kind": n.kind, "text": notes.KINDS[n.kind], "game": n.game_id,
-                            "created": n.created_at, "unread": n.read_at is None}
+                            "created": n.created_at, "unread": n.read_at is None,
+                            "href": f"/sheets/{n.game_id}" if n.game_id else "/sheets"}
     if n.game is not None:
         return item | {"event": n.game.event, "date": n.game.played_on,
                        "status": status_at(n.game).value}
+    if n.table_id is not None:  # a seat reserved for her
+        return item | {"event": _("A seat for you"), "date": n.created_at.date(),
+                       "status": "", "href": f"/tables/{n.table_id}"}
+    if n.request is not None:  # the answer to her request to organise
+        return item | {"event": _("Organising events"), "href": "/events",
+                       "date": n.request.decided_at.date() if n.request.decided_at else "",
+                       "status": "approved" if n.request.approved else "refused"}
     claim = n.claim
     approved = claim is not None and claim.approved
     return item | {"event": _("Player {number}").format(number=claim.player.number)
                    if claim else _("Your request"),
                    "date": claim.decided_at.date() if claim and claim.decided_at else "",
                    "status": "approved" if approved else "refused"}
+
+
+def _asked(s: Session, account: Account) -> dict[str, Any]:
+    """What her link request form shows (not linked yet): her last request to the
+    federation, if she made one, and whether the link is made at once (nobody to ask)."""
+    if account.player_id is not None:
+        return {}
+    return {"claim": claim_out(claims.latest(s, account.id)),
+            "direct": claims.links_at_once(s, account)}
 
 
 def _store(request: Request) -> Any:
@@ -223,11 +242,12 @@ def sheet_routes() -> APIRouter:
 
     # ------------------------------------------------------------ the form
 
-    def _form_page(request: Request, sheet: SheetForm, status: int = 200,
-                   me: dict[str, Any] | None = None, linked: bool = True) -> HTMLResponse:
+    def _form_page(request: Request, sheet: SheetForm, status: int = 200, *,
+                   me: dict[str, Any] | None = None, linked: bool = True,
+                   asked: dict[str, Any] | None = None) -> HTMLResponse:
         return render(request, "sheet_new.html", status, me=me, sheet=sheet,
                                sets=sets(), max_rows=MAX_ROWS, linked=linked,
-                               today=utcnow().date().isoformat())
+                               today=utcnow().date().isoformat(), **(asked or {}))
 
     @router.get("/sheets/new", response_class=HTMLResponse)
     def new_sheet(request: Request, table: int | None = None) -> Response:
@@ -244,11 +264,14 @@ def sheet_routes() -> APIRouter:
                     return _refused(request, RefusedPage(409, _("No sheet to enter"), str(e)),
                                     me)
                 sheet.values |= {"event": event_label(event, drawn), "set": str(event.set),
+                                 "date": min(round_day(event, drawn.round),
+                                             utcnow().date()).isoformat(),
                                  "divisor": str(event.divisor), "event_table": str(table)}
                 for i, n in enumerate(numbers):
                     sheet.values[f"player{i}"] = str(n)
                 sheet.rows = max(sheet.rows, len(numbers))
-            return _form_page(request, sheet, me=me, linked=account.player_id is not None)
+            return _form_page(request, sheet, me=me, linked=account.player_id is not None,
+                              asked=_asked(s, account))
 
     def _enter(request: Request, form: dict[str, str]) -> Response:
         sheet = parse_form(form)
@@ -282,7 +305,7 @@ def sheet_routes() -> APIRouter:
             if game_id is not None:
                 return see_other(f"/sheets/{game_id}?sent=1")
             return _form_page(request, sheet, status, me=me,
-                              linked=account.player_id is not None)
+                              linked=account.player_id is not None, asked=_asked(s, account))
 
     @router.post("/sheets")
     async def post_sheet(request: Request) -> Response:
@@ -403,12 +426,10 @@ def sheet_routes() -> APIRouter:
                                  "final": mine.final if mine else None,
                                  "players": len(game.lines)})
             player = _name(s, account.player_id)
-            # not linked yet: her request to the federation, if she made one
-            claim = claim_out(claims.latest(s, account.id)) if player is None else None
-            direct = player is None and claims.links_at_once(s, account)
             settles = bool(roles_of(s, account.id))
+            asked = _asked(s, account) if player is None else {}
         return render(request, "sheets.html", status, me=me, rows=rows, player=player,
-                      settles=settles, claim=claim, direct=direct, error=error, number=number)
+                      settles=settles, error=error, number=number, **asked)
 
     @router.get("/sheets", response_class=HTMLResponse)
     def my_results(request: Request) -> Response:
@@ -416,19 +437,20 @@ def sheet_routes() -> APIRouter:
 
     def _ask(request: Request, form: dict[str, str]) -> Response:
         number = form.get("number", "").strip()[:20]
+        back = "/sheets/new" if form.get("back") == "new" else "/sheets"  # the form she was on
         try:
             with _store(request).session() as s:
                 account = _signed_in(request, s)
                 if form.get("action") == "new":  # no number yet: a new player (no federation)
                     claims.register_self(s, account)
-                    return see_other("/sheets")
+                    return see_other(back)
                 wanted = whole_or_none(number)
                 if wanted is None or not 1 <= wanted <= INT_MAX:
                     raise ApiError(422, "invalid", _("a player number is a whole number from 1"))
                 claims.ask_or_link(s, account, wanted)
         except Refused as e:
             return _results_page(request, e.message, e.status, number)
-        return see_other("/sheets")
+        return see_other(back)
 
     @router.post("/sheets/player")
     async def ask_player(request: Request) -> Response:
@@ -502,7 +524,10 @@ def sheet_routes() -> APIRouter:
                      "scope": r.scope, "at": r.granted_at} for r, a in rows]
             asking = [{"id": c.id, "name": c.account.name, "number": c.player.number,
                        "player": c.player.name, "at": c.asked_at} for c in claims.pending(s)]
+            organising = [{"id": r.id, "name": r.account.name, "scope": r.scope,
+                           "at": r.asked_at} for r in pending_requests(s)]
         return render(request, "sheet_roles.html", status, me=me, roles=held, asking=asking,
+                               organising=organising,
                                error=error, form=form or {},
                                done=request.query_params.get("done", "")[:200])
 
@@ -532,6 +557,14 @@ def sheet_routes() -> APIRouter:
                     done = (_("{account} is player {number} ({name})") if c.approved else
                             _("refused {account}'s request to be player {number}")).format(
                         account=c.account.name, number=c.player.number, name=c.player.name)
+                elif action in ("approve_organiser", "refuse_organiser"):  # to organise
+                    request_id = whole_or_none(form.get("request", ""))
+                    if request_id is None or request_id > INT_MAX:
+                        raise RoleError(_("which request?"))
+                    r = decide_request(s, request_id, me, action == "approve_organiser")
+                    done = (_("{account} is organiser of {scope}") if r.approved else
+                            _("refused {account}'s request to organise as {scope}")).format(
+                        account=r.account.name, scope=r.scope)
                 elif action == "link":  # an account to her ranking player
                     who = find_account(s, form.get("name", "").strip())
                     linked = whole_or_none(form.get("number", "").strip())
@@ -563,5 +596,4 @@ def sheet_routes() -> APIRouter:
 def _federation(s: Session, account: Account) -> None:
     if not any(r.role == FEDERATION for r in roles_of(s, account.id)):
         raise RefusedPage(403, _("The federation only"), _(
-            "Only a federation account links accounts to players and grants roles (fido "
-            "accounts grant NAME federation)."))
+            "Only a federation account links accounts to players and grants roles."))
