@@ -92,12 +92,14 @@ test: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
 	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/test_golden.py tests/test_errors.py tests/test_notation.py \
 		tests/test_properties.py tests/test_undo_chance.py tests/test_hostile_input.py tests/test_position.py
 
-# docs/screenshots/: the lobby, two tables, the ranking pages and an event at phone and desktop size
+# docs/screenshots/: the lobby, two tables, the ranking pages, an event, the German pages, a match,
+# its rematch vote and the queue, at phone and desktop size
 screenshots: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
 	PYTHONPATH=tests $(BIN)/python tests/web_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tests/ranking_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tests/event_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tests/german_screenshots.py docs/screenshots
+	FIDO_SHOTS=docs/screenshots $(BIN)/pytest -q tests/test_web_match.py tests/test_web_queue.py
 
 $(VENV)/.installed-bench: $(DEV_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -239,8 +239,9 @@ def test_the_sum_note_says_why_the_sum_scores(total: int, ruleset: str) -> None:
     note = sum_note(rules, total)
     assert (note is None) == (rules.points(total) == 0)
     if note is not None:
-        left, right = note.split(" = ")
-        assert int(left) == total
-        products = [p.split(" \u00d7 ") for p in right.split(" and ")]
+        left, *right = note.split(" = ")  # fives and threes: "15 = 3 TIMES 5 = 5 TIMES 3"
+        assert int(left) == total  # and no word: every seat, whatever her language, gets it
+        assert all(c in "0123456789 =\u00d7" for c in note)
+        products = [p.split(" \u00d7 ") for p in right]
         assert all(int(q) * int(d) == total for q, d in products)
         assert sum(int(q) for q, _d in products) == rules.points(total)

@@ -2,7 +2,7 @@
 for FIDO double-9 in separate browsers are seated at one table, each in her own seat; a
 third, alone, is seated with bots after her wait; leaving the queue brings the form back.
 
-``FIDO_QUEUE_SHOTS=DIR`` also saves the waiting lobby at phone and desktop size there.
+``FIDO_SHOTS=DIR`` also saves the waiting lobby at phone and desktop size there.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from server_live import live_server
 from web_browser import Person, browser_session
 
 TABLE = re.compile(r".*/tables/([A-Za-z0-9_-]+)$")
-SHOTS = os.environ.get("FIDO_QUEUE_SHOTS")
+SHOTS = os.environ.get("FIDO_SHOTS")  # screenshots of the queue into this folder
 
 
 @pytest.fixture(scope="module")

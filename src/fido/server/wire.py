@@ -131,14 +131,14 @@ PUBLIC_KEYS = frozenset({  # what public_json gives
 
 def sum_note(rules: Ruleset, ends_sum: int) -> str | None:
     """Why the open ends' sum scores, as the pages show it beside the sum: "20 = 4 TIMES
-    5" (fives and threes: "15 = 3 TIMES 5 and 5 TIMES 3"), with the multiplication sign
+    5" (fives and threes: "15 = 3 TIMES 5 = 5 TIMES 3"), with the multiplication sign
     for TIMES, or None when it scores nothing. Said by the server, so that no page
-    repeats the scoring rule."""
+    repeats the scoring rule; no word in it, as every seat is sent the same note."""
     if rules.points(ends_sum) <= 0:
         return None
     parts = [f"{ends_sum // d} \u00d7 {d}" for d in rules.scoring_divisors
              if ends_sum % d == 0]
-    return f"{ends_sum} = {' and '.join(parts)}"
+    return f"{ends_sum} = {' = '.join(parts)}"
 
 
 def public_json(view: SeatView, layout: dict[str, Any] | None = None) -> dict[str, Any]:
