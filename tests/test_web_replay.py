@@ -6,6 +6,7 @@ replay of the stored record gives them; a running game has none.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +17,8 @@ from websockets.sync.client import connect
 from fido.game import Game
 from fido.moves import Placement
 from fido.record import GameRecord
+from fido.rules import Ruleset
+from fido.server.replay import replay_json
 from server_live import browser as http_client
 from server_live import live_server
 from web_browser import Person, browser_session
@@ -234,6 +237,45 @@ def test_the_sum_note_is_the_servers(
             assert page.locator("#sum-note").inner_text() == (f"note {step}" if step % 2 else "")
     finally:
         person.close()
+
+
+@pytest.mark.parametrize("case", [
+    ([], None, None), ([5], "Divisor", "5"), ([5, 3], "Divisors", "5 and 3")])
+def test_the_replays_bar_shows_what_the_ruleset_scores_by(
+        browser: Browser, server: str, finished: tuple[str, GameRecord, list[Game], int],
+        case: tuple[list[int], str | None, str | None]) -> None:
+    """The bar names the divisors the replay's ruleset scores by, as the table does: none
+    in block and draw (no "Divisor 5" there), both in fives and threes. The server's answer
+    is given each case on its way (its own game is FIDO's)."""
+    divisors, label, shown = case
+    person = Person(browser, server, seed=29)
+    page = person.page
+
+    def given(route: Any) -> None:
+        body = route.fetch().json()
+        body["divisors"] = divisors
+        route.fulfill(json=body)
+
+    try:
+        page.route(f"**/api/tables/{finished[0]}/replay", given)
+        person.goto(f"/tables/{finished[0]}/replay")
+        page.wait_for_function("() => window.fidoReplay && window.fidoReplay.data")
+        if label is None:
+            assert page.locator("#divisor-box").is_hidden()
+        else:
+            assert page.locator("#divisor-label").text_content() == label
+            assert page.locator("#divisor").text_content() == shown
+    finally:
+        person.close()
+
+
+def test_a_replay_says_its_rulesets_divisors() -> None:
+    for text, divisors in (("block", []), ("draw", []), ("fives_and_threes", [5, 3]),
+                           ("muggins", [5]), ("fido set=12", [7])):
+        game = Game.new(Ruleset.from_text(text), 2, rng=random.Random(3))
+        while not game.is_over:
+            game.push(game.legal_moves()[0])
+        assert replay_json(GameRecord.from_game(game))["divisors"] == divisors, text
 
 
 def _board_tiles(person: Person) -> list[dict[str, Any]]:

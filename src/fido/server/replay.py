@@ -58,6 +58,8 @@ def replay_json(record: GameRecord) -> dict[str, Any]:
         "ruleset": record.ruleset.text(),
         "players": list(record.players),
         "divisor": record.ruleset.divisor,
+        # what the sum scores by, as the table's view says it (none: block, draw)
+        "divisors": list(record.ruleset.scoring_divisors),
         "steps": steps,
         "outcome": game.outcome.to_dict() if game.outcome is not None else None,
     }

@@ -133,9 +133,11 @@ function winners() {
 }
 
 function renderScore(step) {
-  const d = state.data.divisor;
+  const divisors = state.data.divisors || [state.data.divisor];
   $("sum").textContent = num(step.sum);
-  $("divisor").textContent = num(d);
+  $("divisor-box").hidden = !divisors.length; // block and draw score nothing by the sum
+  $("divisor-label").textContent = divisors.length > 1 ? t("Divisors") : t("Divisor");
+  $("divisor").textContent = listOf(divisors.map((d) => num(d)));
   $("stock").textContent = num(step.stock);
   $("sum-note").textContent = step.sum_note || ""; // why the sum scores, as the server says
   $("last-move").textContent = stepText(state.step);
