@@ -156,6 +156,8 @@ def test_a_muggins_match_to_61_then_play_again(browser: Browser, server: str) ->
             assert pg.locator("#result-rows tr.team").count() == 2
             assert pg.locator("#result-rows tr").count() == 6
             assert pg.locator("#team-result").is_visible()
+            # her line under the hand names her team's place, not hers (two 1st seats)
+            assert "your team is" in pg.locator("#turn-note").inner_text()
             assert pg.locator("#match-rows tr").count() == last
             totals = pg.locator("#match-foot td").evaluate_all(
                 "els => els.map(e => Number(e.dataset.total))")

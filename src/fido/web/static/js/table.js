@@ -429,8 +429,13 @@ function renderHand() {
   $("draw").disabled = $("pass").disabled = Boolean(state.pending);
   $("hint").hidden = Boolean(view.outcome);
   const mineDone = view.outcome && view.outcome.seats.find((r) => r.seat === state.seat);
-  $("turn-note").textContent = mineDone
-    ? t("The game is over: you are {place} with {final}.",
+  // a team game: her team's place and total, not hers (two "1st" seats there)
+  const ourTeam = mineDone && view.outcome.teams
+    && view.outcome.teams.find((x) => x.seats.includes(state.seat));
+  $("turn-note").textContent = ourTeam
+    ? t("The game is over: your team is {place} with {final}.",
+      { place: ordinal(ourTeam.place), final: num(ourTeam.final) })
+    : mineDone ? t("The game is over: you are {place} with {final}.",
       { place: ordinal(mineDone.place), final: num(mineDone.final) })
     : state.pending ? t("Sending your move…")
     : myTurn ? (playable.size ? t("Your turn: pick a tile, then where it goes.")
