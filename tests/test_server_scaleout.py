@@ -258,3 +258,26 @@ def test_people_sitting_down_at_once_on_two_processes_all_get_their_seats(
 
             for x in (a, b):
                 wait_until(partial(running, x.base), 10, f"the game does not start on {x.base}")
+
+
+def test_a_guest_who_signs_up_is_named_anew_on_every_process(tmp_path: Path) -> None:
+    """A guest seated at a running table signs up through one process; the other, which
+    has the table live too, learns her new name from the notification (issue 25)."""
+    a, b = two_processes(tmp_path, bot_delay=0.5)
+    with servers(a, b):
+        a.start()
+        b.start()
+        hanna = guest(a.base)
+        table = open_table(hanna, [], "fido set=6", ["me", "random", "random"])
+
+        def names(base: str) -> list[str]:
+            info = httpx.get(f"{base}/api/tables/{table}", timeout=10).json()
+            return [s["name"] for s in info["seats"]]
+
+        old = names(b.base)[0]  # b has the table live from here on
+        assert old.startswith("guest ")
+        r = hanna.post("/api/accounts", json={"name": "Hanna", "password": "a long secret 1"})
+        assert r.status_code == 201, r.text
+        assert names(a.base)[0] == "Hanna"
+        wait_until(lambda: names(b.base)[0] == "Hanna", 10,
+                   lambda: f"b still names her {names(b.base)[0]!r}")
