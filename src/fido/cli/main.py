@@ -41,6 +41,9 @@ _FEDERATION = {
     ),
     # FastAPI, uvicorn and argon2 as well: imported only by `fido serve`
     "serve": LazyApp("fido.cli.serve", "serve_app", "Run the multiplayer server (HTTP API)."),
+    "doctor": LazyApp(
+        "fido.cli.doctor", "doctor_app", "Check the server's configuration and say what to fix."
+    ),
 }
 
 app = typer.Typer(

@@ -95,9 +95,28 @@ def serve(
     gc.set_threshold(*GC_THRESHOLDS)
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"fido server at http://{shown}:{port}/ (database {printable(_where(url))})")
+    _first_day(app, f"http://{shown}:{port}/", db)
     # a table message is at most MAX_FRAME bytes: no need to buffer uvicorn's 16 MiB default
     uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=True,
                 ws_max_size=WS_MAX_SIZE, log_config=_log_config())
+
+
+def _first_day(app: Any, address: str, db: str | None) -> None:
+    """On a server without a federation account, how to make the first one."""
+    from sqlalchemy import select  # noqa: PLC0415
+
+    from fido.accounts.roles import FEDERATION  # noqa: PLC0415
+    from fido.store import RoleRow  # noqa: PLC0415
+
+    with app.state.server.store.session(write=False) as s:
+        if s.scalar(select(RoleRow.id).where(RoleRow.role == FEDERATION).limit(1)):
+            return
+    where = f" --db '{printable(_where(db))}'" if db else ""
+    typer.echo("No federation account yet (requests to organise and player links are "
+               "granted at once).\n"
+               f"To make the first one: sign up at {address}, then run\n"
+               f"    fido accounts grant NAME federation{where}\n"
+               "and check the setup with `fido doctor`.")
 
 
 def _log_config() -> dict[str, Any]:

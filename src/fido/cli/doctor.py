@@ -1,0 +1,485 @@
+"""``fido doctor``: checks a server's configuration and says what to fix.
+
+One line per check, ``OK``, ``WARN`` or ``FAIL``, then a summary; exit code 1
+when any check fails. It looks at what ``fido serve`` would use (the same
+``--db`` / ``$FIDO_DB``, ``$FIDO_SECRET``, ``--host``, ``$FORWARDED_ALLOW_IPS``)
+and changes nothing: the database is read, never created nor migrated (a
+SQLite file is opened read-only), and PostgreSQL's LISTEN/NOTIFY is tried on
+a channel of its own. Every check catches its own errors: a broken setup
+gives ``FAIL`` lines, never a traceback.
+
+Like ``fido ranking``, an administrator's command: English only.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import secrets
+import shutil
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, inspect, text
+from sqlalchemy.engine import URL, make_url
+
+from fido.safe_text import printable
+from fido.store import MIGRATIONS, database_url, db_message
+
+__all__ = ["Check", "doctor_app"]
+
+doctor_app = typer.Typer(
+    add_completion=False, help="Check the server's configuration and say what to fix."
+)
+
+Level = Literal["OK", "WARN", "FAIL"]
+
+# a secret shorter than this is guessable offline from one signed cookie
+SECRET_MIN = 32
+# secrets people copy from examples or type when asked for one
+WEAK_SECRETS = frozenset({
+    "secret", "changeme", "change-me", "change_me", "changeit", "password", "fido",
+    "fido-secret", "fido_secret", "default", "test", "dev", "development", "example",
+    "123456", "12345678", "admin", "letmein", "qwerty", "xxx", "none", "null",
+})
+KEEP = 7  # backups to keep by default (a week of daily ones)
+PG_OLDEST = 13  # older PostgreSQL versions are out of upstream support
+LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report."""
+
+    level: Level
+    name: str
+    message: str
+
+
+@dataclass
+class Target:
+    """The database as the checks see it (filled by the first checks)."""
+
+    url: str
+    parsed: URL | None = None
+    engine: Engine | None = None
+    sqlite_path: Path | None = None  # a SQLite file's path (None: PostgreSQL, memory)
+    revision: str | None = None
+    schema: bool = False  # the database holds fido's tables
+    notes: list[str] = field(default_factory=list)
+
+
+def _ok(name: str, message: str) -> Check:
+    return Check("OK", name, message)
+
+
+def _warn(name: str, message: str) -> Check:
+    return Check("WARN", name, message)
+
+
+def _fail(name: str, message: str) -> Check:
+    return Check("FAIL", name, message)
+
+
+def _shown(url: URL | None) -> str:
+    if url is None:
+        return "the database"
+    return url.render_as_string(hide_password=True)
+
+
+def _size(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError  # pragma: no cover
+
+
+# ---------------------------------------------------------------- the database
+
+
+def _sqlite_engine(path: Path) -> Engine:
+    """A read-only engine on an existing SQLite file: nothing is created or changed."""
+    uri = f"file:{path.resolve()}?mode=ro"
+    return create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True))
+
+
+def check_database(t: Target) -> Iterator[Check]:
+    name = "database"
+    try:
+        t.parsed = make_url(t.url)
+    except Exception:
+        yield _fail(name, "not a database URL: give --db sqlite:///PATH or "
+                    "postgresql+psycopg://USER@HOST/NAME (or set $FIDO_DB)")
+        return
+    shown = _shown(t.parsed)
+    backend = t.parsed.get_backend_name()
+    if backend == "sqlite":
+        db = t.parsed.database or ""
+        if db in ("", ":memory:") or db.startswith("file::memory:"):
+            yield _fail(name, f"{printable(t.url)} is in memory: everything is lost when "
+                        "the server stops; give --db sqlite:///PATH or a PostgreSQL URL")
+            return
+        path = Path(db)
+        t.sqlite_path = path
+        if not path.is_absolute():
+            t.notes.append(f"{db} is relative to the folder fido serve starts in "
+                           f"(here: {path.resolve()}): give an absolute path "
+                           "(sqlite:////srv/fido/fido.db) in --db or $FIDO_DB")
+        if not path.exists():
+            folder = path.resolve().parent
+            if not folder.is_dir():
+                yield _fail(name, f"{shown}: the folder {folder} does not exist; "
+                            "make it or give another --db")
+            elif not os.access(folder, os.W_OK):
+                yield _fail(name, f"{shown}: the folder {folder} is not writable: "
+                            "fido serve cannot create the database there")
+            else:
+                yield _warn(name, f"{shown} does not exist yet: fido serve creates it "
+                            "on its first start")
+            yield from (_warn(name, note) for note in t.notes)
+            return
+        if not os.access(path, os.R_OK | os.W_OK):
+            yield _fail(name, f"{shown}: the server's user must read and write it "
+                        "(check its owner and mode)")
+            return
+        engine = _sqlite_engine(path)
+    elif backend == "postgresql":
+        try:
+            engine = create_engine(t.url, connect_args={"connect_timeout": 5})
+        except Exception as e:
+            yield _fail(name, f"{shown}: {db_message(e)} (is psycopg installed?)")
+            return
+    else:
+        yield _fail(name, f"{shown}: fido runs on SQLite or PostgreSQL, not {backend}")
+        return
+    try:
+        with engine.connect() as conn:
+            if backend == "sqlite":
+                conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar()
+                version = f"SQLite {sqlite3.sqlite_version}"
+            else:
+                version = str(conn.exec_driver_sql("SHOW server_version").scalar())
+                version = f"PostgreSQL {version.split()[0]}"
+    except Exception as e:
+        engine.dispose()
+        yield _fail(name, f"{shown} cannot be reached: {db_message(e)}")
+        return
+    t.engine = engine
+    yield _ok(name, f"{shown} reachable ({version})")
+    for note in t.notes:
+        yield _warn(name, note)
+
+
+def _head() -> tuple[str | None, set[str], ScriptDirectory]:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    script = ScriptDirectory.from_config(cfg)
+    known = {rev.revision for rev in script.walk_revisions()}
+    return script.get_current_head(), known, script
+
+
+def check_migrations(t: Target) -> Iterator[Check]:
+    name = "migrations"
+    if t.engine is None:
+        return
+    head, known, script = _head()
+    with t.engine.connect() as conn:
+        tables = set(inspect(conn).get_table_names())
+        current = None
+        if "alembic_version" in tables:
+            current = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+    t.revision = current
+    t.schema = current is not None
+    if current is None:
+        if tables:
+            yield _fail(name, "the database holds tables but no fido schema revision: "
+                        "is it another program's database?")
+        else:
+            yield _warn(name, f"the database is empty: fido serve creates the schema "
+                        f"(revision {head}) on its first start")
+        return
+    if current == head:
+        yield _ok(name, f"the schema is current (revision {head})")
+        return
+    if current not in known:
+        yield _fail(name, f"the database is at revision {current}, which this fido does not "
+                    f"know (its newest is {head}): a newer fido migrated it; upgrade fido "
+                    "to that version before serving it")
+        return
+    behind = sum(1 for _ in script.iterate_revisions(head, current))  # current excluded
+    yield _warn(name, f"the database is at revision {current}, this fido's is {head} "
+                f"({behind} migration{'s' if behind != 1 else ''} to run): back it up, then "
+                "start one fido serve alone once (it migrates on start) before the others")
+
+
+# ---------------------------------------------------------------- the secret
+
+
+def weakness(secret: str) -> str | None:
+    """Why a cookie secret is weak, or None."""
+    if secret.strip().lower() in WEAK_SECRETS:
+        return "a well-known value"
+    if len(secret) < SECRET_MIN:
+        return f"{len(secret)} characters, fewer than {SECRET_MIN}"
+    if len(set(secret)) < 8:
+        return f"only {len(set(secret))} different characters"
+    return None
+
+
+def check_secret(t: Target) -> Iterator[Check]:
+    name = "secret"
+    fix = ("set $FIDO_SECRET to a random one (e.g. `python3 -c 'import secrets; "
+           "print(secrets.token_urlsafe(48))'`) for every fido serve")
+    given = os.environ.get("FIDO_SECRET")
+    if given:
+        why = weakness(given)
+        if why:
+            yield _fail(name, f"$FIDO_SECRET is weak ({why}): whoever guesses it can sign "
+                        f"anyone's session cookie; {fix}")
+        else:
+            yield _ok(name, "$FIDO_SECRET is set and long enough")
+        return
+    stored = None
+    if t.engine is not None and t.schema:
+        with t.engine.connect() as conn:
+            stored = conn.execute(
+                text("SELECT value FROM settings WHERE key = :key"), {"key": "secret"}
+            ).scalar()
+    if stored is None:
+        yield _ok(name, "$FIDO_SECRET is not set: fido serve makes a random secret on its "
+                  "first start and keeps it in the database (every process shares it)")
+        return
+    why = weakness(stored)
+    if why:
+        yield _fail(name, f"the secret stored in the database is weak ({why}); {fix}")
+    else:
+        yield _ok(name, "$FIDO_SECRET is not set: the random secret stored in the database "
+                  "signs the cookies (every process shares it; backups hold it)")
+
+
+# ---------------------------------------------------------------- cookies and TLS
+
+
+def _loopback(host: str) -> bool:
+    host = host.strip().strip("[]")
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _trusted(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def check_cookies(host: str) -> Iterator[Check]:
+    name = "cookies"
+    trusted = _trusted(os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1"))
+    if "*" in trusted:
+        yield _warn(name, "$FORWARDED_ALLOW_IPS is '*': anyone who reaches fido serve can "
+                    "claim HTTPS and any client address (the rate limits count by address); "
+                    "name only the proxy's address")
+    if _loopback(host):
+        yield _ok(name, f"fido serve listens on {host} only: a reverse proxy on this machine "
+                  "terminating TLS and sending X-Forwarded-Proto: https makes its cookies "
+                  "Secure (uvicorn's proxy headers, trusted from 127.0.0.1)")
+        return
+    remote = [ip for ip in trusted if ip != "*" and not _loopback(ip)]
+    if remote:
+        yield _warn(name, f"fido serve listens on {host} and trusts proxy headers from "
+                    f"{', '.join(remote)}: let only that proxy reach port, or people there "
+                    "speak plain HTTP and their cookies go without Secure")
+        return
+    yield _warn(name, f"fido serve listens on {host} in plain HTTP (it does not speak TLS): "
+                "session cookies cross the network readable and without Secure; listen on "
+                "127.0.0.1 behind a reverse proxy terminating TLS (docs/deploy.md), or set "
+                "$FORWARDED_ALLOW_IPS to a proxy on another machine")
+
+
+# ---------------------------------------------------------------- disk space
+
+
+def _database_size(t: Target) -> int | None:
+    if t.sqlite_path is not None:
+        if not t.sqlite_path.exists():
+            return 0
+        wal = t.sqlite_path.with_name(t.sqlite_path.name + "-wal")
+        return t.sqlite_path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+    if t.engine is not None and t.engine.dialect.name == "postgresql":
+        with t.engine.connect() as conn:
+            return int(conn.exec_driver_sql(
+                "SELECT pg_database_size(current_database())").scalar() or 0)
+    return None
+
+
+def check_disk(t: Target, backups: Path | None, keep: int) -> Iterator[Check]:
+    name = "disk"
+    folder = backups
+    if folder is None:
+        folder = t.sqlite_path.resolve().parent if t.sqlite_path is not None else Path.cwd()
+    if not folder.is_dir():
+        yield _fail(name, f"the backup folder {folder} does not exist: make it, or give "
+                    "--backups FOLDER")
+        return
+    if not os.access(folder, os.W_OK):
+        yield _fail(name, f"the backup folder {folder} is not writable by this user")
+        return
+    size = _database_size(t)
+    if size is None:
+        return
+    free = shutil.disk_usage(folder).free
+    where = f"{_size(free)} free in {folder}"
+    if backups is None:
+        where += " (give --backups FOLDER for the backups' folder)"
+    if not size:
+        yield _ok(name, f"{where} (no database yet to measure backups by)")
+    elif free < size:
+        yield _fail(name, f"{where}, less than the database's {_size(size)}: a backup "
+                    "would not fit; free space or back up to another disk")
+    elif free < size * keep:
+        yield _warn(name, f"{where}: room for {free // size} backup(s) of the database's "
+                    f"{_size(size)}, not the {keep} to keep (--keep); free space or keep "
+                    "fewer")
+    else:
+        yield _ok(name, f"{where}: room for {keep} backups of the database's {_size(size)}")
+
+
+# ---------------------------------------------------------------- PostgreSQL
+
+
+def check_postgres(t: Target) -> Iterator[Check]:
+    if t.engine is None or t.engine.dialect.name != "postgresql":
+        return
+    with t.engine.connect() as conn:
+        number = int(conn.exec_driver_sql("SHOW server_version_num").scalar() or 0)
+    major = number // 10000
+    if major < PG_OLDEST:
+        yield _warn("postgresql", f"version {major} is out of upstream support: "
+                    f"upgrade to {PG_OLDEST} or newer")
+    else:
+        yield _ok("postgresql", f"version {major}")
+    yield from _check_notify(t.engine)
+
+
+def _check_notify(engine: Engine) -> Iterator[Check]:
+    """Several fido serve processes meet through LISTEN/NOTIFY: a pooler in transaction
+    mode (PgBouncer's default) or a proxy that drops notifications breaks that."""
+    import psycopg  # noqa: PLC0415
+
+    name = "notify"
+    channel = f"fido_doctor_{secrets.token_hex(4)}"  # never the servers' fido_tables
+    args, kwargs = engine.dialect.create_connect_args(engine.url)
+    kwargs = {**kwargs, "autocommit": True, "connect_timeout": 5}
+    with psycopg.connect(*args, **kwargs) as listener, \
+            psycopg.connect(*args, **kwargs) as sender:
+        listener.execute(f"LISTEN {channel}")
+        started = time.monotonic()
+        sender.execute("SELECT pg_notify(%s, %s)", (channel, "doctor"))
+        got = [n.payload for n in listener.notifies(timeout=5.0, stop_after=1)]
+        took = time.monotonic() - started
+    if got == ["doctor"]:
+        yield _ok(name, f"LISTEN/NOTIFY works ({took * 1000:.0f} ms): several fido serve "
+                  "processes can share the tables")
+    else:
+        yield _fail(name, "a NOTIFY did not reach a LISTENing connection within 5 s: "
+                    "several fido serve processes would not see each other's moves; connect "
+                    "them to PostgreSQL directly, not through a pooler in transaction mode")
+
+
+# ---------------------------------------------------------------- accounts
+
+
+def check_federation(t: Target) -> Iterator[Check]:
+    if t.engine is None or not t.schema:
+        return
+    with t.engine.connect() as conn:
+        n = conn.execute(text(
+            "SELECT count(*) FROM account_roles WHERE role = 'federation'")).scalar()
+    if n:
+        yield _ok("federation", f"{n} federation account{'s' if n != 1 else ''}")
+    else:
+        yield _warn("federation", "no federation account yet (requests to organise and "
+                    "player links are granted at once): sign up on the web, then run "
+                    "`fido accounts grant NAME federation`")
+
+
+# ---------------------------------------------------------------- the report
+
+
+def _guarded(name: str, check: Callable[[], Iterator[Check]]) -> Iterator[Check]:
+    """A check's lines; an error it did not expect is a FAIL line, not a traceback."""
+    try:
+        yield from check()
+    except Exception as e:
+        yield _fail(name, f"the check stopped: {db_message(e)}")
+
+
+def run_checks(url: str, host: str, backups: Path | None, keep: int) -> list[Check]:
+    t = Target(url)
+    checks: list[tuple[str, Callable[[], Iterator[Check]]]] = [
+        ("database", lambda: check_database(t)),
+        ("migrations", lambda: check_migrations(t)),
+        ("secret", lambda: check_secret(t)),
+        ("cookies", lambda: check_cookies(host)),
+        ("disk", lambda: check_disk(t, backups, keep)),
+        ("postgresql", lambda: check_postgres(t)),
+        ("federation", lambda: check_federation(t)),
+    ]
+    try:
+        return [line for name, check in checks for line in _guarded(name, check)]
+    finally:
+        if t.engine is not None:
+            t.engine.dispose()
+
+
+@contextmanager
+def _no_traceback() -> Iterator[None]:
+    try:
+        yield
+    except (typer.Exit, KeyboardInterrupt):
+        raise
+    except Exception as e:  # the report itself failed: still one line
+        typer.echo(f"FAIL  doctor      {printable(db_message(e))}")
+        raise typer.Exit(code=1) from None
+
+
+@doctor_app.command()
+def doctor(
+    db: Annotated[
+        str | None, typer.Option(help="database URL (default: $FIDO_DB or sqlite:///fido.db)")
+    ] = None,
+    host: Annotated[
+        str, typer.Option(help="the address fido serve listens on (its --host)")
+    ] = "127.0.0.1",
+    backups: Annotated[
+        Path | None,
+        typer.Option(help="the folder backups go to (default: the SQLite file's folder, "
+                     "else the current one)"),
+    ] = None,
+    keep: Annotated[
+        int, typer.Option(min=1, max=1_000_000, help="backups to keep there")
+    ] = KEEP,
+) -> None:
+    """Check the database, the migrations, the secret, cookie security, disk space for
+    backups (and PostgreSQL's LISTEN/NOTIFY); exit code 1 when a check fails."""
+    with _no_traceback():
+        lines = run_checks(database_url(db), host, backups, keep)
+        for c in lines:
+            typer.echo(f"{c.level:<5} {c.name:<11} {printable(c.message)}")
+        fails = sum(c.level == "FAIL" for c in lines)
+        warns = sum(c.level == "WARN" for c in lines)
+        typer.echo(f"{fails} failed, {warns} warning{'s' if warns != 1 else ''}, "
+                   f"{len(lines) - fails - warns} ok")
+    if fails:
+        raise typer.Exit(code=1)
