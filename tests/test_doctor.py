@@ -9,12 +9,17 @@ output ever holds a traceback, and the doctor changes nothing it looks at.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
 import sqlite3
+import ssl
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -279,6 +284,113 @@ def test_trusting_every_address_warns(tmp_path: Path) -> None:
     _code, lines, out = doctor("--db", "sqlite:///x.db", cwd=tmp_path, FORWARDED_ALLOW_IPS="*")
     assert levels(lines, "cookies") == ["WARN", "OK"], out
     assert "'*'" in lines["cookies"][0]
+
+
+# ---------------------------------------------------------------- through the proxy
+
+
+@contextlib.contextmanager
+def tls_proxy(backend: str, tmp_path: Path, *, forwarded_proto: bool) -> Iterator[str]:
+    """A reverse proxy terminating TLS (a self-signed certificate made here) in front of
+    ``backend``, that sends ``X-Forwarded-Proto: https`` as nginx is told to, or not (the
+    mistake the doctor finds). Yields its https:// address; the certificate is
+    trusted through ``SSL_CERT_FILE``."""
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+
+    class Forward(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            headers = {"X-Forwarded-Proto": "https"} if forwarded_proto else {}
+            r = httpx.get(backend + self.path, headers=headers, timeout=20)
+            self.send_response(r.status_code)
+            for name, value in r.headers.multi_items():
+                if name.lower() not in ("content-length", "transfer-encoding", "connection",
+                                        "content-encoding"):
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(r.content)))
+            self.end_headers()
+            self.wfile.write(r.content)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", free_port()), Forward)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"https://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make a certificate")
+def test_cookies_through_the_proxy(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'fido.db'}"
+    server = ServerProcess(url, tmp_path / "serve.log")
+    cert = str(tmp_path / "cert.pem")
+    with servers(server):
+        server.start()
+        # a proxy that tells fido the request was HTTPS: Secure cookies
+        with tls_proxy(server.base, tmp_path, forwarded_proto=True) as public:
+            code, lines, out = doctor("--db", url, "--url", public, cwd=tmp_path,
+                                      FIDO_SECRET=STRONG, SSL_CERT_FILE=cert)
+        assert levels(lines, "proxy") == ["OK"], out
+        assert "Secure" in lines["proxy"][0]
+        # one that does not (nginx without proxy_set_header X-Forwarded-Proto)
+        with tls_proxy(server.base, tmp_path, forwarded_proto=False) as public:
+            code, lines, out = doctor("--db", url, "--url", public, cwd=tmp_path,
+                                      FIDO_SECRET=STRONG, SSL_CERT_FILE=cert)
+        assert code == 1 and levels(lines, "proxy") == ["FAIL"], out
+        assert "X-Forwarded-Proto" in lines["proxy"][0]
+        # fido itself in plain HTTP, as people would reach a server on a public address
+        code, lines, out = doctor("--db", url, "--url", server.base, cwd=tmp_path,
+                                  FIDO_SECRET=STRONG)
+        assert code == 0 and levels(lines, "proxy") == ["WARN"], out
+        assert "plain HTTP" in lines["proxy"][0]
+        server.stop()
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    (f"http://127.0.0.1:{free_port()}/", "cannot be reached"),
+    ("fido.example.org", "the address people open"),
+])
+def test_a_public_address_it_cannot_use_fails(tmp_path: Path, url: str, said: str) -> None:
+    code, lines, out = doctor("--db", "sqlite:///x.db", "--url", url, cwd=tmp_path)
+    assert code == 1 and levels(lines, "proxy") == ["FAIL"], out
+    assert said in lines["proxy"][0]
+
+
+def test_a_public_address_that_is_not_fido_fails(tmp_path: Path) -> None:
+    class NotFido(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b"<h1>Welcome to nginx!</h1>"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", free_port()), NotFido)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        code, lines, out = doctor("--db", "sqlite:///x.db", "--url",
+                                  f"http://127.0.0.1:{httpd.server_address[1]}", cwd=tmp_path)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert code == 1 and levels(lines, "proxy") == ["FAIL"], out
+    assert "did not answer as fido does" in lines["proxy"][0]
 
 
 # ---------------------------------------------------------------- disk space for backups

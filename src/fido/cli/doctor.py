@@ -307,6 +307,50 @@ def check_cookies(host: str) -> Iterator[Check]:
                 "$FORWARDED_ALLOW_IPS to a proxy on another machine")
 
 
+def check_public(url: str) -> Iterator[Check]:
+    """The server as people reach it (through the proxy): fido answers there, over HTTPS,
+    and its cookies come back ``Secure`` (the proxy tells it the request was HTTPS)."""
+    import httpx  # noqa: PLC0415
+
+    name = "proxy"
+    base = url.rstrip("/")
+    if not base.lower().startswith(("http://", "https://")):
+        yield _fail(name, f"--url is the address people open, http(s)://HOST/, not "
+                    f"{printable(url)}")
+        return
+    try:
+        with httpx.Client(timeout=10, follow_redirects=False) as web:
+            health = web.get(f"{base}/api/health")
+            session = web.get(f"{base}/api/session")
+    except httpx.HTTPError as e:
+        why = printable(e) or type(e).__name__
+        yield _fail(name, f"{printable(base)} cannot be reached: {why}")
+        return
+    try:
+        fido = health.status_code == 200 and health.json().get("status") == "ok"
+    except ValueError:
+        fido = False
+    if not fido:
+        yield _fail(name, f"{printable(base)}/api/health did not answer as fido does "
+                    f"(HTTP {health.status_code}): does the proxy pass requests to fido serve?")
+        return
+    cookies = [c for c in session.headers.get_list("set-cookie")
+               if c.lower().startswith("fido_csrf=")]
+    secure = bool(cookies) and all(
+        "secure" in (part.strip().lower() for part in c.split(";")) for c in cookies)
+    if base.lower().startswith("http://"):
+        yield _warn(name, f"{printable(base)} is plain HTTP: passwords and session cookies "
+                    "cross the network readable; serve it over HTTPS (a proxy terminating "
+                    "TLS)")
+    elif not secure:
+        yield _fail(name, f"{printable(base)} is HTTPS but fido's cookies come back without "
+                    "Secure: the proxy does not tell fido serve the request was HTTPS; send "
+                    "X-Forwarded-Proto (nginx: proxy_set_header X-Forwarded-Proto $scheme) "
+                    "from an address in $FORWARDED_ALLOW_IPS (default 127.0.0.1)")
+    else:
+        yield _ok(name, f"{printable(base)} answers over HTTPS and fido's cookies are Secure")
+
+
 # ---------------------------------------------------------------- disk space
 
 
@@ -425,13 +469,15 @@ def _guarded(name: str, check: Callable[[], Iterator[Check]]) -> Iterator[Check]
         yield _fail(name, f"the check stopped: {db_message(e)}")
 
 
-def run_checks(url: str, host: str, backups: Path | None, keep: int) -> list[Check]:
+def run_checks(url: str, host: str, backups: Path | None, keep: int,
+               public: str | None = None) -> list[Check]:
     t = Target(url)
     checks: list[tuple[str, Callable[[], Iterator[Check]]]] = [
         ("database", lambda: check_database(t)),
         ("migrations", lambda: check_migrations(t)),
         ("secret", lambda: check_secret(t)),
         ("cookies", lambda: check_cookies(host)),
+        *([("proxy", lambda: check_public(public))] if public is not None else []),
         ("disk", lambda: check_disk(t, backups, keep)),
         ("postgresql", lambda: check_postgres(t)),
         ("federation", lambda: check_federation(t)),
@@ -470,11 +516,17 @@ def doctor(
     keep: Annotated[
         int, typer.Option(min=1, max=1_000_000, help="backups to keep there")
     ] = KEEP,
+    url: Annotated[
+        str | None,
+        typer.Option(help="the address people open (https://fido.example.org/): asks the "
+                     "running server through the proxy whether its cookies are Secure"),
+    ] = None,
 ) -> None:
-    """Check the database, the migrations, the secret, cookie security, disk space for
-    backups (and PostgreSQL's LISTEN/NOTIFY); exit code 1 when a check fails."""
+    """Check the database, the migrations, the secret, cookie security (with --url: through
+    the proxy), disk space for backups (and PostgreSQL's LISTEN/NOTIFY); exit code 1 when a
+    check fails."""
     with _no_traceback():
-        lines = run_checks(database_url(db), host, backups, keep)
+        lines = run_checks(database_url(db), host, backups, keep, url)
         for c in lines:
             typer.echo(f"{c.level:<5} {c.name:<11} {printable(c.message)}")
         fails = sum(c.level == "FAIL" for c in lines)
