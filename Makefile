@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`.
 # Each bootstraps its own virtual environment on a fresh machine: `make run`
 # installs what running needs, `make test` adds the test stack and the
-# system packages the tests use (PostgreSQL, Debian's chromium).
+# system packages the tests use (PostgreSQL, Debian's chromium, nginx).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
@@ -62,18 +62,26 @@ i18n: $(I18N_DEPS)
 		done; \
 	done
 
+# what `make run` builds (the environment, the compiled engine, the catalogs), without
+# starting a server: a release directory of docs/deploy.md
+.PHONY: build
+build: $(COMPILED) $(CATALOGS)
+
 # the web app and the server on ./fido.db (SQLite); open the address it prints
 run: $(COMPILED) $(CATALOGS)
 	$(BIN)/fido serve --host $(HOST) --port $(PORT)
 
 # what the tests need from the system, installed with apt-get when missing (as root
 # on Debian, e.g. CI): PostgreSQL (the store tests run on it too) and chromium (the
-# browser the web tests drive, at /usr/bin/chromium unless FIDO_CHROMIUM says)
+# browser the web tests drive, at /usr/bin/chromium unless FIDO_CHROMIUM says), nginx and
+# openssl (tests/test_deploy_nginx.py: the proxy terminating TLS, its certificate)
 system-deps:
 	@missing=""; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null \
 		|| missing="postgresql"; \
 	[ -x "$${FIDO_CHROMIUM:-/usr/bin/chromium}" ] || missing="$$missing chromium"; \
+	[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || missing="$$missing nginx"; \
+	command -v openssl >/dev/null || missing="$$missing openssl"; \
 	if [ -n "$$missing" ]; then \
 		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
 			echo "installing$$missing for the tests (apt-get)"; \

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import gc
+import ipaddress
 from typing import Annotated, Any
 
 import typer
@@ -72,12 +73,27 @@ def serve(
         typer.Option(min=0.0, max=31 * 24.0, help="hours after a month's end before "
                      "its ranking is published"),
     ] = 0.0,
+    proxy_headers: Annotated[
+        bool,
+        typer.Option("--proxy-headers/--no-proxy-headers",
+                     help="take the client's address and scheme (https) from X-Forwarded-For "
+                     "and X-Forwarded-Proto when they come from --forwarded-allow-ips "
+                     "(a reverse proxy terminating TLS: docs/deploy.md)"),
+    ] = True,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(envvar="FIDO_FORWARDED_ALLOW_IPS",
+                     help="the proxies trusted with X-Forwarded-*: addresses or networks, "
+                     "comma-separated, or * for any (default: 127.0.0.1, or uvicorn's "
+                     "$FORWARDED_ALLOW_IPS)"),
+    ] = None,
 ) -> None:
     """Serve the fido HTTP API, the lobby and the tables' WebSocket (docs/server.md)."""
     from fido.server.monthly import MonthlySettings  # noqa: PLC0415
     from fido.server.protocol import WS_MAX_SIZE  # noqa: PLC0415
     from fido.web.app import create_app  # noqa: PLC0415
 
+    trusted = _trusted(forwarded_allow_ips)
     url = database_url(db)
     play = PlaySettings(bot_delay=bot_delay, bot_processes=bot_processes)
     monthly = MonthlySettings(every=close_every, delay=close_delay * 3600)
@@ -97,8 +113,28 @@ def serve(
     typer.echo(f"fido server at http://{shown}:{port}/ (database {printable(_where(url))})")
     _first_day(app, f"http://{shown}:{port}/", db)
     # a table message is at most MAX_FRAME bytes: no need to buffer uvicorn's 16 MiB default
-    uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=True,
-                ws_max_size=WS_MAX_SIZE, log_config=_log_config())
+    uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=proxy_headers,
+                forwarded_allow_ips=trusted, ws_max_size=WS_MAX_SIZE,
+                log_config=_log_config())
+
+
+def _trusted(value: str | None) -> str | None:
+    """``--forwarded-allow-ips`` checked before anything starts: each entry an address or a
+    network (``10.0.0.0/8``), or ``*``; a mistyped one is an ``error:`` line, not a proxy
+    silently distrusted (every player would get the proxy's address and no ``Secure``)."""
+    if value is None:
+        return None
+    entries = [e.strip() for e in value.split(",")]
+    for entry in entries:
+        if entry == "*":
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            typer.echo(f"error: --forwarded-allow-ips: {printable(entry)!r} is not an "
+                       "address, a network or *", err=True)
+            raise typer.Exit(code=2) from None
+    return ",".join(entries)
 
 
 def _first_day(app: Any, address: str, db: str | None) -> None:

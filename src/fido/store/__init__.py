@@ -28,7 +28,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -246,9 +246,18 @@ class Store:
         self.engine.dispose()
 
 
+# PostgreSQL's advisory lock held while one process migrates (any fixed number: fido's)
+MIGRATION_LOCK = 0x46_49_44_4F  # "FIDO"
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Upgrade the schema to ``revision``; a database already there is only read
-    (so opening it never waits for a writer such as a long import)."""
+    (so opening it never waits for a writer such as a long import).
+
+    Several processes started at once on one PostgreSQL migrate one after the other:
+    each takes an advisory lock first and Alembic reads the revision after it, so the
+    second finds the schema at its head and does nothing (without it the second failed
+    to start on a duplicate table). SQLite's write lock (BEGIN IMMEDIATE) does the same."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     if revision == "head":
@@ -257,6 +266,8 @@ def migrate(engine: Engine, revision: str = "head") -> None:
             if MigrationContext.configure(conn).get_current_revision() == head:
                 return
     with engine.execution_options(fido_write=True).begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
 
