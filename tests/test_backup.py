@@ -147,8 +147,6 @@ def test_backup_mid_game_restores_months_records_and_running_tables(tmp_path: Pa
         assert "backup written" in made.stdout
         during = [seq for when, seq in acks if started <= when <= ended]
         assert during, "moves were written while the backup ran"
-        print(f"backup in {ended - started:.1f} s, {len(during)} acks during it, seq {before} "
-              f"before, {acks[-1][1]} last")
         assert sock.end_seq is None, "the game still runs (the test's premise)"
         sock.close()
         assert anna.table(run_id)["status"] == "running"
