@@ -39,6 +39,12 @@ _FEDERATION = {
         "accounts_app",
         "Server accounts: roles (organiser, federation), player links.",
     ),
+    "backup": LazyApp(
+        "fido.cli.backup", "backup_app", "Back up the database into a file, while the server runs."
+    ),
+    "restore": LazyApp(
+        "fido.cli.backup", "restore_app", "Restore a backup file into an empty database."
+    ),
     # FastAPI, uvicorn and argon2 as well: imported only by `fido serve`
     "serve": LazyApp("fido.cli.serve", "serve_app", "Run the multiplayer server (HTTP API)."),
     "doctor": LazyApp(
