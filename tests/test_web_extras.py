@@ -178,7 +178,12 @@ def _touch_drag_one(page: Page) -> bool:
     before = page.evaluate("() => window.fidoTable.log.length")
     tile = page.locator(f"#hand .tile[data-tile='{move['tile']}']")
     place = page.locator(f"#board .slot[data-slot='{move['slot']}']")
-    tile.scroll_into_view_if_needed()
+    # to the bottom of the screen: on a phone the board stays at the top (sticky) and a
+    # tile scrolled just into view could lie under it, where her finger finds the board
+    tile.evaluate("e => e.scrollIntoView({ block: 'end' })")
+    assert tile.evaluate("""e => { const r = e.getBoundingClientRect();
+        return e.contains(document.elementFromPoint(r.left + r.width / 2,
+                                                    r.top + r.height / 2)); }""")
     a, b = tile.bounding_box(), place.bounding_box()
     assert a is not None and b is not None
     x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
