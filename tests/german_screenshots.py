@@ -22,10 +22,8 @@ from playwright.sync_api import Browser, Page
 from fido.store import open_store
 from ranking_league import small_league
 from server_live import live_server
-from web_browser import Person, chromium, play_until
+from web_browser import GERMAN, Person, chromium, play_until
 from web_screenshots import SIZES, _pick_a_tile, _replay_step
-
-GERMAN: dict[str, Any] = {"locale": "de-DE", "extra_http_headers": {"Accept-Language": "de-DE"}}
 
 
 def _shoot(browser: Browser, url: str, name: str, out: Path, *, state: Any = None,

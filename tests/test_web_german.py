@@ -18,9 +18,8 @@ from fido.game import Game
 from fido.record import GameRecord
 from server_live import live_server
 from test_web_replay import _finish, _table
-from web_browser import Person, browser_session, play_until
+from web_browser import GERMAN, Person, browser_session, play_until
 
-GERMAN: dict[str, Any] = {"locale": "de-DE", "extra_http_headers": {"Accept-Language": "de-DE"}}
 # English words of the two pages that have a German word of their own ("Stock", "Chat",
 # "Bonus" and "Divisor" are the same in both): none of them may show in German
 ENGLISH = re.compile(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
@@ -17,9 +16,8 @@ from playwright.sync_api import Browser
 
 from fido import i18n
 from server_live import live_server
-from web_browser import Person, browser_session, play_until
+from web_browser import GERMAN, Person, browser_session, play_until
 
-GERMAN: dict[str, Any] = {"locale": "de-DE", "extra_http_headers": {"Accept-Language": "de-DE"}}
 _PLACEHOLDER = re.compile(r"\{\w*\}|%\(\w+\)[sd]|%[sd]|\n")
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+")
 

@@ -22,6 +22,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
 
 CHROMIUM = os.environ.get("FIDO_CHROMIUM", "/usr/bin/chromium")
+# a German browser: its locale and the Accept-Language it sends (issue 24's tests, shots)
+GERMAN: dict[str, Any] = {"locale": "de-DE", "extra_http_headers": {"Accept-Language": "de-DE"}}
 TILE = re.compile(r"(?<![\d-])(\d{1,2})-(\d{1,2})(?![\d-])")  # a tile's notation in any text
 
 
