@@ -91,9 +91,10 @@ class ServerProcess:
 
     def __init__(
         self, db_url: str, log: Path, *, port: int | None = None, bot_delay: float = 0.02,
-        bot_processes: int = 1,
+        bot_processes: int = 1, args: tuple[str, ...] = (), stderr: Path | None = None,
     ) -> None:
         self.db_url, self.log = db_url, log
+        self.args, self.stderr = args, stderr  # more options; its stderr apart from stdout
         self.port = port or free_port()
         self.bot_delay, self.bot_processes = bot_delay, bot_processes
         self.proc: subprocess.Popen[bytes] | None = None
@@ -113,11 +114,13 @@ class ServerProcess:
         env.pop("FIDO_DB", None)
         cmd = [sys.executable, "-m", "fido.cli", "serve", "--db", self.db_url,
                "--port", str(self.port), "--bot-delay", str(self.bot_delay),
-               "--bot-processes", str(self.bot_processes)]
-        with self.log.open("ab") as out:
+               "--bot-processes", str(self.bot_processes), *self.args]
+        with self.log.open("ab") as out, contextlib.ExitStack() as more:
             out.write(f"\n--- {' '.join(cmd[1:])}\n".encode())
             out.flush()
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+            err = more.enter_context(self.stderr.open("ab")) if self.stderr else None
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=err or subprocess.STDOUT,
+                                         env=env)
         wait_healthy(self.base, self.proc, lambda: self.output()[-3000:], timeout)
 
     def output(self) -> str:

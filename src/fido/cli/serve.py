@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import enum
 import gc
 import ipaddress
 from typing import Annotated, Any
@@ -23,7 +24,14 @@ from fido.store import StoreError, database_url
 # objects a minute at that load) and waits for the rarer full pass (docs/performance.md).
 GC_THRESHOLDS = (700, 10, 1000)
 
-__all__ = ["serve_app"]
+__all__ = ["LogFormat", "serve_app"]
+
+
+class LogFormat(enum.StrEnum):
+    """``--log-format``: uvicorn's text lines, or JSON lines (fido.server.logs)."""
+
+    TEXT = "text"
+    JSON = "json"
 
 serve_app = typer.Typer(add_completion=False, help="Run the multiplayer server (HTTP API).")
 
@@ -87,6 +95,19 @@ def serve(
                      "comma-separated, or * for any (default: 127.0.0.1, or uvicorn's "
                      "$FORWARDED_ALLOW_IPS)"),
     ] = None,
+    log_format: Annotated[
+        LogFormat,
+        typer.Option(case_sensitive=False,
+                     help="text: uvicorn's lines; json: one JSON object a line on stderr "
+                     "(time, level, logger, message, request_id; docs/deploy.md)"),
+    ] = LogFormat.TEXT,
+    metrics_token: Annotated[
+        str | None,
+        typer.Option(envvar="FIDO_METRICS_TOKEN", show_default=False,
+                     help="a token (16 characters or more) that opens /metrics to "
+                     "`Authorization: Bearer TOKEN` from elsewhere than loopback "
+                     "(prefer $FIDO_METRICS_TOKEN: a command line is seen by every user)"),
+    ] = None,
 ) -> None:
     """Serve the fido HTTP API, the lobby and the tables' WebSocket (docs/server.md)."""
     from fido.server.monthly import MonthlySettings  # noqa: PLC0415
@@ -94,13 +115,18 @@ def serve(
     from fido.web.app import create_app  # noqa: PLC0415
 
     trusted = _trusted(forwarded_allow_ips)
+    if metrics_token is not None and len(metrics_token.strip()) < 16:
+        typer.echo("error: --metrics-token: at least 16 characters "
+                   "(`openssl rand -hex 32`)", err=True)
+        raise typer.Exit(code=2)
     url = database_url(db)
     play = PlaySettings(bot_delay=bot_delay, bot_processes=bot_processes)
     monthly = MonthlySettings(every=close_every, delay=close_delay * 3600)
     try:
         limits = Limits(accounts_per_address=accounts_per_address,
                         tables_per_address=tables_per_address)
-        app = create_app(url, play=play, monthly=monthly, limits=limits)
+        app = create_app(url, play=play, monthly=monthly, limits=limits,
+                         metrics_token=metrics_token and metrics_token.strip())
     except StoreError as e:
         typer.echo(f"error: {printable(e)}", err=True)
         raise typer.Exit(code=1) from None
@@ -115,7 +141,8 @@ def serve(
     # a table message is at most MAX_FRAME bytes: no need to buffer uvicorn's 16 MiB default
     uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=proxy_headers,
                 forwarded_allow_ips=trusted, ws_max_size=WS_MAX_SIZE,
-                log_config=_log_config())
+                log_config=_log_config(json_lines=log_format is LogFormat.JSON),
+                access_log=log_format is LogFormat.TEXT)  # JSON: fido.access's lines
 
 
 def _trusted(value: str | None) -> str | None:
@@ -155,8 +182,24 @@ def _first_day(app: Any, address: str, db: str | None) -> None:
                "and check the setup with `fido doctor`.")
 
 
-def _log_config() -> dict[str, Any]:
-    """uvicorn's logging, with fido's own messages (the monthly close's) beside its own."""
+def _log_config(*, json_lines: bool = False) -> dict[str, Any]:
+    """uvicorn's logging, with fido's own messages (the monthly close's) beside its own;
+    every line with its request's id (fido.server.logs), uvicorn's access lines without
+    their query. ``json_lines``: one JSON object a line on stderr, and fido's access
+    lines (with their duration) instead of uvicorn's."""
     config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     config["loggers"]["fido"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    config["filters"] = {
+        "request_id": {"()": "fido.server.logs.RequestIdFilter"},
+        "queryless": {"()": "fido.server.logs.QuerylessAccess"},
+    }
+    config["handlers"]["default"]["filters"] = ["request_id"]
+    config["handlers"]["access"]["filters"] = ["request_id", "queryless"]
+    if json_lines:
+        config["formatters"]["json"] = {"()": "fido.server.logs.JsonFormatter"}
+        config["handlers"]["default"]["formatter"] = "json"
+        config["handlers"]["access"]["formatter"] = "json"
+        config["handlers"]["access"]["stream"] = "ext://sys.stderr"
+    else:
+        config["loggers"]["fido.access"] = {"level": "WARNING"}  # uvicorn's lines instead
     return config

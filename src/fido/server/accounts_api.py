@@ -136,6 +136,7 @@ def accounts_routes() -> APIRouter:
                     limiter.release(key, mark)
             wait = max(srv.per_account.retry_after(by_account),
                        srv.per_address.retry_after(by_address), 1)
+            srv.metrics.signin_refusals.labels("rate_limited").inc()
             raise ApiError(
                 429, "rate_limited", ngettext("too many failed sign-ins: try again in {n} second",
                                              "too many failed sign-ins: try again in {n} seconds",
@@ -155,6 +156,7 @@ def accounts_routes() -> APIRouter:
 
         done = await asyncio.to_thread(work)
         if done is None:
+            srv.metrics.signin_refusals.labels("wrong_password").inc()
             raise ApiError(401, "wrong_password", _("wrong name or password"))
         cookie, info, language = done
         if language is not None:  # her setting, on this browser too

@@ -84,6 +84,13 @@ class AnalysisJobs:
         else:
             self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fido-analysis")
         self._tasks: set[asyncio.Task[None]] = set()
+        self.workers = max(processes, 1)
+        self._in_worker = 0  # handed to the worker (running, or next in its line)
+
+    def counts(self) -> tuple[int, int]:
+        """This process's analyses: (waiting, running), for the metrics."""
+        running = min(self._in_worker, self.workers)
+        return len(self._tasks) - running, running
 
     def queue(self, table_id: str, seat: int, account_id: int | None) -> AnalysisRow:
         """The analysis of ``seat`` at ``table_id``: the stored one, or a new queued one
@@ -178,6 +185,7 @@ class AnalysisJobs:
         loop = asyncio.get_running_loop()
         result: str | None = None
         error: str | None = None
+        self._in_worker += 1
         try:
             result = await loop.run_in_executor(self.executor, _analyse, record, seat,
                                                 samples, seed)
@@ -186,6 +194,8 @@ class AnalysisJobs:
         except Exception as e:  # the worker died, or a bug: logged, the request kept
             log.error("analysis %s failed: %s", analysis_id, type(e).__name__)
             error = N_("the analysis failed: ask for it again")
+        finally:
+            self._in_worker -= 1
         await asyncio.to_thread(self._finish, analysis_id, result, error)
 
     async def resume(self) -> None:

@@ -20,6 +20,8 @@ import os
 import random
 import secrets
 import threading
+import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
 from multiprocessing import get_context
@@ -74,14 +76,21 @@ class BotPool:
             )
         else:
             self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fido-bot")
+        # told each decision's bot and seconds (the server's metrics)
+        self.decided: Callable[[str, float], None] | None = None
 
     async def decide(self, spec: str, view: SeatView) -> Move:
         seed = secrets.randbits(64)
+        started = time.perf_counter()
         if spec in INLINE:  # decided in microseconds: cheaper than pickling the view
-            return _bot(spec).choose(view, random.Random(seed))
-        loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(self.executor, decide, spec, view, seed)
-        return Move.from_text(text)
+            move = _bot(spec).choose(view, random.Random(seed))
+        else:
+            loop = asyncio.get_running_loop()
+            move = Move.from_text(
+                await loop.run_in_executor(self.executor, decide, spec, view, seed))
+        if self.decided is not None:
+            self.decided(spec, time.perf_counter() - started)
+        return move
 
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Header, Request, Response
@@ -22,6 +22,7 @@ from fido.i18n import _
 from fido.server import csrf, policy
 from fido.server.errors import ApiError
 from fido.server.limits import Limits
+from fido.server.metrics import Metrics
 from fido.server.schemas import ErrorBody
 from fido.store import Account, Store
 
@@ -70,6 +71,7 @@ class Server:
     limits: Limits
     opened: RateLimiter  # tables opened, per address
     created: RateLimiter  # accounts created (guests, sign-ups), per address
+    metrics: Metrics = field(default_factory=Metrics)  # this process's, for /metrics
 
 
 def server(request: Request) -> Server:

@@ -44,6 +44,7 @@ from fido.server.tables import Conn, Refusal, display_name
 
 if TYPE_CHECKING:
     from fido.server.deps import Server
+    from fido.server.metrics import Metrics
     from fido.server.tables import Room
 
 __all__ = ["Credit", "TableSockets", "table_socket"]
@@ -171,10 +172,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.close(code=CLOSE_TOO_MANY,
                        reason=_close_reason(_("too many connections: close some tabs")))
         return
+    srv.metrics.sockets.inc()
     try:
         await _serve(ws, room, Conn(account_id, None, name, version), seq, srv=srv,
                      session_key=session_key)
     finally:
+        srv.metrics.sockets.dec()
         srv.sockets.close(keys)
 
 
@@ -201,7 +204,7 @@ async def _serve(
             if frame is None:
                 frame = message.get("bytes") or b""
             if not conn.closed:
-                await _handle(room, conn, frame, credit)
+                await _handle(room, conn, frame, credit, srv.metrics)
     except WebSocketDisconnect:
         pass
     finally:
@@ -226,7 +229,9 @@ async def _write(ws: WebSocket, conn: Conn) -> None:
         await ws.send_text(frame)
 
 
-async def _handle(room: Room, conn: Conn, frame: str | bytes, credit: Credit) -> None:
+async def _handle(room: Room, conn: Conn, frame: str | bytes, credit: Credit,
+                  metrics: Metrics) -> None:
+    started = time.perf_counter()
     if frame_size(frame) > MAX_FRAME:
         conn.send(Refusal(Reason.TOO_LARGE, too_large()).message_for(None))
         return
@@ -244,7 +249,7 @@ async def _handle(room: Room, conn: Conn, frame: str | bytes, credit: Credit) ->
     elif isinstance(msg, SyncIn):
         conn.send(room.welcome(conn, msg.seq))
     elif isinstance(msg, MoveIn):
-        await room.move(conn, msg)
+        metrics.moved(await room.move(conn, msg), started)
     elif isinstance(msg, ChatIn):
         bad = control_chars(msg.text)
         if conn.account_id is None:

@@ -18,6 +18,10 @@ reads the code, a person the sentence). The rules (docs/server.md, docs/events.m
   ``not_seated``); a match is seen by whom its tables' lists show it to.
 * Only the federation settles a dispute about an online game; an organiser's scope
   covers what it names exactly (:mod:`fido.accounts.roles`).
+* The process's metrics (``/metrics``) are for the machine it runs on: a request
+  straight from loopback (no proxy's ``X-Forwarded-For``), or one with the configured
+  token (``Authorization: Bearer``); anyone else is answered as if it did not exist
+  (:func:`may_read_metrics`).
 * Creating an event takes an organiser's role (any scope) or the federation's
   (403 ``organiser``); an account without one asks the federation for it
   (:func:`fido.accounts.roles.ask_organiser`) and is shown that way, not the form.
@@ -27,7 +31,9 @@ from __future__ import annotations
 
 import functools
 import hmac
-from typing import Literal
+import ipaddress
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from sqlalchemy import Select, bindparam, exists, or_, select
 from sqlalchemy.orm import Session, aliased
@@ -46,6 +52,7 @@ __all__ = [
     "listed_tables",
     "match_tables",
     "may_organise",
+    "may_read_metrics",
     "may_watch",
     "open_results",
     "queue_entry",
@@ -210,3 +217,31 @@ def check_organise(s: Session, viewer: Account) -> None:
         raise ApiError(403, "organiser", _(
             "organising an event takes an organiser's role (of a club or an event) or the "
             "federation's: ask the federation for one on the events page"))
+
+
+# headers a proxy adds: a request carrying one came through it (from anywhere)
+_FORWARDED = ("x-forwarded-for", "forwarded", "x-real-ip")
+
+
+def may_read_metrics(scope: Mapping[str, Any], headers: Mapping[str, str],
+                     token: str | None) -> bool:
+    """``/metrics``: a request from the machine itself, or one with the token.
+
+    From the machine itself: its peer is a loopback address and no proxy forwarded it
+    (nginx on the same machine connects from loopback too: what it passes on carries
+    ``X-Forwarded-For``, whoever sent it, and uvicorn has by then put the forwarded
+    address in ``scope["client"]``). Else only ``Authorization: Bearer <token>`` with
+    the token configured (``fido serve --metrics-token``, ``$FIDO_METRICS_TOKEN``),
+    compared in constant time; a token is never read from the query (the access log
+    writes the address).
+    """
+    given = headers.get("authorization", "")
+    if token and given[:7].lower() == "bearer ":
+        return hmac.compare_digest(given[7:].strip().encode(), token.encode())
+    if any(h in headers for h in _FORWARDED):
+        return False
+    client = scope.get("client")
+    try:
+        return client is not None and ipaddress.ip_address(client[0]).is_loopback
+    except ValueError:
+        return False

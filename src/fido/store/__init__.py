@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -163,6 +164,9 @@ class Store:
     # before commits; waiting in BEGIN IMMEDIATE, SQLite's busy handler polls by
     # sleeps of up to 100 ms (the server's threads queued there, docs/performance.md)
     writing: threading.RLock | None = None
+    # told each writing transaction's seconds, its turn's wait included (the server's
+    # metrics: fido_db_write_seconds); called on the writer's thread
+    on_write: Callable[[float], None] | None = None
 
     @contextmanager
     def session(self, *, write: bool = True) -> Iterator[Session]:
@@ -173,6 +177,8 @@ class Store:
         """
         maker = self.sessions if write or self.readers is None else self.readers
         turn = self.writing if write else None
+        timed = self.on_write if write else None
+        started = time.perf_counter()
         # past the busy timeout, BEGIN IMMEDIATE waits (and fails) as it did alone
         held = turn is not None and turn.acquire(timeout=BUSY_SECONDS)
         try:
@@ -182,6 +188,8 @@ class Store:
             if held:
                 assert turn is not None
                 turn.release()
+            if timed is not None:
+                timed(time.perf_counter() - started)
 
     @cached_property
     def _writer(self) -> Engine:
@@ -193,6 +201,8 @@ class Store:
         the server's write of each move (a session's setup and unit of work cost more
         than the two statements it runs). The same turn and lock as :meth:`session`."""
         turn = self.writing
+        timed = self.on_write
+        started = time.perf_counter()
         held = turn is not None and turn.acquire(timeout=BUSY_SECONDS)
         try:
             with self._writer.begin() as conn:
@@ -201,6 +211,8 @@ class Store:
             if held:
                 assert turn is not None
                 turn.release()
+            if timed is not None:
+                timed(time.perf_counter() - started)
 
     @contextmanager
     def write_now(self) -> Iterator[Any | None]:
@@ -219,6 +231,8 @@ class Store:
         if turn is None or not turn.acquire(blocking=False):
             yield None
             return
+        timed = self.on_write
+        started = time.perf_counter()
         try:
             raw = self.engine.raw_connection()
             cursor = raw.cursor()
@@ -235,6 +249,8 @@ class Store:
                     cursor.execute("ROLLBACK")
                     raise
                 cursor.execute("COMMIT")
+                if timed is not None:
+                    timed(time.perf_counter() - started)
             finally:
                 cursor.execute(_BUSY_TIMEOUT)
                 cursor.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -38,6 +39,8 @@ from fido.server.field_errors import field_errors
 from fido.server.hub import Hub, PlaySettings
 from fido.server.language import QUERY, Language, negotiate
 from fido.server.lobby import lobby_routes
+from fido.server.logs import RequestIds
+from fido.server.metrics import Metrics, metrics_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
 from fido.server.play import TableSockets
 from fido.server.queue import SeenSessions, touch_sockets
@@ -104,18 +107,25 @@ def create_app(
     play: PlaySettings = PlaySettings(),  # noqa: B008 (frozen)
     origins: tuple[str, ...] = (),
     monthly: MonthlySettings = MonthlySettings(),  # noqa: B008 (frozen)
+    metrics_token: str | None = None,
 ) -> FastAPI:
     """The server app on the store at ``db_url`` (default ``$FIDO_DB`` or ./fido.db),
     migrated on open; ``secret`` (default ``$FIDO_SECRET`` or the stored one) signs cookies.
 
     ``play`` sets the bots' pace and the grace periods; ``origins`` names other
     sites whose pages may open a table's WebSocket (the server's own always may);
-    ``monthly`` how often the monthly close looks for an ended month (0: never).
+    ``monthly`` how often the monthly close looks for an ended month (0: never);
+    ``metrics_token`` (default ``$FIDO_METRICS_TOKEN``) opens ``/metrics`` from elsewhere
+    than loopback (:func:`fido.server.policy.may_read_metrics`).
     """
     store = store or open_store(db_url)
     key = server_secret(store, secret)
     hub = Hub(store, play)
     closer = MonthlyClose(store, monthly)
+    metrics = Metrics()  # this app's own registry (docs/deploy.md, "Metrics")
+    metrics.watch(hub)
+    store.on_write = metrics.written
+    token = metrics_token or os.environ.get("FIDO_METRICS_TOKEN") or None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -152,7 +162,9 @@ def create_app(
         limits=limits,
         opened=RateLimiter(limits.tables_per_address, limits.window),
         created=RateLimiter(limits.accounts_per_address, limits.window),
+        metrics=metrics,
     )
+    app.state.metrics = metrics
     app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and records are long
     app.include_router(accounts_routes())
     app.include_router(lobby_routes())
@@ -165,12 +177,14 @@ def create_app(
     app.include_router(sheet_routes())  # score sheets, reviews, inbox, the federation's page
     app.add_exception_handler(RefusedPage, refused_page)
     app.include_router(ranking_routes())
+    app.include_router(metrics_routes(token))  # for the machine itself
     _csrf_cookie(app)
     _error_handlers(app)
     app.add_middleware(SeenSessions)  # who is online: each session's last request
     app.add_middleware(BodyLimit)  # before anything reads a body
     app.add_middleware(Language)  # the request's language: the handlers, pages, the 413's
     app.add_middleware(TableSockets)  # the table's socket, in front of all the pages' layers
+    app.add_middleware(RequestIds)  # each request's and socket's id, on its log lines
     return app
 
 

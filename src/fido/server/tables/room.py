@@ -435,15 +435,16 @@ class Room:
             )
         return None
 
-    async def move(self, conn: Conn, msg: MoveIn) -> None:
-        """A person's move: refused with a reason, or committed, acknowledged, broadcast."""
+    async def move(self, conn: Conn, msg: MoveIn) -> str:
+        """A person's move: refused with a reason, or committed, acknowledged, broadcast;
+        the outcome (accepted, refused, or duplicate: a resent move answered again)."""
         key = (conn.account_id, msg.id)
         async with self.lock:
             for _attempt in range(3):
                 old = self._remembered(key, msg.id)
                 if old is not None:
                     conn.send(old)
-                    return
+                    return "duplicate"
                 refusal = self._check_move(conn.seat, msg.seq)
                 if refusal is None:
                     try:
@@ -453,7 +454,7 @@ class Room:
                 if refusal is not None:
                     self._remember(key, refusal)
                     conn.send(refusal.message_for(msg.id))
-                    return
+                    return "refused"
                 try:
                     events = await self._play(conn.seat, move, "player", conn.account_id, msg.id)
                 except Behind:
@@ -463,15 +464,16 @@ class Room:
                     if events.code is not Reason.UNAVAILABLE:
                         self._remember(key, events)
                     conn.send(events.message_for(msg.id))
-                    return
+                    return "refused"
                 self.accepted[key] = events[0].seq
                 conn.send({"type": "ack", "id": msg.id, "seq": events[0].seq})
                 await self._lay_out()
                 self._broadcast(events)
                 self._schedule()
-                return
+                return "accepted"
             busy = Refusal(Reason.UNAVAILABLE, _("the table is busy: try again"))
             conn.send(busy.message_for(msg.id))
+            return "refused"
 
     async def _play(
         self, seat: int | None, move: Move, by: str, account: int | None, msg_id: str | None
