@@ -11,14 +11,17 @@ is a sign-in refusal.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from server_live import browser, live_server
-from server_procs import Player, guest, open_table, wait_until
+from server_live import browser, free_port, live_server
+from server_procs import SRC, Player, guest, open_table, wait_until
 
 TOKEN = "metrics-token-0123456789abcdef"
 
@@ -115,3 +118,16 @@ def test_without_a_token_only_loopback(tmp_path: Path, monkeypatch: pytest.Monke
                                                   "Authorization": "Bearer x"})
         assert r.status_code == 404
         assert scrape(base)[("fido_open_sockets", "")] == 0
+
+
+def test_a_short_token_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FIDO_")}
+    env["PYTHONPATH"], env["FIDO_METRICS_TOKEN"] = SRC, "short"
+    out = subprocess.run(
+        [sys.executable, "-m", "fido.cli", "serve", "--port", str(free_port())],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    assert out.stderr.strip().splitlines() == [
+        "error: --metrics-token: at least 16 characters (`openssl rand -hex 32`)"]
+    assert "short" not in out.stdout + out.stderr  # the token is never echoed
+    assert list(tmp_path.iterdir()) == []  # no database made, nothing served
