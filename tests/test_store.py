@@ -263,3 +263,16 @@ def test_a_write_now_never_waits_for_another_writer(tmp_path: Any) -> None:
         assert cur.execute("SELECT x FROM t").fetchall() == [(1,)]
     other.close()
     store.close()
+
+
+def test_a_database_error_never_repeats_the_values_it_was_given(store: Store) -> None:
+    """A failed statement's error reaches the server's log: the values bound into it (a
+    session id, a password's hash, a record's hands) must not be in its text."""
+    from sqlalchemy import text  # noqa: PLC0415
+    from sqlalchemy.exc import SQLAlchemyError  # noqa: PLC0415
+
+    secret = "session-9f3a1c77e0b24d5e"
+    with pytest.raises(SQLAlchemyError) as caught, store.session(write=True) as s:
+        s.execute(text("INSERT INTO no_such_table (x) VALUES (:x)"), {"x": secret})
+    assert "no_such_table" in str(caught.value)  # the error still says what failed
+    assert secret not in str(caught.value)

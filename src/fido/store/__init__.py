@@ -296,9 +296,11 @@ def open_store(url: str | None = None) -> Store:
     hold a password).
     """
     url = database_url(url)
-    kwargs: dict[str, Any] = {}
+    # a database error's text never repeats its statement's values (a session id, a
+    # password's hash, a hand in a record), since such errors reach the server's log
+    kwargs: dict[str, Any] = {"hide_parameters": True}
     if url.startswith("sqlite") and (":memory:" in url or url in ("sqlite://", "sqlite:///")):
-        kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
+        kwargs |= {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
     try:
         engine = create_engine(url, **kwargs)
         if engine.dialect.name == "sqlite":
