@@ -24,7 +24,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -34,13 +33,13 @@ from websockets.sync.client import ClientConnection, connect
 
 from conftest import POSTGRES, _empty_postgres
 from server_procs import (
-    Player,
+    RESTART,
+    Moving,
     ServerProcess,
     as_seen,
     check_log,
     check_record,
     guest,
-    moved,
     open_table,
     read_log,
     servers,
@@ -52,37 +51,7 @@ pytestmark = pytest.mark.skipif(
     "FIDO_TEST_POSTGRES_URL is not set (tests/with_postgres.py sets it)",
 )
 
-RESTART = 1012
 EXIT_SECONDS = 8.0  # SIGTERM to the process's end, at most (sockets drained, bots stopped)
-
-
-class Moving(Player):
-    """A :class:`Player` who, told 1012 by her process, reconnects to ``elsewhere`` at once
-    (what nginx does for the web page: the stopping process no longer listens). Notes each
-    close code, and the seconds from a 1012 to the first frame on the other process."""
-
-    def __init__(self, name: str, client: httpx.Client, table_id: str, *,
-                 elsewhere: str, **more: Any) -> None:
-        super().__init__(name, client, table_id, **more)
-        self.elsewhere = elsewhere
-        self.codes: list[int | None] = []
-        self.told_at: float | None = None
-        self.back_after: list[float] = []  # a 1012 to the next welcome, seconds
-
-    def _session(self, ws: ClientConnection) -> None:
-        super()._session(ws)
-        code = ws.close_code
-        with self.lock:
-            self.codes.append(code)
-            if code == RESTART and self.base != self.elsewhere:
-                self.told_at = time.monotonic()
-                self.client, self.base = moved(self.client, self.elsewhere), self.elsewhere
-
-    def _frame(self, msg: dict[str, Any]) -> None:
-        if msg.get("type") == "welcome" and self.told_at is not None:
-            self.back_after.append(time.monotonic() - self.told_at)
-            self.told_at = None
-        super()._frame(msg)
 
 
 def two_processes(tmp_path: Path, bot_delay: float) -> tuple[ServerProcess, ServerProcess]:
