@@ -541,3 +541,35 @@ def write_unnoticed(db_url: str, table_id: str, text: str) -> int:
     finally:
         engine.dispose()
     return seq
+
+
+RESTART = 1012  # the close code of a process that stops (docs/protocol.md)
+
+
+class Moving(Player):
+    """A :class:`Player` who, told 1012 by her process, reconnects to ``elsewhere`` at once
+    (what nginx does for the web page: the stopping process no longer listens). Notes each
+    close code, and the seconds from a 1012 to the first frame on the other process."""
+
+    def __init__(self, name: str, client: httpx.Client, table_id: str, *,
+                 elsewhere: str, **more: Any) -> None:
+        super().__init__(name, client, table_id, **more)
+        self.elsewhere = elsewhere
+        self.codes: list[int | None] = []
+        self.told_at: float | None = None
+        self.back_after: list[float] = []  # a 1012 to the next welcome, seconds
+
+    def _session(self, ws: ClientConnection) -> None:
+        super()._session(ws)
+        code = ws.close_code
+        with self.lock:
+            self.codes.append(code)
+            if code == RESTART and self.base != self.elsewhere:
+                self.told_at = time.monotonic()
+                self.client, self.base = moved(self.client, self.elsewhere), self.elsewhere
+
+    def _frame(self, msg: dict[str, Any]) -> None:
+        if msg.get("type") == "welcome" and self.told_at is not None:
+            self.back_after.append(time.monotonic() - self.told_at)
+            self.told_at = None
+        super()._frame(msg)

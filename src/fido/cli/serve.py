@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import enum
 import gc
 import ipaddress
+import logging
+import signal
+import socket
+from collections.abc import Awaitable, Callable
+from types import FrameType
 from typing import Annotated, Any
 
 import typer
@@ -23,6 +29,9 @@ from fido.store import StoreError, database_url
 # defaults. What a server leaves in cycles is little (closed HTTP connections, 5,000
 # objects a minute at that load) and waits for the rarer full pass (docs/performance.md).
 GC_THRESHOLDS = (700, 10, 1000)
+# SIGTERM: at most DRAIN_SECONDS for the sockets (fido.server.sockets.Drain), then this
+# long for the HTTP requests still answered, before uvicorn cancels them
+GRACEFUL_SECONDS = 10
 
 __all__ = ["LogFormat", "serve_app"]
 
@@ -139,10 +148,58 @@ def serve(
     typer.echo(f"fido server at http://{shown}:{port}/ (database {printable(_where(url))})")
     _first_day(app, f"http://{shown}:{port}/", db)
     # a table message is at most MAX_FRAME bytes: no need to buffer uvicorn's 16 MiB default
-    uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=proxy_headers,
-                forwarded_allow_ips=trusted, ws_max_size=WS_MAX_SIZE,
-                log_config=_log_config(json_lines=log_format is LogFormat.JSON),
-                access_log=log_format is LogFormat.TEXT)  # JSON: fido.access's lines
+    config = uvicorn.Config(app, host=host, port=port, log_level="info",
+                            proxy_headers=proxy_headers, forwarded_allow_ips=trusted,
+                            ws_max_size=WS_MAX_SIZE,
+                            log_config=_log_config(json_lines=log_format is LogFormat.JSON),
+                            access_log=log_format is LogFormat.TEXT,  # JSON: fido.access's
+                            timeout_graceful_shutdown=GRACEFUL_SECONDS)
+    _Server(config, app.state.server.drain).run()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, stopped cleanly on SIGTERM (or a first Ctrl+C): it stops
+    listening, lets the moves being written be written, closes every table socket with
+    1012 (``drain``: the clients connect again, to another process or to this one
+    restarted: docs/deploy.md), and only then does uvicorn's own shutdown (the HTTP
+    requests in flight finish, the lifespan's end stops the bots and clocks); the
+    process then exits with 0 (a stop, not a crash). A second signal while it drains is
+    uvicorn's own: it ends the wait."""
+
+    def __init__(self, config: uvicorn.Config, drain: Callable[[], Awaitable[int]]) -> None:
+        super().__init__(config)
+        self.drain = drain
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.draining = False
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        self.loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if (self.loop is None or self.draining or self.should_exit
+                or sig not in (signal.SIGTERM, signal.SIGINT)):
+            super().handle_exit(sig, frame)
+            return
+        self.draining = True
+        # a signal handler interrupts the loop's thread anywhere: the drain is its callback
+        self.loop.call_soon_threadsafe(self._start_drain)
+
+    def _start_drain(self) -> None:
+        task = asyncio.ensure_future(self._drain())
+        task.add_done_callback(lambda _t: None)  # held by the loop until it ends
+
+    async def _drain(self) -> None:
+        log = logging.getLogger("fido.server")
+        try:
+            for server in self.servers:  # no new connection: a proxy tries the next process
+                server.close()
+            closed = await self.drain()
+            log.info("stopping: %d table sockets closed with 1012 (service restart)", closed)
+        except Exception:
+            log.exception("stopping: the table sockets could not all be closed")
+        finally:
+            self.should_exit = True
 
 
 def _trusted(value: str | None) -> str | None:

@@ -24,6 +24,7 @@ from fido.server.errors import ApiError
 from fido.server.limits import Limits
 from fido.server.metrics import Metrics
 from fido.server.schemas import ErrorBody
+from fido.server.sockets import Drain
 from fido.store import Account, Store
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ class Server:
     opened: RateLimiter  # tables opened, per address
     created: RateLimiter  # accounts created (guests, sign-ups), per address
     metrics: Metrics = field(default_factory=Metrics)  # this process's, for /metrics
+    drain: Drain = field(default_factory=Drain)  # every table socket, closed on SIGTERM
 
 
 def server(request: Request) -> Server:

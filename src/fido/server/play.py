@@ -40,6 +40,7 @@ from fido.server.protocol import (
     parse_incoming,
     too_large,
 )
+from fido.server.sockets import CLOSE_RESTART
 from fido.server.tables import Conn, Refusal, display_name
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ CLOSE_SLOW = 4408  # the client did not read its messages fast enough
 CLOSE_TOO_MANY = 4429  # too many open connections from one account or address
 CLOSE_SIGNED_OUT = 4401  # the session the socket was opened with has ended
 CLOSE_PROTOCOL = 4400  # a protocol version the server does not speak
+# CLOSE_RESTART (1012, sockets.py): the process stops; connect again (elsewhere)
 # ?v=: 1, each update carries the whole view; 2, what changed (docs/protocol.md)
 PROTOCOLS = {"1": 1, "2": 2}
 _INTEGER = re.compile(r"-?[0-9]{1,12}")
@@ -67,6 +69,8 @@ def _close_reason(text: str) -> str:
 
 
 def _close_code(conn: Conn) -> int:
+    if conn.restarting:
+        return CLOSE_RESTART
     return CLOSE_SLOW if conn.slow else CLOSE_SIGNED_OUT if conn.signed_out else 1000
 
 
@@ -131,6 +135,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.close(code=CLOSE_PROTOCOL,
                        reason=_close_reason(_("?v=1 or 2, ?seq= a whole number")))
         return
+    if srv.drain.closing:  # this process stops: the client connects again (elsewhere)
+        await ws.accept()
+        await ws.close(code=CLOSE_RESTART, reason=_close_reason(_("the server restarts")))
+        return
     if not same_site(ws.headers, srv.origins):
         await ws.accept()  # first, so the page reads the code (not an HTTP 403)
         await ws.close(code=CLOSE_ORIGIN, reason=_close_reason(_("cross-site connection refused")))
@@ -172,6 +180,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.close(code=CLOSE_TOO_MANY,
                        reason=_close_reason(_("too many connections: close some tabs")))
         return
+    if srv.drain.closing:  # it began to stop while she was read
+        srv.sockets.close(keys)
+        await ws.accept()
+        await ws.close(code=CLOSE_RESTART, reason=_close_reason(_("the server restarts")))
+        return
     srv.metrics.sockets.inc()
     try:
         await _serve(ws, room, Conn(account_id, None, name, version), seq, srv=srv,
@@ -194,8 +207,10 @@ async def _serve(
     credit = Credit()
     if session_key is not None:  # closed when it ends (here at once, else by the sweep)
         srv.session_sockets.add(session_key, conn)
+    srv.drain.conns.add(conn)  # closed with CLOSE_RESTART when the process stops
     try:
-        await room.attach(conn, seq)
+        with srv.drain.handling():
+            await room.attach(conn, seq)
         while not conn.closed:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -204,7 +219,8 @@ async def _serve(
             if frame is None:
                 frame = message.get("bytes") or b""
             if not conn.closed:
-                await _handle(room, conn, frame, credit, srv.metrics)
+                with srv.drain.handling():  # a move being committed: the stop waits
+                    await _handle(room, conn, frame, credit, srv.metrics)
     except WebSocketDisconnect:
         pass
     finally:
@@ -217,14 +233,16 @@ async def _serve(
             await writer
         with contextlib.suppress(Exception):
             await ws.close(code=_close_code(conn))
+        srv.drain.conns.discard(conn)  # closed, and its "away" written
 
 
 async def _write(ws: WebSocket, conn: Conn) -> None:
     while True:
         frame = await conn.queue.get()
         if frame is None:
+            reason = _close_reason(_("the server restarts")) if conn.restarting else None
             with contextlib.suppress(Exception):
-                await ws.close(code=_close_code(conn))
+                await ws.close(code=_close_code(conn), reason=reason)
             return
         await ws.send_text(frame)
 

@@ -1,23 +1,71 @@
 """The table sockets a server process holds open: counted per account and address (a
-cap on opening many), and grouped by the session they were opened with, so that the
-end of a session closes them at once (:mod:`fido.server.play` serves them)."""
+cap on opening many), grouped by the session they were opened with, so that the
+end of a session closes them at once, and all of them, so that a process told to stop
+closes them with :data:`CLOSE_RESTART` once what is being written is written
+(:class:`Drain`; :mod:`fido.server.play` serves them)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from fido.server.tables import Conn
 
-__all__ = ["RECHECK", "SessionSockets", "SocketCount"]
+__all__ = ["CLOSE_RESTART", "RECHECK", "Drain", "SessionSockets", "SocketCount"]
 
 log = logging.getLogger("fido.server")
 
 RECHECK = 30.0  # seconds: how long a socket may outlive its session's end elsewhere
+CLOSE_RESTART = 1012  # "Service Restart": this process stops, connect again (elsewhere)
+DRAIN_SECONDS = 5.0  # at most this long for the moves being written and the last frames
+
+
+class Drain:
+    """Every table socket of the process, and the messages being handled on them, so that
+    a process told to stop (SIGTERM: :func:`fido.cli.serve`) stops cleanly: no new socket
+    is served (a handshake is answered with :data:`CLOSE_RESTART`), the moves being
+    committed are committed (each one's ack and update queued as always), and every
+    socket is closed with :data:`CLOSE_RESTART` after the frames queued before it, so
+    that its client connects again at once, to another process or to this one restarted,
+    and resends a move that got no answer (the same id: never played twice)."""
+
+    def __init__(self) -> None:
+        self.conns: set[Conn] = set()
+        self.busy = 0  # messages being handled (a move being committed...)
+        self.closing = False
+
+    @contextlib.contextmanager
+    def handling(self) -> Iterator[None]:
+        """Around the handling of one message: :meth:`__call__` waits for it to end."""
+        self.busy += 1
+        try:
+            yield
+        finally:
+            self.busy -= 1
+
+    async def __call__(self, within: float = DRAIN_SECONDS) -> int:
+        """Close every socket for a restart (once what is being handled is done, or
+        ``within`` seconds); wait, within the same bound, for their last frames to go.
+        How many sockets were closed."""
+        self.closing = True
+        deadline = time.monotonic() + within
+        while self.busy and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+        closed = list(self.conns)
+        for conn in closed:
+            conn.restarting = True
+            conn.close()  # after what is queued: an ack, its update
+        while self.conns and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+        if self.busy or self.conns:
+            log.warning("restart: %d messages still handled, %d sockets still open",
+                        self.busy, len(self.conns))
+        return len(closed)
 
 
 class SessionSockets:

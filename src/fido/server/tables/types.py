@@ -126,6 +126,7 @@ class Conn:
         self.closed = False
         self.slow = False  # closed because its outbox overflowed
         self.signed_out = False  # closed because its session ended
+        self.restarting = False  # closed because the process stops (sockets.Drain)
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))

@@ -1,11 +1,13 @@
 // The table's WebSocket (docs/protocol.md, version 2): connecting with the last
-// sequence number seen, reconnecting with a backoff, the close codes that end it,
-// the ping, and the move that was on its way when a socket closed. What the
-// messages mean is table_state.js's; what the page shows is table.js's.
+// sequence number seen, reconnecting with a backoff (at once after a server's restart,
+// 1012), the close codes that end it, the ping, and the move that was on its way when
+// a socket closed. What the messages mean is table_state.js's; what the page shows is
+// table.js's.
 
 import { isGap } from "./table_state.js";
 
 const PING_EVERY = 25000; // ms: keeps proxies from closing an idle socket
+const RESTART = 1012; // "Service Restart": the server stops; connect again now (elsewhere)
 
 export class TableSocket {
   /**
@@ -50,7 +52,12 @@ export class TableSocket {
     this.onMessage(msg);
   }
 
-  /** A socket closed: the codes that end it (signed out, refused, no table), else retry. */
+  /**
+   * A socket closed: the codes that end it (signed out, refused, no table); a restart
+   * of the server (1012): again at once, after a short jitter (not all of a process's
+   * sockets at the same instant), saying nothing of a lost connection; else retry with
+   * a backoff.
+   */
   closed(socket, code) {
     if (this.socket !== socket) return;
     this.socket = null;
@@ -66,6 +73,12 @@ export class TableSocket {
       this.closedForGood = true;
       if (this.state.pending) this.onDropped(); // no next socket to send it on
       this.onStatus(code === 4404 ? "no such table" : "refused");
+      return;
+    }
+    if (code === RESTART) {
+      this.retry = 0;
+      this.onStatus("connecting");
+      setTimeout(() => this.connect(), 50 + Math.random() * 250);
       return;
     }
     this.onStatus("reconnecting");
