@@ -12,6 +12,7 @@ back without a difference.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -25,7 +26,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import MetaData, create_engine, select, text
+from sqlalchemy import MetaData, create_engine, inspect, select, text
 
 from conftest import POSTGRES, _empty_postgres
 from fido.record import GameRecord
@@ -328,3 +329,50 @@ def test_portable_round_trip_sqlite_postgresql_sqlite(
     # a PostgreSQL target with rows is refused too
     assert "not empty" in refused(file, POSTGRES)
     _empty_postgres(POSTGRES)
+
+
+def _with_bad_value(file: Path, out: Path) -> None:
+    """``file`` again with one ranking entry's FLADUB a word, the checksums made to match
+    (a file that passes every check but holds a value the database refuses)."""
+    with tarfile.open(file, "r:gz") as tar:
+        parts = {m.name: tar.extractfile(m).read() for m in tar if m.isfile()}  # type: ignore[union-attr]
+    name = "tables/ranking_entries.jsonl"
+    lines = parts[name].split(b"\n")
+    columns = json.loads(lines[0])
+    row = json.loads(lines[1])
+    row[columns.index("fladub")] = "not a number"
+    lines[1] = json.dumps(row).encode()
+    parts[name] = b"\n".join(lines)
+    manifest = json.loads(parts["manifest.json"])
+    manifest["parts"][name] = {"bytes": len(parts[name]),
+                               "sha256": hashlib.sha256(parts[name]).hexdigest()}
+    parts["manifest.json"] = json.dumps(manifest).encode()
+    with tarfile.open(out, "w:gz") as tar:
+        for part in ["manifest.json", *(p for p in parts if p != "manifest.json")]:
+            info = tarfile.TarInfo(part)
+            info.size = len(parts[part])
+            tar.addfile(info, io.BytesIO(parts[part]))
+
+
+@pytest.mark.skipif(not POSTGRES, reason="needs tests/with_postgres.py")
+def test_a_value_postgresql_refuses_is_an_error_line_and_restores_nothing(
+    league_backup: tuple[str, Path], tmp_path: Path
+) -> None:
+    """PostgreSQL's restore copies rows with COPY, past SQLAlchemy: a value the database
+    refuses is still one ``error:`` line, and the target stays empty."""
+    assert POSTGRES
+    _db, file = league_backup
+    _empty_postgres(POSTGRES)
+    assert fido("restore", str(file), "--db", POSTGRES).returncode == 0
+    pg_file, bad = tmp_path / "pg.tar.gz", tmp_path / "bad.tar.gz"
+    assert fido("backup", str(pg_file), "--db", POSTGRES).returncode == 0
+    _empty_postgres(POSTGRES)
+    _with_bad_value(pg_file, bad)
+    message = refused(bad, POSTGRES)
+    assert "ranking_entries" in message and "nothing was restored" in message, message
+    engine = create_engine(POSTGRES)
+    try:
+        with engine.connect() as conn:
+            assert not inspect(conn).get_table_names()  # not even the schema was left
+    finally:
+        engine.dispose()

@@ -35,7 +35,7 @@ import tarfile
 import tempfile
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -596,21 +596,15 @@ def _copy(conn: Connection, table: Table, rows: Iterable[dict[str, Any]], expect
     own = [fk.parent.name for fk in table.foreign_keys if fk.column.table.name == table.name]
     keys = [c.name for c in table.primary_key.columns]
     later: list[dict[str, Any]] = []
-    batch: list[dict[str, Any]] = []
     count = 0
-    insert = table.insert()
-    for row in rows:
-        row = {k: _utc(v) for k, v in row.items()}
-        if own and any(row[c] is not None for c in own):
-            later.append({**{f"k_{k}": row[k] for k in keys}, **{c: row[c] for c in own}})
-            row.update(dict.fromkeys(own, None))
-        batch.append(row)
-        count += 1
-        if len(batch) >= BATCH:
-            conn.execute(insert, batch)
-            batch = []
-    if batch:
-        conn.execute(insert, batch)
+    with _writer(conn, table) as write:
+        for row in rows:
+            row = {k: _utc(v) for k, v in row.items()}
+            if own and any(row[c] is not None for c in own):
+                later.append({**{f"k_{k}": row[k] for k in keys}, **{c: row[c] for c in own}})
+                row.update(dict.fromkeys(own, None))
+            write(row)
+            count += 1
     if later:
         where = [table.c[k] == bindparam(f"k_{k}") for k in keys]
         conn.execute(table.update().where(*where).values({c: bindparam(c) for c in own}),
@@ -619,6 +613,55 @@ def _copy(conn: Connection, table: Table, rows: Iterable[dict[str, Any]], expect
         raise BackupError(f"the backup holds {count} rows of {table.name}, its manifest "
                           f"says {expected}: it is damaged; nothing was restored")
     return count
+
+
+@contextmanager
+def _writer(conn: Connection, table: Table) -> Iterator[Callable[[dict[str, Any]], None]]:
+    """Where a table's rows go: PostgreSQL's COPY (about ten times the rows a second of
+    batched INSERTs, in the same transaction), else INSERTs of ``BATCH`` rows."""
+    names = [c.name for c in table.columns]
+    driver: Any = conn.connection.driver_connection
+    dbapi: Any = conn.dialect.dbapi
+    if conn.dialect.name == "postgresql" and hasattr(driver, "cursor"):
+        quote = conn.dialect.identifier_preparer.quote
+        sql = (f"COPY {quote(table.name)} ({', '.join(quote(n) for n in names)}) "
+               "FROM STDIN")
+        try:
+            with driver.cursor() as cursor, cursor.copy(sql) as copy:
+
+                def put(row: dict[str, Any]) -> None:
+                    copy.write_row(_values(table, names, row))
+
+                yield put
+        except dbapi.Error as e:  # the driver's own, not wrapped by SQLAlchemy
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise BackupError(f"cannot restore the rows of {table.name}: {first}; "
+                              "nothing was restored") from None
+        return
+    batch: list[dict[str, Any]] = []
+    insert = table.insert()
+
+    def add(row: dict[str, Any]) -> None:
+        batch.append(row)
+        if len(batch) >= BATCH:
+            conn.execute(insert, batch)
+            batch.clear()
+
+    yield add
+    if batch:
+        conn.execute(insert, batch)
+
+
+def _values(table: Table, names: list[str], row: dict[str, Any]) -> tuple[Any, ...]:
+    try:
+        values = tuple(row[n] for n in names)
+    except KeyError as e:
+        raise BackupError(f"the backup's rows of {table.name} have no column {e}; "
+                          "nothing was restored") from None
+    if len(row) != len(names):
+        raise BackupError(f"the backup's columns of {table.name} are not those of its "
+                          "schema revision; nothing was restored")
+    return values
 
 
 def _reset_sequences(conn: Connection, meta: MetaData) -> None:
