@@ -227,21 +227,25 @@ try:
         raise Undo
 except Undo:
     pass
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
-print(f"{wall:.2f} {rss:.3f} {r.games} {len(r.entries)} {r.digest}")
+use = resource.getrusage(resource.RUSAGE_SELF)
+rss, cpu = use.ru_maxrss / 1024**2, use.ru_utime + use.ru_stime
+print(f"{wall:.2f} {rss:.3f} {r.games} {len(r.entries)} {r.digest} {cpu:.2f}")
 """
 
 
-def close_child(url: str, month: str, commit: bool = False) -> tuple[float, float, int, int, str]:
-    """(wall s, the child's own peak RSS GB, games, entries, digest) of publishing
-    ``month`` in a child process; rolled back unless ``commit``."""
+def close_child(
+    url: str, month: str, commit: bool = False
+) -> tuple[float, float, int, int, str, float]:
+    """(wall s, the child's own peak RSS GB, games, entries, digest, the child's CPU s:
+    the close and the imports before it) of publishing ``month`` in a child process;
+    rolled back unless ``commit``."""
     code = CLOSE.replace("raise Undo", "pass") if commit else CLOSE
     out = subprocess.run([sys.executable, "-c", code, url, month], capture_output=True,
                          text=True, check=False)
     if out.returncode:
         raise SystemExit(f"the close of {month} failed: {out.stdout}{out.stderr}")
-    wall, rss, games, entries, digest = out.stdout.split()
-    return float(wall), float(rss), int(games), int(entries), digest
+    wall, rss, games, entries, digest, cpu = out.stdout.split()
+    return float(wall), float(rss), int(games), int(entries), digest, float(cpu)
 
 
 def bench_close(args: argparse.Namespace, console: Console, table: Table, data: Any) -> None:
@@ -268,14 +272,15 @@ def bench_close(args: argparse.Namespace, console: Console, table: Table, data: 
             wall, rss, *_ = close_child(url, "2026-09", commit=True)
             console.print(f"2026-09 published first: {wall:.1f} s, {rss:.2f} GB")
             has_previous = True
-        walls, peaks, digests = [], [], set()
+        walls, peaks, cpus, digests = [], [], [], set()
         for _ in range(args.repeat):
             load = os.getloadavg()[0]
-            wall, rss, games, entries, digest = close_child(url, "2026-10")
+            wall, rss, games, entries, digest, cpu = close_child(url, "2026-10")
             walls.append(wall)
+            cpus.append(cpu)
             peaks.append(rss)
             digests.add(digest)
-            console.print(f"close 2026-10: {wall:.1f} s, peak RSS {rss:.2f} GB, "
+            console.print(f"close 2026-10: {wall:.1f} s, peak RSS {rss:.2f} GB, CPU {cpu:.1f} s, "
                           f"{games:,} games, {entries:,} players, load avg {load:.2f}, "
                           f"digest {digest[:16]}")
             assert games == args.games
@@ -285,7 +290,7 @@ def bench_close(args: argparse.Namespace, console: Console, table: Table, data: 
         table.add_row(f"close 2026-10 from SQLite ({what}; child process)", "",
                       f"{statistics.median(walls):.1f} ({min(walls):.1f}-{max(walls):.1f})",
                       f"{statistics.median(peaks):.2f} ({min(peaks):.2f}-{max(peaks):.2f})",
-                      f"digest {digests.pop()[:16]}")
+                      f"digest {digests.pop()[:16]}, CPU {statistics.median(cpus):.1f} s")
 
 
 def main() -> None:

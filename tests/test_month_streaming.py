@@ -197,3 +197,16 @@ def test_streamed_months_equal_the_row_by_row_reference(
         with store.session(write=False) as s:
             assert verify(s, month).entries == ranking.entries
     assert late_seen > 3  # the leagues do have late sheets entering later months
+
+
+@pytest.mark.parametrize("high", [3, 50, 10**6, 2**40])
+def test_players_numbered_as_numpy_unique_does(high: int) -> None:
+    """Dense ids (a table over them) and sparse ones (a sort) give np.unique's answer."""
+    rng = np.random.default_rng(high)
+    for size in (1, 7, 1000):
+        players = rng.integers(1, high, size)
+        ids, index = snapshot._numbered(players.copy())
+        want_ids, want_index = np.unique(players, return_inverse=True)
+        assert ids.dtype == index.dtype == np.int64
+        assert ids.tolist() == want_ids.tolist()
+        assert index.tolist() == want_index.ravel().tolist()

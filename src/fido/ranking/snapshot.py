@@ -266,11 +266,23 @@ def load_month(s: Session, month: str, params: Params | None = None) -> MonthDat
     fin = np.concatenate([empty, *(p[2] for p in pieces)])
     del pieces
     _apply_merges(players, month_merges(s, month_key(month)))
-    player_ids, line_player = np.unique(players, return_inverse=True)
+    player_ids, line_player = _numbered(players)
     return MonthData(
-        month, last_day, game_ids, age, line_game, line_player.ravel().astype(np.int64), fin,
-        player_ids, game_group, late,
+        month, last_day, game_ids, age, line_game, line_player, fin, player_ids, game_group, late
     )
+
+
+def _numbered(players: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct store ids, ascending; each line's index into them): np.unique's
+    answer, through a table over the ids when it is no larger than the lines
+    (store ids are dense: a tenth of a second instead of a sort of every line)."""
+    if not players.size or players.min() < 0 or players.max() >= players.size:
+        ids, inverse = np.unique(players, return_inverse=True)
+        return ids, inverse.ravel().astype(np.int64)
+    present = np.zeros(int(players.max()) + 1, dtype=bool)
+    present[players] = True
+    index = np.cumsum(present, dtype=np.int64) - 1
+    return np.flatnonzero(present).astype(np.int64), index[players]
 
 
 def _apply_merges(players: np.ndarray, merges: dict[int, int]) -> None:
