@@ -1,6 +1,7 @@
 """How fast are the import and the monthly ranking? 1,000,000 games of 100,000 players.
 
     .venv/bin/python bench/ranking_scale.py [--games 1000000] [--players 100000] [--store]
+    .venv/bin/python bench/ranking_scale.py --store --keep /tmp/rk --previous --repeat 3
     .venv/bin/python bench/ranking_scale.py --import [--games 1000000]
 
 Draws a year of FIDO games (3 to 5 players each, finals from the players'
@@ -11,9 +12,18 @@ max RSS):
 
 * ``formula``: :func:`fido.ranking.fladub.compute` on the arrays;
 * ``--store``: also writes everything into a fresh SQLite file (bulk inserts,
-  not timed as part of the month) and times
-  :func:`fido.ranking.snapshot.compute_month` end to end: loading the month's
-  results from the database, the formula, and building the ranking's entries;
+  not timed as part of the month) and times the monthly close of 2026-10 the
+  way the server runs it, :func:`fido.ranking.snapshot.publish` end to end
+  (loading the month's results from the database, last month's published
+  ranking, the formula, building and writing the ranking's entries, one
+  transaction, rolled back so that it can run again), each time in a child
+  process of its own: its wall time and its own peak RSS, so the drawing of
+  the league and the filling of the file do not count. ``--keep DIR`` writes
+  the file into ``DIR`` and reuses it when it is there (then only the close
+  is timed); ``--repeat N`` runs the close N times (median and range);
+  ``--previous`` publishes 2026-09 into the file first (once, committed), so
+  the close reads and carries on a published month as it does every month
+  but the first;
 * ``--import``: writes the games as a results CSV (one row per line), then
   runs ``fido results import`` on it into a fresh SQLite file in a child
   process (wall time and the child's peak RSS), with ``fido players list``
@@ -24,14 +34,17 @@ max RSS):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from rich.console import Console
@@ -39,7 +52,7 @@ from rich.table import Table
 from sqlalchemy import insert
 
 from fido.ranking.fladub import compute
-from fido.ranking.snapshot import compute_month
+from fido.ranking.snapshot import published
 from fido.store import GameRow, LineRow, Player, open_store
 
 LAST_DAY = dt.date(2026, 10, 31)
@@ -69,9 +82,9 @@ def league(games: int, players: int, seed: int = 0) -> tuple[np.ndarray, ...]:
     return age, line_game, line_player, finals.astype(np.int64)
 
 
-def fill_store(url: str, data: tuple[np.ndarray, ...], players: int) -> None:
+def fill_store(path: str, data: tuple[np.ndarray, ...], players: int) -> None:
     age, lg, lp, lf = data
-    store = open_store(url)
+    store = open_store(f"sqlite:///{path}")
     now = dt.datetime(2026, 10, 31, 12, tzinfo=dt.UTC)
     with store.engine.begin() as conn:
         conn.execute(
@@ -141,7 +154,7 @@ def child(*args: str) -> tuple[float, float, str]:
 
 MONTH = """
 import sys, time
-from fido.ranking.snapshot import compute_month
+from fido.ranking.snapshot import published
 from fido.store import open_store
 t = time.perf_counter()
 with open_store(sys.argv[1]).session(write=False) as s:
@@ -199,13 +212,98 @@ def bench_import(args: argparse.Namespace, console: Console) -> None:
     console.print(table)
 
 
+CLOSE = """
+import datetime as dt, resource, sys, time
+from fido.ranking.snapshot import publish
+from fido.store import open_store
+class Undo(Exception):
+    pass
+store = open_store(sys.argv[1])
+t = time.perf_counter()
+try:
+    with store.session() as s:
+        r = publish(s, sys.argv[2], now=dt.datetime(2026, 11, 1, 6, tzinfo=dt.UTC))
+        wall = time.perf_counter() - t
+        raise Undo
+except Undo:
+    pass
+use = resource.getrusage(resource.RUSAGE_SELF)
+rss, cpu = use.ru_maxrss / 1024**2, use.ru_utime + use.ru_stime
+print(f"{wall:.2f} {rss:.3f} {r.games} {len(r.entries)} {r.digest} {cpu:.2f}")
+"""
+
+
+def close_child(
+    url: str, month: str, commit: bool = False
+) -> tuple[float, float, int, int, str, float]:
+    """(wall s, the child's own peak RSS GB, games, entries, digest, the child's CPU s:
+    the close and the imports before it) of publishing ``month`` in a child process;
+    rolled back unless ``commit``."""
+    code = CLOSE.replace("raise Undo", "pass") if commit else CLOSE
+    out = subprocess.run([sys.executable, "-c", code, url, month], capture_output=True,
+                         text=True, check=False)
+    if out.returncode:
+        raise SystemExit(f"the close of {month} failed: {out.stdout}{out.stderr}")
+    wall, rss, games, entries, digest, cpu = out.stdout.split()
+    return float(wall), float(rss), int(games), int(entries), digest, float(cpu)
+
+
+def bench_close(args: argparse.Namespace, console: Console, table: Table, data: Any) -> None:
+    """Fill (or reuse) the SQLite file and time the close of 2026-10 in children."""
+    with contextlib.ExitStack() as stack:
+        folder = Path(args.keep) if args.keep else Path(stack.enter_context(
+            tempfile.TemporaryDirectory()))
+        folder.mkdir(parents=True, exist_ok=True)
+        db = folder / f"bench-{args.games}-{args.players}.db"
+        url = f"sqlite:///{db}"
+        if not db.exists():
+            t = time.perf_counter()
+            fill_store(str(db) + ".part", data(), args.players)
+            Path(str(db) + ".part").rename(db)
+            console.print(f"store filled in {time.perf_counter() - t:.0f} s "
+                          "(not part of the month)")
+        else:
+            console.print(f"reusing {db}")
+        store = open_store(url)
+        with store.session(write=False) as s:
+            has_previous = published(s, "2026-09") is not None
+        store.close()
+        if args.previous and not has_previous:
+            wall, rss, *_ = close_child(url, "2026-09", commit=True)
+            console.print(f"2026-09 published first: {wall:.1f} s, {rss:.2f} GB")
+            has_previous = True
+        walls, peaks, cpus, digests = [], [], [], set()
+        for _ in range(args.repeat):
+            load = os.getloadavg()[0]
+            wall, rss, games, entries, digest, cpu = close_child(url, "2026-10")
+            walls.append(wall)
+            cpus.append(cpu)
+            peaks.append(rss)
+            digests.add(digest)
+            console.print(f"close 2026-10: {wall:.1f} s, peak RSS {rss:.2f} GB, CPU {cpu:.1f} s, "
+                          f"{games:,} games, {entries:,} players, load avg {load:.2f}, "
+                          f"digest {digest[:16]}")
+            assert games == args.games
+        if len(digests) != 1:
+            raise SystemExit(f"the close gave different rankings: {sorted(digests)}")
+        what = "after 2026-09" if has_previous else "first month"
+        table.add_row(f"close 2026-10 from SQLite ({what}; child process)", "",
+                      f"{statistics.median(walls):.1f} ({min(walls):.1f}-{max(walls):.1f})",
+                      f"{statistics.median(peaks):.2f} ({min(peaks):.2f}-{max(peaks):.2f})",
+                      f"digest {digests.pop()[:16]}, CPU {statistics.median(cpus):.1f} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--games", type=int, default=1_000_000)
     ap.add_argument("--players", type=int, default=100_000)
-    ap.add_argument("--store", action="store_true", help="also time the month from SQLite")
+    ap.add_argument("--store", action="store_true", help="also time the close from SQLite")
+    ap.add_argument("--keep", metavar="DIR", help="write the SQLite file here; reuse it if there")
+    ap.add_argument("--repeat", type=int, default=1, help="run the close this many times")
+    ap.add_argument("--previous", action="store_true",
+                    help="publish 2026-09 first, so the close carries a published month on")
     ap.add_argument("--import", dest="import_", action="store_true",
                     help="time fido results import of a CSV, then the month")
     args = ap.parse_args()
@@ -215,32 +313,27 @@ def main() -> None:
         return
     table = Table(title=f"One monthly FLADUB computation: {args.games:,} games, "
                         f"{args.players:,} players")
-    for col in ("step", "lines", "seconds", "peak RSS (GB)", "CG iterations"):
+    for col in ("step", "lines", "seconds", "peak RSS (GB)", "CG iterations / digest"):
         table.add_column(col, justify="left" if col == "step" else "right")
 
-    t = time.perf_counter()
-    age, lg, lp, lf = league(args.games, args.players)
-    console.print(f"league drawn in {time.perf_counter() - t:.1f} s")
-    t = time.perf_counter()
-    f = compute(age, lg, lp, lf, args.players)
-    table.add_row("formula (arrays)", f"{lg.size:,}", f"{time.perf_counter() - t:.1f}",
-                  f"{peak_gb():.2f}", str(f.iterations))
+    drawn: list[tuple[np.ndarray, ...]] = []
+
+    def data() -> tuple[np.ndarray, ...]:
+        if not drawn:
+            t = time.perf_counter()
+            drawn.append(league(args.games, args.players))
+            console.print(f"league drawn in {time.perf_counter() - t:.1f} s")
+        return drawn[0]
+
+    kept = args.keep and (Path(args.keep) / f"bench-{args.games}-{args.players}.db").exists()
+    if not (args.store and kept):  # a reused file: only the close is timed
+        age, lg, lp, lf = data()
+        t = time.perf_counter()
+        f = compute(age, lg, lp, lf, args.players)
+        table.add_row("formula (arrays)", f"{lg.size:,}", f"{time.perf_counter() - t:.1f}",
+                      f"{peak_gb():.2f}", str(f.iterations))
     if args.store:
-        with tempfile.TemporaryDirectory() as tmp:
-            url = f"sqlite:///{Path(tmp) / 'bench.db'}"
-            t = time.perf_counter()
-            fill_store(url, (age, lg, lp, lf), args.players)
-            filled = time.perf_counter() - t
-            console.print(f"store filled in {filled:.0f} s (not part of the month)")
-            store = open_store(url)
-            t = time.perf_counter()
-            with store.session() as s:
-                ranking, _, result = compute_month(s, "2026-10")
-            table.add_row("month from SQLite (load + formula + entries)", f"{lg.size:,}",
-                          f"{time.perf_counter() - t:.1f}", f"{peak_gb():.2f}",
-                          str(result.iterations))
-            assert ranking.games == args.games
-            store.close()
+        bench_close(args, console, table, data)
     console.print(table)
 
 

@@ -427,8 +427,12 @@ def _table_model(
     inv_opponents = 1.0 / (np.repeat(sizes, sizes) - 1)  # per line: 1 / (n - 1)
     k = params.prior_games
 
+    # per line, its game among the played ones: spreading a per-game value over the
+    # lines by this index is the same copy as np.repeat(value, sizes), and faster
+    spread = np.repeat(np.arange(sizes.size), sizes)
+
     def game_total(v: FloatArray) -> FloatArray:  # per line: the sum of v over its game
-        return np.repeat(np.add.reduceat(v, starts), sizes)
+        return np.asarray(np.add.reduceat(v, starts)[spread], dtype=np.float64)
 
     def opp_mean(x: FloatArray) -> FloatArray:  # per line: the mean x of her opponents
         xv = x[lp]
@@ -632,17 +636,35 @@ def _compute_v4(
     w_age = weights(age, params)
     late_factor_game = np.where(w_age > 0, params.late_damping ** late.astype(np.float64), 1.0)
     w_game = w_age * late_factor_game
+    sizes = np.bincount(lg, minlength=n_games).astype(np.int64)
+    # the games whose late results enter this month: the same month without them is
+    # computed first, while nothing else of this one is held (it peaks like this one)
+    arriving_game = (w_game > 0) & (late == months) & (late > 0) & (sizes > 0)
+    without: tuple[FloatArray, IntArray, npt.NDArray[Any]] | None = None
+    if arriving_game.any():
+        aged = np.where(arriving_game, params.window_days, age)
+        base = _compute_v4(
+            lines,
+            aged,
+            months=months,
+            late=np.where(aged >= params.window_days, 0, late),
+            previous=previous,
+            params=params,
+        )
+        without = (base.fladub, base.games, base.provisional)
+        del base, aged
     w_line = w_game[lg] if lg.size else np.zeros(0)
     counted = w_line > 0
     gap, low_f, high_f, clipped = _bounded_finals(lg, lf, w_age, group, params)
     low, high = _per_unit(low_f, gap), _per_unit(high_f, gap)
     gap_line = gap[lg]
     y = np.divide(clipped, gap_line, out=np.zeros(lg.size), where=gap_line > 0)
+    del clipped, gap_line
     fit_lines = _Lines(lg, lp, lf, w_line, group, gap, n_players)
     strength, _, beta, game_level, iterations = _table_model(fit_lines, params, y_read=y)
+    del fit_lines
     x = (strength - params.base) / params.scale
 
-    sizes = np.bincount(lg, minlength=n_games).astype(np.int64)
     table_x = np.bincount(lg, weights=x[lp], minlength=n_games)
     inv = 1.0 / np.maximum(sizes[lg] - 1, 1)
     opp = (table_x[lg] - x[lp]) * inv  # her opponents' mean x
@@ -650,9 +672,11 @@ def _compute_v4(
     residual = y - level_line - x[lp] + beta * opp
     res_sum = np.bincount(lg, weights=residual, minlength=n_games)
     rho = (res_sum[lg] - residual) * inv  # her opponents' mean residual
+    del residual, inv
     performance = np.where(
         counted, params.base + params.scale * (y - level_line + beta * opp - beta * rho), 0.0
     )
+    del y, level_line, opp, rho
     # her strength is exactly (K base + sum w p) / (W + K): the weighted mean of her
     # performances shrunk towards base by K virtual games, game by game
     k = params.prior_games
@@ -660,6 +684,7 @@ def _compute_v4(
     w_her = weight_sum[lp]
     shrunk = (w_her * performance + k * params.base) / np.maximum(w_her + k, 1e-300)
     share = np.divide(w_line, w_her, out=np.zeros(lg.size), where=w_her > 0)
+    del w_her
     mean_shrunk = np.bincount(
         lp, weights=np.where(counted, share * shrunk, 0.0), minlength=n_players
     )
@@ -684,18 +709,8 @@ def _compute_v4(
     provisional = games < params.min_games
 
     capped = np.zeros(n_players, dtype=bool)
-    arriving = entering & (late > 0)[lg]
-    if arriving.any():
-        without = np.where(np.isin(np.arange(n_games), lg[arriving]), params.window_days, age)
-        base = _compute_v4(
-            lines,
-            without,
-            months=months,
-            late=np.where(without >= params.window_days, 0, late),
-            previous=previous,
-            params=params,
-        )
-        held = _hold_places(number, ranked, base, params)
+    if without is not None:
+        held = _hold_places(number, ranked, without, params)
         capped = held != number
         number = held
 
@@ -727,7 +742,10 @@ def _compute_v4(
 
 
 def _hold_places(
-    number: FloatArray, ranked: npt.NDArray[Any], base: Fladub, params: Params
+    number: FloatArray,
+    ranked: npt.NDArray[Any],
+    without: tuple[FloatArray, IntArray, npt.NDArray[Any]],
+    params: Params,
 ) -> FloatArray:
     """The numbers with late results in, held so that no ranked (non-provisional)
     player's position moves more than max(late_share of them, late_min_places)
@@ -739,18 +757,19 @@ def _hold_places(
     higher than the lowest. ``h`` starts at half the allowance and shrinks if
     ties would still let a move through (at 0 nothing moves).
     """
-    before = base.games > 0
-    n_ranked = int(np.count_nonzero(before & ~base.provisional))
+    base_fladub, base_games, base_provisional = without  # the month without them
+    before = base_games > 0
+    n_ranked = int(np.count_nonzero(before & ~base_provisional))
     allowed = max(int(np.floor(params.late_share * n_ranked)), params.late_min_places)
     idx = np.flatnonzero(before)
     if idx.size == 0:
         return number
-    b = base.fladub[idx]
+    b = base_fladub[idx]
     order = np.argsort(-b, kind="stable")
     sorted_b = b[order]
     slot = np.empty(idx.size, dtype=np.int64)
     slot[order] = np.arange(idx.size)
-    watched = ~base.provisional[idx]
+    watched = ~base_provisional[idx]
     pos_before = _positions(b)
     newcomers = ranked & ~before
     held = number
