@@ -131,12 +131,29 @@ class Hub:
             self._listener = threading.Thread(target=self._listen, name="fido-listen", daemon=True)
             self._listener.start()
 
-    async def stop(self) -> None:
+    async def stop(self, settle: float = 5.0) -> None:
         self._stopping.set()
         for room in self.rooms.values():
             room.stop()
+        await self._settle(settle)
         self.bots.close()
         self.analyses.close()
+
+    async def _settle(self, timeout: float) -> None:
+        """What is being written is written before the process goes (a bot's move in its
+        transaction, another process's move being read): a task cut off half-way would
+        leave a room's memory ahead of its log. Waits at most ``timeout`` seconds."""
+
+        async def quiet(room: Room) -> None:
+            async with room.lock:
+                pass
+
+        waits = [*self._tasks, *(asyncio.ensure_future(quiet(r)) for r in self.rooms.values())]
+        if not waits:
+            return
+        _done, late = await asyncio.wait(waits, timeout=timeout)
+        for task in late:
+            task.cancel()
 
     # ------------------------------------------------------------ names
 
@@ -203,11 +220,22 @@ class Hub:
             self._spawn(room)
 
     def _spawn(self, room: Room, seq: int | None = None) -> None:
+        if self._stopping.is_set():
+            return  # the process is going: the next one reads the log
         if seq is not None and seq <= room.seq:
             return  # already known here (this process wrote it)
-        task = asyncio.ensure_future(room.refresh(seq))
+        self._keep(asyncio.ensure_future(room.refresh(seq)))
+
+    def _keep(self, task: asyncio.Task[None]) -> None:
+        """A task of the hub's own, kept until done; its failure is a line in the log (not
+        asyncio's "exception was never retrieved" with a traceback, at a random time)."""
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and (e := task.exception()) is not None:
+            log.error("a table's refresh failed: %s", type(e).__name__)
 
     def _listen(self) -> None:
         """LISTEN on a dedicated psycopg connection (a thread: psycopg blocks)."""

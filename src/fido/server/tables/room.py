@@ -498,6 +498,9 @@ class Room:
             game.pop()
             log.exception("table %s: the move could not be written", self.id)
             return Refusal(Reason.UNAVAILABLE, _("the move could not be saved: try again"))
+        except BaseException:  # cancelled (the process stops): the write may still end in
+            game.pop()  # its thread; the log, read again, says whether it did
+            raise
         first = events[0]
         outcome = game.outcome
         self.log.extend(events)
