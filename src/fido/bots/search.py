@@ -46,6 +46,7 @@ class SearchBot:
     """Determinized Monte Carlo search: sequential halving over shared sampled worlds."""
 
     name = "search"
+    doubt = 1.645  # standard errors a rival must beat the expert's choice by
 
     def __init__(
         self,
@@ -151,14 +152,14 @@ class SearchBot:
                 return value, 1 + nodes // NODES_PER_SIM
         return margin(g.playout(random.Random(dice), self.greedy), seat), 1
 
-    @staticmethod
-    def _confident(better: dict[int, float], base: dict[int, float]) -> bool:
-        """Paired over the worlds both were played in: better by more than noise (5 %)."""
+    def _confident(self, better: dict[int, float], base: dict[int, float]) -> bool:
+        """Paired over the worlds both were played in: better by more than noise
+        (``doubt`` standard errors: one-sided 5 %)."""
         diffs = [better[w] - base[w] for w in better.keys() & base.keys()]
         if len(diffs) < 8:
             return False
         sd = statistics.stdev(diffs)
-        return bool(statistics.fmean(diffs) > 1.645 * sd / len(diffs) ** 0.5)
+        return bool(statistics.fmean(diffs) > self.doubt * sd / len(diffs) ** 0.5)
 
 
 def _mean(values: dict[int, float]) -> float:

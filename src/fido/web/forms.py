@@ -35,10 +35,10 @@ __all__ = [
     "table_body",
 ]
 
-BOT_LEVELS = ("random", "greedy", "expert", "search")
+BOT_LEVELS = ("random", "greedy", "expert", "search", "champion")
 # a bot's level as people read it (the level's code stays the form's value)
 _LEVELS = {"random": N_("random"), "greedy": N_("greedy"), "expert": N_("expert"),
-           "search": N_("search")}
+           "search": N_("search"), "champion": N_("champion")}
 # the seat kinds: the form's value and its label (translated where shown: seat_choices)
 SEAT_CHOICES: tuple[tuple[str, str], ...] = (
     ("me", N_("me")),
