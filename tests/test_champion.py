@@ -8,7 +8,7 @@ import pytest
 
 from fido import ConfigurationError, Game, Placement
 from fido.bots import LEVELS, make_bot, play_hand
-from fido.bots.champion import ChampionBot
+from fido.bots.champion import ChampionBot, likely_deal
 from fido.bots.expert import ExpertBot, Position, expert_score
 from fido.bots.sampling import hidden_deal
 from fido.rollout import best_now, smart_now, smart_playout
@@ -67,11 +67,11 @@ def test_champion_reads_only_its_view(text: str, players: int) -> None:
         assert make_view(other, seat) == view
         if all(other.hand(s) == g.hand(s) for s in range(players)):
             continue
-        bot = ChampionBot(sims=60, time=0)
-        a = bot.choose(g.view(seat), random.Random(seed))
-        b = bot.choose(other.view(seat), random.Random(seed))
-        assert a == b
-        assert a in view.legal_moves
+        for bot in (ChampionBot(sims=60, time=0), ChampionBot(sims=60, time=0, infer=3)):
+            a = bot.choose(g.view(seat), random.Random(seed))
+            b = bot.choose(other.view(seat), random.Random(seed))
+            assert a == b
+            assert a in view.legal_moves
         checked += 1
     assert checked >= 4
 
@@ -112,6 +112,7 @@ def test_with_too_few_worlds_the_champion_plays_the_experts_choice() -> None:
         ("champion:width=1", "width is candidate moves, 2 to 64, not 1"),
         ("champion:doubt=-1", "doubt is standard errors, 0 to 10, not -1"),
         ("champion:doubt=nan", "doubt must be a finite number"),
+        ("champion:infer=-1", "infer is points passed up \\(0: off\\), 0 to 1,000, not -1"),
         ("champion:greedy=0.5", "has no option 'greedy'"),
     ],
 )
@@ -121,10 +122,10 @@ def test_champion_options_are_range_checked(spec: str, message: str) -> None:
 
 
 def test_good_champion_options_make_bots() -> None:
-    bot = make_bot("champion:sims=300,time=0,explore=0,policy=greedy,width=3,doubt=0")
+    bot = make_bot("champion:sims=300,time=0,explore=0,policy=greedy,width=3,doubt=0,infer=2")
     assert isinstance(bot, ChampionBot)
-    assert (bot.sims, bot.time, bot.explore, bot.policy, bot.width, bot.doubt) == (
-        300, 0, 0, "greedy", 3, 0
+    assert (bot.sims, bot.time, bot.explore, bot.policy, bot.width, bot.doubt, bot.infer) == (
+        300, 0, 0, "greedy", 3, 0, 2
     )
 
 
@@ -157,3 +158,30 @@ def test_smart_policy_keeps_jokers_the_greedy_one_spends() -> None:
                 kept += isinstance(pick, Placement) and not is_joker(pick.tile, 3)
     assert spent >= 10
     assert kept >= spent // 4
+
+
+def test_likely_deals_keep_from_an_opponent_the_points_she_passed_up() -> None:
+    # expert opponents take points: the narrowed deals never give a seat a tile that
+    # would have scored 3 points more than her placement after her last draw, and
+    # every world still shows the seat exactly her view
+    expert = make_bot("expert")
+    narrowed = 0
+    for seed in range(6):
+        g = Game.new("fido set=12", 4, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(14):
+            if g.is_over:
+                break
+            g.push(expert.choose(g.view(g.turn), rng))
+        if g.is_over:
+            continue
+        view = g.view(g.turn)
+        plain = hidden_deal(view)
+        deal = likely_deal(view, 3)
+        narrowed += deal.allowed != plain.allowed
+        for slot, tiles in enumerate(deal.allowed):
+            assert set(tiles) <= set(plain.allowed[slot])
+        for _ in range(20):
+            world = deal.sample(rng)
+            assert make_view(world, view.seat) == view
+    assert narrowed >= 3

@@ -93,6 +93,7 @@ OPTIONS: dict[str, dict[str, Option]] = {
         "prior": Option(str, choices=("expert", "none")),
         "width": Option(int, 2, 64, meaning="candidate moves,"),
         "doubt": Option(float, 0, 10, meaning="standard errors,"),
+        "infer": Option(float, 0, 1000, meaning="points passed up (0: off),"),
     },
 }
 

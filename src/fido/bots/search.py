@@ -28,6 +28,7 @@ import math
 import random
 import statistics
 import time as _time
+from typing import Protocol
 
 from fido.bots.base import Move
 from fido.bots.expert import Position, expert_score
@@ -36,7 +37,11 @@ from fido.bots.solver import SolveBudgetExceeded, margin, solve
 from fido.game import Game
 from fido.views import SeatView
 
-__all__ = ["NODES_PER_SIM", "SearchBot", "margin"]
+__all__ = ["NODES_PER_SIM", "Dealer", "SearchBot", "margin"]
+
+class Dealer(Protocol):
+    def sample(self, rng: random.Random) -> Game: ...
+
 
 # A solved position costs about a quarter of a rollout (copy, push, moves).
 NODES_PER_SIM = 4
@@ -91,7 +96,7 @@ class SearchBot:
         seat = view.seat
         assert seat is not None, "a spectator does not move"
         deadline = _time.perf_counter() + self.time if self.time else math.inf
-        deal = hidden_deal(view)
+        deal = self._deal(view)
         solve_at = self.solve
         n = len(moves)
         # the prior: the expert's order of the moves; search looks at its best few
@@ -135,6 +140,10 @@ class SearchBot:
         if best == top or not self._confident(values[best], values[top]):
             return moves[top]
         return moves[best]
+
+    def _deal(self, view: SeatView) -> Dealer:
+        """What samples the worlds: every deal consistent with the view, alike."""
+        return hidden_deal(view)
 
     def _evaluate(self, g: Game, seat: int, dice: int, solve_at: int) -> tuple[float, int]:
         """The world's value after a candidate, and what it cost in simulations.
