@@ -88,7 +88,7 @@ def test_lobby_offers_every_ruleset_set_and_seat_kind(base: str) -> None:
     assert forms.options["players"] == [str(n) for n in range(2, 10)]
     kinds = forms.options["seat0"]
     assert {"me", "open", "reserved", "bot:random", "bot:greedy", "bot:expert",
-            "bot:search"} == set(kinds)
+            "bot:search", "bot:champion"} == set(kinds)
     assert forms.options["clock"][0] == "0"
     page = client.get("/").text
     for n, d in FIDO_DIVISORS.items():

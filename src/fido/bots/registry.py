@@ -1,6 +1,7 @@
 """Bots by name, with options: ``"search"``, ``"search:sims=400"``, ``"search:time=0.5"``.
 
-The names are the levels a person picks: ``random``, ``greedy``, ``expert``, ``search``.
+The names are the levels a person picks: ``random``, ``greedy``, ``expert``, ``search``,
+``champion``.
 
 A spec comes from a command line or a config file, so it is checked here,
 whole, before any bot exists: every option of a built-in level has a type
@@ -23,13 +24,14 @@ from fido.errors import ConfigurationError
 
 __all__ = ["LEVELS", "MAX_SPEC_LENGTH", "OPTIONS", "Option", "make_bot", "parse_spec", "register"]
 
-LEVELS: tuple[str, ...] = ("random", "greedy", "expert", "search")
+LEVELS: tuple[str, ...] = ("random", "greedy", "expert", "search", "champion")
 # name -> "module:factory", imported on first use (search pulls in more than random needs)
 _WHERE: dict[str, str] = {
     "random": "fido.bots.simple:RandomBot",
     "greedy": "fido.bots.simple:GreedyBot",
     "expert": "fido.bots.expert:ExpertBot",
     "search": "fido.bots.search:SearchBot",
+    "champion": "fido.bots.champion:ChampionBot",
 }
 MAX_SPEC_LENGTH = 200
 
@@ -82,6 +84,16 @@ OPTIONS: dict[str, dict[str, Option]] = {
         "width": Option(int, 2, 64, meaning="candidate moves,"),
         "solve": Option(int, 0, 1_000, meaning="tiles left when it solves exactly (0: never),"),
         "nodes": Option(int, 1, 100_000_000, meaning="solver nodes,"),
+    },
+    "champion": {
+        "sims": Option(int, 1, 1_000_000, meaning="simulations per move,"),
+        "time": Option(float, 0, 600, meaning="seconds per move (0: no clock),"),
+        "explore": Option(float, 0, 1, meaning="a probability,"),
+        "policy": Option(str, choices=("smart", "greedy")),
+        "prior": Option(str, choices=("expert", "none")),
+        "width": Option(int, 2, 64, meaning="candidate moves,"),
+        "doubt": Option(float, 0, 10, meaning="standard errors,"),
+        "infer": Option(float, 0, 1000, meaning="points passed up (0: off),"),
     },
 }
 

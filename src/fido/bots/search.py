@@ -28,6 +28,7 @@ import math
 import random
 import statistics
 import time as _time
+from typing import Protocol
 
 from fido.bots.base import Move
 from fido.bots.expert import Position, expert_score
@@ -36,7 +37,11 @@ from fido.bots.solver import SolveBudgetExceeded, margin, solve
 from fido.game import Game
 from fido.views import SeatView
 
-__all__ = ["NODES_PER_SIM", "SearchBot", "margin"]
+__all__ = ["NODES_PER_SIM", "Dealer", "SearchBot", "margin"]
+
+class Dealer(Protocol):
+    def sample(self, rng: random.Random) -> Game: ...
+
 
 # A solved position costs about a quarter of a rollout (copy, push, moves).
 NODES_PER_SIM = 4
@@ -46,6 +51,7 @@ class SearchBot:
     """Determinized Monte Carlo search: sequential halving over shared sampled worlds."""
 
     name = "search"
+    doubt = 1.645  # standard errors a rival must beat the expert's choice by
 
     def __init__(
         self,
@@ -90,7 +96,7 @@ class SearchBot:
         seat = view.seat
         assert seat is not None, "a spectator does not move"
         deadline = _time.perf_counter() + self.time if self.time else math.inf
-        deal = hidden_deal(view)
+        deal = self._deal(view)
         solve_at = self.solve
         n = len(moves)
         # the prior: the expert's order of the moves; search looks at its best few
@@ -135,6 +141,10 @@ class SearchBot:
             return moves[top]
         return moves[best]
 
+    def _deal(self, view: SeatView) -> Dealer:
+        """What samples the worlds: every deal consistent with the view, alike."""
+        return hidden_deal(view)
+
     def _evaluate(self, g: Game, seat: int, dice: int, solve_at: int) -> tuple[float, int]:
         """The world's value after a candidate, and what it cost in simulations.
 
@@ -151,14 +161,14 @@ class SearchBot:
                 return value, 1 + nodes // NODES_PER_SIM
         return margin(g.playout(random.Random(dice), self.greedy), seat), 1
 
-    @staticmethod
-    def _confident(better: dict[int, float], base: dict[int, float]) -> bool:
-        """Paired over the worlds both were played in: better by more than noise (5 %)."""
+    def _confident(self, better: dict[int, float], base: dict[int, float]) -> bool:
+        """Paired over the worlds both were played in: better by more than noise
+        (``doubt`` standard errors: one-sided 5 %)."""
         diffs = [better[w] - base[w] for w in better.keys() & base.keys()]
         if len(diffs) < 8:
             return False
         sd = statistics.stdev(diffs)
-        return bool(statistics.fmean(diffs) > 1.645 * sd / len(diffs) ** 0.5)
+        return bool(statistics.fmean(diffs) > self.doubt * sd / len(diffs) ** 0.5)
 
 
 def _mean(values: dict[int, float]) -> float:

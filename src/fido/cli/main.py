@@ -180,7 +180,7 @@ def play(  # noqa: PLR0917 (a Typer command: every option is a parameter)
         str | None,
         typer.Option(
             help="bot level for every other seat, or one per seat: 'expert,search' "
-            "(default: expert)"
+            "(random, greedy, expert, search, champion; default: expert)"
         ),
     ] = None,
     seat: Annotated[

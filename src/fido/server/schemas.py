@@ -182,7 +182,7 @@ class ErrorBody(BaseModel):
 
 # ---------------------------------------------------------------- tables
 
-BotLevel = Literal["random", "greedy", "expert", "search"]
+BotLevel = Literal["random", "greedy", "expert", "search", "champion"]
 
 
 class SeatIn(_In):

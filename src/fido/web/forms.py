@@ -35,10 +35,10 @@ __all__ = [
     "table_body",
 ]
 
-BOT_LEVELS = ("random", "greedy", "expert", "search")
+BOT_LEVELS = ("random", "greedy", "expert", "search", "champion")
 # a bot's level as people read it (the level's code stays the form's value)
 _LEVELS = {"random": N_("random"), "greedy": N_("greedy"), "expert": N_("expert"),
-           "search": N_("search")}
+           "search": N_("search"), "champion": N_("champion")}
 # the seat kinds: the form's value and its label (translated where shown: seat_choices)
 SEAT_CHOICES: tuple[tuple[str, str], ...] = (
     ("me", N_("me")),
@@ -56,6 +56,8 @@ BOT_HELP = {
                  "a hand better than greedy on double-12 (2 on double-6)"),
     "search": N_("the expert checked by simulated play-outs, under a second a move: 3 to 8 "
                  "points a hand better than expert on double-12 (2 on double-6)"),
+    "champion": N_("search whose simulated play-outs play like the expert, under a second "
+                   "a move: a first step, so far as strong as search"),
 }
 CLOCKS = (0, 15, 30, 60, 120, 300)  # seconds per move; 0: no clock
 _FLAGS = ("count_pips", "all_fives")  # the classic games' options (probed below)

@@ -107,9 +107,11 @@ export function tileFace(tile, max, { cls = "", attrs = {} } = {}) {
 }
 
 // a bot's level as people read it (the level's code comes from the server)
-const LEVELS = { random: t("random"), greedy: t("greedy"), expert: t("expert"), search: t("search") };
+const LEVELS = { random: t("random"), greedy: t("greedy"), expert: t("expert"), search: t("search"),
+  champion: t("champion") };
 // ...and before a bot's name, as a title: "Expert Ada"
-const TITLES = { random: t("Random"), greedy: t("Greedy"), expert: t("Expert"), search: t("Search") };
+const TITLES = { random: t("Random"), greedy: t("Greedy"), expert: t("Expert"), search: t("Search"),
+  champion: t("Champion") };
 // the bots' names: more than a table has seats (9), so no table repeats one
 const BOT_NAMES = ["Ada", "Bruno", "Clara", "Dario", "Emil", "Frida", "Greta", "Hugo", "Ida",
   "Jonas", "Kira", "Luca"];
