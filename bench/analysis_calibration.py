@@ -34,7 +34,8 @@ analysis's best move is the measured best, and within a point of it.
 
 ``--also POLICY`` analyses every position a second time with that
 continuation policy (same worlds' generator) and reports it against the
-same measured truth: two analyses compared like with like.
+same measured truth: two analyses compared like with like. Hands already in
+``--out`` without it get it added (replayed, their truth kept).
 
 Agreement (``--agreement N``): N whole hands (double-12, 4 players, seats 0
 and 1) analysed with seeds 0 and 1; the overlap of the five biggest mistakes.
@@ -146,6 +147,48 @@ def play_hand_positions(  # noqa: PLR0917 (the run's settings, to a worker)
     return {"deal": deal, "rules": rules, "players": players, "samples": samples,
             "continuations": continuations, "policy": policy, "truth_policy": truth,
             "also": also, "seconds": time.perf_counter() - start, "positions": positions}
+
+
+def second_analysis(row: dict[str, Any], also: str) -> dict[str, Any]:
+    """``row`` (one hand) with every position analysed again with ``also``, against the
+    truth already measured: the hand is replayed by the same bots, no continuation rerun."""
+    players, deal = row["players"], row["deal"]
+    bots = [make_bot(BOTS[s % len(BOTS)]) for s in range(players)]
+    rngs = [random.Random(deal * 100 + s) for s in range(players)]
+    game = Game.new(row["rules"], players, seed=deal)
+    todo = {p["number"]: p for p in row["positions"]}
+    while not game.is_over:
+        p = todo.get(len(game) + 1)
+        if p is not None and len(game.legal_moves()) >= 2:
+            ev = evaluate(game.view(game.turn), samples=row["samples"],
+                          rng=decision_rng(deal, p["number"]), policy=also)
+            best = ev.best.move.text()
+            p["also"] = {
+                "best": best,
+                "reported": {v.move.text(): [v.loss, v.loss_ci] for v in ev.moves},
+                "measured_loss": {k: v - p["measured_loss"][best]
+                                  for k, v in p["measured_loss"].items()},
+            }
+        bot_move(game, bots[game.turn], rngs[game.turn])
+    return {**row, "also": also}
+
+
+def add_second_analysis(args: argparse.Namespace, out: Path, console: Console) -> None:
+    """``--also`` for the hands already in ``--out`` that lack it (rewrites the file)."""
+    if not out.exists():
+        return
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    mine = [i for i, r in enumerate(rows) if not r.get("also") and (
+        r["rules"], r["players"], r["samples"], r["continuations"],
+        r.get("policy", "greedy"), r.get("truth_policy", "greedy"),
+    ) == (args.rules, args.players, args.samples, args.continuations, args.policy,
+          args.truth_policy)]
+    console.print(f"a {args.also} analysis added to {len(mine)} hands of {out}")
+    with ProcessPoolExecutor(args.jobs) as pool:
+        done = pool.map(second_analysis, [rows[i] for i in mine], [args.also] * len(mine))
+        for i, row in zip(mine, done, strict=True):
+            rows[i] = row
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
 def run_positions(args: argparse.Namespace, out: Path, console: Console) -> list[dict[str, Any]]:
@@ -346,6 +389,8 @@ def main() -> None:
     if args.positions:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
+        if args.also:
+            add_second_analysis(args, out, console)
         rows = run_positions(args, out, console)
         summary = report(rows, console)
         if args.also:
