@@ -332,6 +332,30 @@ def report(rows: list[dict[str, Any]], console: Console, also: bool = False) -> 
             "worker_seconds": math.fsum(r["seconds"] for r in rows)}
 
 
+def paired(rows: list[dict[str, Any]], console: Console) -> dict[str, float]:
+    """The two analyses' best moves, position by position, against the same truth."""
+    positions = [p for r in rows for p in r["positions"]]
+    first = second = 0
+    gain = []
+    for p in positions:
+        m = p["measured"]
+        top = max(m, key=m.__getitem__)
+        first += p["best"] == top != p["also"]["best"]
+        second += p["also"]["best"] == top != p["best"]
+        gain.append(m[p["best"]] - m[p["also"]["best"]])
+    mean, half = clustered(list(enumerate(gain)))
+    console.print(
+        f"the analyses' best moves differ in "
+        f"{statistics.fmean(p['best'] != p['also']['best'] for p in positions):.1%} of "
+        f"positions; only the first's is the measured best in {first}, only the second's in "
+        f"{second}; measured value of the first's best minus the second's: "
+        f"{mean:.2f} ± {half:.2f} points",
+        highlight=False,
+    )
+    return {"only_first_right": first, "only_second_right": second,
+            "value_of_first_best_minus_second": mean, "ci": half}
+
+
 def agreement(
     games: int, samples: int, jobs: int, console: Console, policy: str = "smart"
 ) -> list[float]:
@@ -395,6 +419,7 @@ def main() -> None:
         summary = report(rows, console)
         if args.also:
             summary["also"] = report(rows, console, also=True)
+            summary["paired"] = paired(rows, console)
     if args.agreement:
         overlaps = agreement(args.agreement, args.samples, args.jobs, console, args.policy)
         console.print(f"top-five overlap between two seeds: mean {statistics.fmean(overlaps):.2f}"

@@ -52,8 +52,8 @@ NEAR = 1.0  # a decision within this many points of the best counts as a good on
 
 def default_samples(rules: Ruleset) -> int:
     """Worlds per decision when none are asked for: a whole double-12 game for one seat
-    in under 10 s on two idle cores, double-18 with 6 players in about 35 s
-    (docs/performance.md: three times that on a loaded machine, still in bounds)."""
+    in 15 to 20 s on two cores with the champion's rollouts, double-18 with 6 players
+    in about 75 s (docs/performance.md, at load 2 to 3; the bounds are 30 s and 2 minutes)."""
     return 1000 if rules.max_pips <= 12 else 600
 
 
