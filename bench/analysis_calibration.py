@@ -3,6 +3,7 @@
     nice -n 10 .venv/bin/python bench/analysis_calibration.py [--positions 2000]
         [--rules "fido set=9"] [--players 4] [--samples 400] [--continuations 200]
         [--jobs 2] [--out bench/results/analysis-calibration.jsonl] [--agreement 3]
+        [--policy smart] [--truth-policy smart] [--also greedy]
 
 Positions: every decision with two or more legal moves, of any seat, in hands
 played by fido's bots (``expert`` and ``search:sims=100,time=0`` in turn
@@ -17,10 +18,12 @@ the analysis never saw). Every legal move is played there and the hand
 played on ``--continuations`` times, duplicate: continuation ``c`` shuffles
 the stock the same way for every move (the stock's order is hidden from
 every player, so it is sampled as the analysis samples it) and uses the same
-dice, with the analysis's continuation policy (the search bot's playout). A
-move's measured loss is the analysis's best move's measured value minus its
-own. Over many positions the true hands are draws from what the seat could
-not see, so a calibrated analysis reports, band by band, what is measured.
+dice, with ``--truth-policy`` (default: the analysis's own ``--policy``,
+``smart``: the champion's rollouts; ``greedy``: the search bot's playout,
+what the analysis used before). A move's measured loss is the analysis's
+best move's measured value minus its own. Over many positions the true
+hands are draws from what the seat could not see, so a calibrated analysis
+reports, band by band, what is measured.
 
 Per band of reported loss (0-1, 1-3, 3-10, 10+ points; every non-best legal
 move of every position is a pair) the mean reported and measured losses; the
@@ -28,6 +31,11 @@ move of every position is a pair) the mean reported and measured losses; the
 position share their worlds). The requirement: measured at least 0.8 x
 reported on average in every band above 1 point. Also how often the
 analysis's best move is the measured best, and within a point of it.
+
+``--also POLICY`` analyses every position a second time with that
+continuation policy (same worlds' generator) and reports it against the
+same measured truth: two analyses compared like with like. Hands already in
+``--out`` without it get it added (replayed, their truth kept).
 
 Agreement (``--agreement N``): N whole hands (double-12, 4 players, seats 0
 and 1) analysed with seeds 0 and 1; the overlap of the five biggest mistakes.
@@ -54,7 +62,7 @@ from rich.table import Table
 
 from fido import Game
 from fido.analysis import analyse_game, decision_rng, evaluate
-from fido.analysis.estimate import GREEDY
+from fido.analysis.estimate import POLICIES, play_on
 from fido.analysis.parallel import run_decisions
 from fido.bots.registry import make_bot
 from fido.bots.runner import bot_move
@@ -66,7 +74,9 @@ Z95 = 1.959963984540054
 BOTS = ("expert", "search:sims=100,time=0")
 
 
-def measured_values(game: Game, continuations: int, rng: random.Random) -> dict[str, list[float]]:
+def measured_values(
+    game: Game, continuations: int, rng: random.Random, policy: str
+) -> dict[str, list[float]]:
     """Per legal move: its margin in each duplicate continuation of the true game."""
     seat = game.turn
     view = game.view(seat)
@@ -81,12 +91,21 @@ def measured_values(game: Game, continuations: int, rng: random.Random) -> dict[
         for m in view.legal_moves:
             g = world.copy()
             g.push(m)
-            out[m.text()].append(margin(g.playout(random.Random(dice), GREEDY), seat))
+            out[m.text()].append(margin(play_on(g, dice, policy), seat))
     return out
 
 
-def play_hand_positions(
-    rules: str, players: int, deal: int, samples: int, continuations: int
+def losses_against(measured: dict[str, list[float]], best: str) -> dict[str, float]:
+    """Each move's measured loss against ``best``, paired continuation by continuation."""
+    return {
+        k: statistics.fmean(b - x for b, x in zip(measured[best], v, strict=True))
+        for k, v in measured.items()
+    }
+
+
+def play_hand_positions(  # noqa: PLR0917 (the run's settings, to a worker)
+    rules: str, players: int, deal: int, samples: int, continuations: int,
+    policy: str = "greedy", truth: str = "greedy", also: str | None = None,
 ) -> dict[str, Any]:
     """One hand of bots; every decision reported and measured (one line of the output)."""
     bots = [make_bot(BOTS[s % len(BOTS)]) for s in range(players)]
@@ -98,9 +117,10 @@ def play_hand_positions(
         if len(game.legal_moves()) >= 2:
             number = len(game) + 1
             view = game.view(game.turn)
-            ev = evaluate(view, samples=samples, rng=decision_rng(deal, number))
-            measured = measured_values(game, continuations, decision_rng(-1 - deal, number))
-            positions.append({
+            ev = evaluate(view, samples=samples, rng=decision_rng(deal, number), policy=policy)
+            measured = measured_values(game, continuations, decision_rng(-1 - deal, number),
+                                       truth)
+            position: dict[str, Any] = {
                 "number": number,
                 "seat": game.turn,
                 "exact": ev.exact,
@@ -112,16 +132,63 @@ def play_hand_positions(
                 "measured_halves": [
                     {k: statistics.fmean(v[h::2]) for k, v in measured.items()} for h in (0, 1)
                 ],
-                "measured_loss": {
-                    k: statistics.fmean(b - x for b, x in
-                                        zip(measured[ev.best.move.text()], v, strict=True))
-                    for k, v in measured.items()
-                },
-            })
+                "measured_loss": losses_against(measured, ev.best.move.text()),
+            }
+            if also:  # the same position analysed with the other policy, the same truth
+                ev2 = evaluate(view, samples=samples, rng=decision_rng(deal, number),
+                               policy=also)
+                position["also"] = {
+                    "best": ev2.best.move.text(),
+                    "reported": {v.move.text(): [v.loss, v.loss_ci] for v in ev2.moves},
+                    "measured_loss": losses_against(measured, ev2.best.move.text()),
+                }
+            positions.append(position)
         bot_move(game, bots[game.turn], rngs[game.turn])
     return {"deal": deal, "rules": rules, "players": players, "samples": samples,
-            "continuations": continuations, "seconds": time.perf_counter() - start,
-            "positions": positions}
+            "continuations": continuations, "policy": policy, "truth_policy": truth,
+            "also": also, "seconds": time.perf_counter() - start, "positions": positions}
+
+
+def second_analysis(row: dict[str, Any], also: str) -> dict[str, Any]:
+    """``row`` (one hand) with every position analysed again with ``also``, against the
+    truth already measured: the hand is replayed by the same bots, no continuation rerun."""
+    players, deal = row["players"], row["deal"]
+    bots = [make_bot(BOTS[s % len(BOTS)]) for s in range(players)]
+    rngs = [random.Random(deal * 100 + s) for s in range(players)]
+    game = Game.new(row["rules"], players, seed=deal)
+    todo = {p["number"]: p for p in row["positions"]}
+    while not game.is_over:
+        p = todo.get(len(game) + 1)
+        if p is not None and len(game.legal_moves()) >= 2:
+            ev = evaluate(game.view(game.turn), samples=row["samples"],
+                          rng=decision_rng(deal, p["number"]), policy=also)
+            best = ev.best.move.text()
+            p["also"] = {
+                "best": best,
+                "reported": {v.move.text(): [v.loss, v.loss_ci] for v in ev.moves},
+                "measured_loss": {k: v - p["measured_loss"][best]
+                                  for k, v in p["measured_loss"].items()},
+            }
+        bot_move(game, bots[game.turn], rngs[game.turn])
+    return {**row, "also": also}
+
+
+def add_second_analysis(args: argparse.Namespace, out: Path, console: Console) -> None:
+    """``--also`` for the hands already in ``--out`` that lack it (rewrites the file)."""
+    if not out.exists():
+        return
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    mine = [i for i, r in enumerate(rows) if not r.get("also") and (
+        r["rules"], r["players"], r["samples"], r["continuations"],
+        r.get("policy", "greedy"), r.get("truth_policy", "greedy"),
+    ) == (args.rules, args.players, args.samples, args.continuations, args.policy,
+          args.truth_policy)]
+    console.print(f"a {args.also} analysis added to {len(mine)} hands of {out}")
+    with ProcessPoolExecutor(args.jobs) as pool:
+        done = pool.map(second_analysis, [rows[i] for i in mine], [args.also] * len(mine))
+        for i, row in zip(mine, done, strict=True):
+            rows[i] = row
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
 def run_positions(args: argparse.Namespace, out: Path, console: Console) -> list[dict[str, Any]]:
@@ -129,8 +196,12 @@ def run_positions(args: argparse.Namespace, out: Path, console: Console) -> list
     if out.exists():
         for line in out.read_text().splitlines():
             row = json.loads(line)
-            if (row["rules"], row["players"], row["samples"], row["continuations"]) == (
-                args.rules, args.players, args.samples, args.continuations
+            # rows of before the policies were named: greedy analysis and truth
+            if (row["rules"], row["players"], row["samples"], row["continuations"],
+                    row.get("policy", "greedy"), row.get("truth_policy", "greedy"),
+                    row.get("also")) == (
+                args.rules, args.players, args.samples, args.continuations,
+                args.policy, args.truth_policy, args.also,
             ):
                 done.append(row)
     have = {r["deal"] for r in done}
@@ -146,7 +217,8 @@ def run_positions(args: argparse.Namespace, out: Path, console: Console) -> list
                 while next_deal in have:
                     next_deal += 1
                 pending.add(pool.submit(play_hand_positions, args.rules, args.players,
-                                        next_deal, args.samples, args.continuations))
+                                        next_deal, args.samples, args.continuations,
+                                        args.policy, args.truth_policy, args.also))
                 have.add(next_deal)
             if not pending:
                 break
@@ -176,14 +248,19 @@ def clustered(pairs: list[tuple[int, float]]) -> tuple[float, float]:
     return mean, Z95 * math.sqrt(c / (c - 1) * s) / n
 
 
-def report(rows: list[dict[str, Any]], console: Console) -> dict[str, Any]:
+def report(rows: list[dict[str, Any]], console: Console, also: bool = False) -> dict[str, Any]:
+    """The bands and the best-move shares of the analysis (``also``: of the second one)."""
     positions = [p for r in rows for p in r["positions"]]
+    if also:  # the second analysis in the place of the first, against the same truth
+        positions = [{**p, **p["also"]} for p in positions]
+    policy = rows[0].get("also") if also else rows[0].get("policy", "greedy")
+    truth = rows[0].get("truth_policy", "greedy")
     band_data: list[dict[str, Any]] = []
     by_analysis = by_measure = 0
     table = Table(title=f"reported against measured loss, {len(positions)} positions "
                         f"({rows[0]['rules']}, {rows[0]['players']} players, "
-                        f"{rows[0]['samples']} worlds, {rows[0]['continuations']} "
-                        "continuations)")
+                        f"{rows[0]['samples']} worlds, {policy} analysis; truth: "
+                        f"{rows[0]['continuations']} {truth} continuations)")
     for col in ("band (points)", "moves", "positions", "reported", "measured ± 95%",
                 "measured / reported", ">= 0.8 k"):
         table.add_column(col, justify="right")
@@ -245,7 +322,8 @@ def report(rows: list[dict[str, Any]], console: Console) -> dict[str, Any]:
         f"the analysis's best {regret:.2f} points (a random legal move: {played_like:.2f})",
         highlight=False,
     )
-    return {"positions": len(positions), "bands": band_data,
+    return {"positions": len(positions), "policy": policy, "truth_policy": truth,
+            "bands": band_data,
             "best_is_measured_best": argmax / len(positions),
             "best_within_one": near / len(positions), "exact": exact,
             "regret_of_best": regret, "regret_of_random_move": played_like,
@@ -254,7 +332,33 @@ def report(rows: list[dict[str, Any]], console: Console) -> dict[str, Any]:
             "worker_seconds": math.fsum(r["seconds"] for r in rows)}
 
 
-def agreement(games: int, samples: int, jobs: int, console: Console) -> list[float]:
+def paired(rows: list[dict[str, Any]], console: Console) -> dict[str, float]:
+    """The two analyses' best moves, position by position, against the same truth."""
+    positions = [p for r in rows for p in r["positions"]]
+    first = second = 0
+    gain = []
+    for p in positions:
+        m = p["measured"]
+        top = max(m, key=m.__getitem__)
+        first += p["best"] == top != p["also"]["best"]
+        second += p["also"]["best"] == top != p["best"]
+        gain.append(m[p["best"]] - m[p["also"]["best"]])
+    mean, half = clustered(list(enumerate(gain)))
+    console.print(
+        f"the analyses' best moves differ in "
+        f"{statistics.fmean(p['best'] != p['also']['best'] for p in positions):.1%} of "
+        f"positions; only the first's is the measured best in {first}, only the second's in "
+        f"{second}; measured value of the first's best minus the second's: "
+        f"{mean:.2f} ± {half:.2f} points",
+        highlight=False,
+    )
+    return {"only_first_right": first, "only_second_right": second,
+            "value_of_first_best_minus_second": mean, "ci": half}
+
+
+def agreement(
+    games: int, samples: int, jobs: int, console: Console, policy: str = "smart"
+) -> list[float]:
     """Overlap of the top five mistakes between seeds 0 and 1, per game (seats 0 and 1)."""
     overlaps = []
     for game in range(games):
@@ -267,7 +371,7 @@ def agreement(games: int, samples: int, jobs: int, console: Console) -> list[flo
         tops = []
         losses = []
         for seed in (0, 1):
-            a = analyse_game(record, [0, 1], samples=samples, seed=seed,
+            a = analyse_game(record, [0, 1], samples=samples, seed=seed, policy=policy,
                              run=lambda js: run_decisions(js, workers=jobs))
             ranked = sorted(a.decisions, key=lambda d: (-d.loss, d.number))[:5]
             tops.append([d.number for d in ranked])
@@ -295,16 +399,29 @@ def main() -> None:
     ap.add_argument("--out", default="bench/results/analysis-calibration.jsonl")
     ap.add_argument("--agreement", type=int, default=0, help="games for the seed agreement")
     ap.add_argument("--json", help="write the summary here")
+    ap.add_argument("--policy", choices=POLICIES, default="smart",
+                    help="the analysis's continuations")
+    ap.add_argument("--truth-policy", choices=POLICIES,
+                    help="the measured continuations in the true hands (default: --policy)")
+    ap.add_argument("--also", choices=POLICIES,
+                    help="a second analysis of every position with this policy")
     args = ap.parse_args()
+    if args.truth_policy is None:
+        args.truth_policy = args.policy
     console = Console()
     summary: dict[str, Any] = {}
     if args.positions:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
+        if args.also:
+            add_second_analysis(args, out, console)
         rows = run_positions(args, out, console)
         summary = report(rows, console)
+        if args.also:
+            summary["also"] = report(rows, console, also=True)
+            summary["paired"] = paired(rows, console)
     if args.agreement:
-        overlaps = agreement(args.agreement, args.samples, args.jobs, console)
+        overlaps = agreement(args.agreement, args.samples, args.jobs, console, args.policy)
         console.print(f"top-five overlap between two seeds: mean {statistics.fmean(overlaps):.2f}"
                       f" ({', '.join(f'{o:.1f}' for o in overlaps)})", highlight=False)
         summary["agreement"] = overlaps

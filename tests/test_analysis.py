@@ -3,6 +3,7 @@ honest about records with nothing to judge, and the CLI end to end with bad inpu
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 from itertools import combinations
@@ -13,12 +14,13 @@ from typer.testing import CliRunner
 
 from fido import Game
 from fido.analysis import analyse_game, analyse_record, decision_jobs, evaluate
+from fido.analysis.estimate import POLICIES
 from fido.analysis.parallel import run_decisions
 from fido.bots.registry import make_bot
 from fido.bots.runner import play_out
 from fido.bots.solver import margin, solve
 from fido.cli import app
-from fido.errors import ConfigurationError, RecordError
+from fido.errors import ArgumentError, ConfigurationError, RecordError
 from fido.moves import Move
 from fido.record import GameRecord
 from fido.views import SeatView
@@ -73,19 +75,74 @@ def swapped_twin(record: GameRecord, seat: int) -> GameRecord:
     raise AssertionError("no swap of hidden tiles keeps the seat's views")
 
 
-def test_the_analysis_never_reads_a_hidden_tile() -> None:
+@pytest.mark.parametrize("policy", POLICIES)
+def test_the_analysis_never_reads_a_hidden_tile(policy: str) -> None:
     seat = 0
     record = GameRecord.from_game(bot_game("fido set=9", 4, seed=5, moves=30))
     twin = swapped_twin(record, seat)
     assert twin.hands != record.hands  # the hidden hands differ ...
     assert twin.replay().hands != record.replay().hands
-    a = analyse_record(record.to_json(), [seat], samples=24, seed=3)
-    b = analyse_record(twin.to_json(), [seat], samples=24, seed=3)
+    a = analyse_record(record.to_json(), [seat], samples=24, seed=3, policy=policy)
+    b = analyse_record(twin.to_json(), [seat], samples=24, seed=3, policy=policy)
     assert a["decisions"], "the test needs decisions to compare"
     assert a == b  # ... and the analysis of the seat is the same, number for number
+    assert a["policy"] == policy
     # while another seed does give other numbers (the comparison can fail)
-    c = analyse_record(record.to_json(), [seat], samples=24, seed=4)
+    c = analyse_record(record.to_json(), [seat], samples=24, seed=4, policy=policy)
     assert c["decisions"] != a["decisions"]
+
+
+def golden_position() -> SeatView:
+    """A double-9 position of four experts with 12 legal moves (seat 2 to move)."""
+    g = Game.new("fido set=9", 4, seed=5)
+    bot = make_bot("expert")
+    rngs = [random.Random(50 + s) for s in range(4)]
+    while len(g) < 12 or len(g.legal_moves()) < 3:
+        g.push(bot.choose(g.view(g.turn), rngs[g.turn]))
+    return g.view(g.turn)
+
+
+# evaluate(golden_position(), samples=120, rng=random.Random(7)) before the champion's
+# rollouts (greedy continuations): move, expected margin, loss, worlds
+GOLDEN_GREEDY = [
+    ("5-4@7n", -14.913889, 0.0, 120), ("6-3@9w", -15.155556, 0.0, 15),
+    ("8-7@4w", -19.433333, 0.0, 30), ("7-5@7n", -19.444444, 0.0, 30),
+    ("8-7@8e", -19.777778, 0.0, 30), ("3-0@10s", -19.577778, 0.761905, 15),
+    ("7-5@8e", -23.6, 2.619048, 15), ("6-3@10s", -25.933333, 3.285714, 15),
+    ("6-3@11e", -25.933333, 3.285714, 15), ("7-5@4w", -21.933333, 3.380952, 15),
+    ("6-6@9w", -24.744444, 3.811111, 60), ("3-0@11e", -20.055556, 5.141667, 120),
+]
+
+
+def test_greedy_continuations_reproduce_the_old_figures() -> None:
+    view = golden_position()
+    assert len(view.legal_moves) == 12 and view.seat == 2
+    ev = evaluate(view, samples=120, rng=random.Random(7), policy="greedy")
+    got = [(v.move.text(), round(v.expected, 6), round(v.loss, 6), v.worlds) for v in ev.moves]
+    assert got == GOLDEN_GREEDY
+
+
+def test_the_champion_s_rollouts_are_the_default() -> None:
+    assert POLICIES[0] == "smart"
+    for f in (evaluate, analyse_game, analyse_record, decision_jobs):
+        assert inspect.signature(f).parameters["policy"].default == "smart", f
+    view = golden_position()
+    default = evaluate(view, samples=40, rng=random.Random(7))
+    smart = evaluate(view, samples=40, rng=random.Random(7), policy="smart")
+    greedy = evaluate(view, samples=40, rng=random.Random(7), policy="greedy")
+    assert default == smart
+    assert [v.expected for v in smart.moves] != [v.expected for v in greedy.moves]
+    record = GameRecord.from_game(bot_game("fido set=6", 2, seed=1))
+    assert analyse_record(record.to_json(), [0], samples=10, seed=0)["policy"] == "smart"
+
+
+def test_an_unknown_policy_is_refused() -> None:
+    view = golden_position()
+    with pytest.raises(ArgumentError, match="policy is smart or greedy, not 'random'"):
+        evaluate(view, samples=10, rng=random.Random(1), policy="random")
+    text = GameRecord.from_game(bot_game("fido set=6", 2, seed=1)).to_json()
+    with pytest.raises(ConfigurationError, match="policy is smart or greedy"):
+        analyse_record(text, [0], samples=10, seed=0, policy="expert")
 
 
 def endgame() -> tuple[Game, int]:
@@ -234,6 +291,7 @@ def test_cli_nothing_to_analyse(tmp_path: Path) -> None:
         (["--samples", "1"], "samples"),
         (["--jobs", "0"], "--jobs"),
         (["--top", "-2"], "--top"),
+        (["--policy", "random"], "policy is smart or greedy"),
     ],
 )
 def test_cli_bad_options(record_file: Path, args: list[str], message: str) -> None:

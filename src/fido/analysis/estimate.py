@@ -12,11 +12,17 @@ How a value is estimated:
 * **Worlds.** The hidden tiles are dealt by :mod:`fido.bots.sampling`,
   consistently with everything the view shows (voids, the opening double).
 * **Common random numbers.** Every candidate move is played in the same
-  worlds, and each world is played on with the same dice for every move
-  (:meth:`fido.game.Game.playout` with the search bot's policy,
-  ``greedy=0.8``). The loss of a move against the best is the mean of the
+  worlds, and each world is played on with the same dice for every move.
+  The loss of a move against the best is the mean of the
   per-world differences, so the luck of the deal cancels and the confidence
   interval (95 %, normal, over worlds) is that of the difference itself.
+* **Strong continuations.** The hands are played on by the ``champion``'s
+  rollout policy (``policy="smart"``, :func:`fido.rollout.smart_playout`:
+  the expert's main FIDO terms, a random move 10 % of the time), so a move
+  whose worth shows only against good play (a joker kept, a double shed in
+  time) is valued as good players would realise it. ``policy="greedy"`` is
+  the search bot's fast playout (the most points now, 80 % of the time),
+  which the analysis used before, kept so that old figures can be rerun.
 * **Successive halving.** Every legal move gets the first eighth of the
   worlds; the better half of the moves the next eighth, the better half of
   those the next quarter, and the best two the last half. The move she
@@ -46,22 +52,29 @@ from fido.errors import ArgumentError
 from fido.game import Game
 from fido.moves import Move, Placement
 from fido.results import Outcome
+from fido.rollout import smart_playout
 from fido.views import SeatView
 
 __all__ = [
+    "EXPLORE",
     "FINALISTS",
     "GREEDY",
+    "POLICIES",
     "SOLVER_NODES",
     "Z95",
     "MoveValue",
     "PositionEval",
+    "check_policy",
     "decision_rng",
     "evaluate",
+    "play_on",
     "side_final",
 ]
 
 Z95 = 1.959963984540054
-GREEDY = 0.8  # the search bot's playout policy
+GREEDY = 0.8  # the search bot's playout policy ("greedy")
+EXPLORE = 0.1  # the champion's rollouts ("smart"): a random move this often
+POLICIES = ("smart", "greedy")  # continuation policies, the default first
 MIN_STAGED = 96  # fewer worlds than this: every move sees all of them
 FINALISTS = 2  # moves in the last stage, besides the one she played
 SOLVER_NODES = 200_000  # exact endgames: positions searched at most per move
@@ -118,6 +131,23 @@ def decision_rng(seed: int, number: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
+def check_policy(policy: object) -> str:
+    """The continuation policy's name, refused with one clear line when unknown."""
+    if policy not in POLICIES:
+        raise ArgumentError(
+            f"the continuation policy is {' or '.join(POLICIES)}, not {policy!r}"
+        )
+    return str(policy)
+
+
+def play_on(game: Game, dice: int, policy: str) -> Outcome:
+    """Play ``game`` to its end in place with the continuation policy and these dice
+    (the calibration bench plays the true hands on with it too)."""
+    if policy == "smart":
+        return smart_playout(game, random.Random(dice), EXPLORE)
+    return game.playout(random.Random(dice), GREEDY)
+
+
 def side_final(outcome: Outcome, seat: int) -> int:
     """The seat's final, her team's in team games."""
     if outcome.teams is not None:
@@ -141,13 +171,16 @@ def evaluate(
     rng: random.Random,
     continuations: int = 1,
     keep: Move | None = None,
+    policy: str = "smart",
 ) -> PositionEval:
     """Value every legal move of ``view`` (its seat must be to move, with 2+ moves).
 
     ``samples`` worlds for the moves in contention, ``continuations`` rollouts
-    per world and move (the same dice for every move); ``keep`` (the move
-    she played) is sampled to the end whatever its rank.
+    per world and move (the same dice for every move) played by ``policy``
+    (:data:`POLICIES`); ``keep`` (the move she played) is sampled to the end
+    whatever its rank.
     """
+    check_policy(policy)
     seat = view.seat
     moves = list(view.legal_moves)
     if seat is None or not view.is_my_turn or len(moves) < 2:
@@ -176,7 +209,7 @@ def evaluate(
                 for d in dice:
                     g = world.copy()
                     g.push(moves[i])
-                    out = g.playout(random.Random(d), GREEDY)
+                    out = play_on(g, d, policy)
                     mg += margin(out, seat)
                     fn += side_final(out, seat)
                 margins[i].append(mg / continuations)

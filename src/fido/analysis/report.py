@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fido.analysis.estimate import PositionEval, decision_rng, evaluate
+from fido.analysis.estimate import POLICIES, PositionEval, decision_rng, evaluate
 from fido.errors import ArgumentError, ConfigurationError
 from fido.game import Game
 from fido.moves import Move
@@ -52,8 +52,8 @@ NEAR = 1.0  # a decision within this many points of the best counts as a good on
 
 def default_samples(rules: Ruleset) -> int:
     """Worlds per decision when none are asked for: a whole double-12 game for one seat
-    in under 10 s on two idle cores, double-18 with 6 players in about 35 s
-    (docs/performance.md: three times that on a loaded machine, still in bounds)."""
+    in 15 to 20 s on two cores with the champion's rollouts, double-18 with 6 players
+    in about 75 s (docs/performance.md, at load 2 to 3; the bounds are 30 s and 2 minutes)."""
     return 1000 if rules.max_pips <= 12 else 600
 
 
@@ -68,6 +68,7 @@ class DecisionJob:
     seed: int
     continuations: int = 1
     game: int = 0  # which record of a batch
+    policy: str = "smart"  # who plays the continuations (fido.analysis.estimate.POLICIES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +137,7 @@ class GameAnalysis:
     samples: int
     seed: int
     decisions: tuple[Decision, ...]  # in move order
+    policy: str = "smart"  # the continuations' policy
 
     def summary(self, seat: int) -> SeatSummary:
         mine = [d for d in self.decisions if d.seat == seat]
@@ -175,6 +177,7 @@ class GameAnalysis:
             "samples": self.samples,
             "seed": self.seed,
             "value": "margin",
+            "policy": self.policy,
             "nothing_to_analyse": self.nothing_to_analyse,
             "message": self.message,
             "summaries": [self.summary(s).to_dict() for s in self.seats],
@@ -182,9 +185,16 @@ class GameAnalysis:
         }
 
 
-def check_settings(record: GameRecord, seats: Sequence[int] | None, samples: int) -> list[int]:
-    """The seats to analyse (None: all), refused with one clear line when out of range."""
+def check_settings(
+    record: GameRecord, seats: Sequence[int] | None, samples: int, policy: str = "smart"
+) -> list[int]:
+    """The seats to analyse (None: all), refused with one clear line when out of range
+    (and an unknown continuation policy with them, before any work)."""
     players = len(record.players)
+    if policy not in POLICIES:
+        raise ConfigurationError(
+            f"the continuation policy is {' or '.join(POLICIES)}, not {policy!r}"
+        )
     if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= MAX_SAMPLES:
         raise ConfigurationError(f"samples is 2 to {MAX_SAMPLES:,} worlds, not {samples!r}")
     if seats is None:
@@ -210,6 +220,7 @@ def decision_jobs(
     continuations: int = 1,
     *,
     game: int = 0,
+    policy: str = "smart",
 ) -> list[DecisionJob]:
     """Replay (and so verify) the record; every decision of ``seats`` as a job."""
     wanted = set(seats)
@@ -225,7 +236,9 @@ def decision_jobs(
     for number, turn, g in record.steps():  # g: after move ``number``, before the next
         if pending is not None:
             jobs.append(
-                DecisionJob(number, pending, turn.move, samples, seed, continuations, game)
+                DecisionJob(
+                    number, pending, turn.move, samples, seed, continuations, game, policy
+                )
             )
         pending = look(g)
     return jobs
@@ -241,6 +254,7 @@ def analyse_decision(job: DecisionJob) -> Decision:
         rng=decision_rng(job.seed, job.number),
         continuations=job.continuations,
         keep=job.played,
+        policy=job.policy,
     )
     return Decision(job.number, seat, job.played, ev, job.game)
 
@@ -252,16 +266,19 @@ def analyse_game(
     samples: int = 400,
     seed: int = 0,
     run: Callable[[list[DecisionJob]], Iterable[Decision]] | None = None,
+    policy: str = "smart",
 ) -> GameAnalysis:
     """Analyse every decision of ``seats`` (None: every seat) in ``record``.
 
     ``run`` maps the jobs to decisions (in any order); by default one by one
     in this process. :mod:`fido.analysis.parallel` gives pools and Ray.
+    ``policy`` plays the continuations (``"greedy"``: the figures before the
+    champion's rollouts).
     """
-    chosen = check_settings(record, seats, samples)
-    jobs = decision_jobs(record, chosen, samples, seed)
+    chosen = check_settings(record, seats, samples, policy)
+    jobs = decision_jobs(record, chosen, samples, seed, policy=policy)
     done = map(analyse_decision, jobs) if run is None else run(jobs)
-    return assemble(record, chosen, samples, seed, done)
+    return assemble(record, chosen, samples, seed, done, policy=policy)
 
 
 def assemble(
@@ -270,15 +287,20 @@ def assemble(
     samples: int,
     seed: int,
     decisions: Iterable[Decision],
+    *,
+    policy: str = "smart",
 ) -> GameAnalysis:
     """The analysis of ``record`` from its judged decisions (in any order)."""
     ordered = sorted(decisions, key=lambda d: d.number)
     return GameAnalysis(
-        record.ruleset.text(), record.players, tuple(seats), samples, seed, tuple(ordered)
+        record.ruleset.text(), record.players, tuple(seats), samples, seed, tuple(ordered),
+        policy,
     )
 
 
-def analyse_record(record_json: str, seats: list[int], samples: int, seed: int) -> dict[str, Any]:
+def analyse_record(
+    record_json: str, seats: list[int], samples: int, seed: int, policy: str = "smart"
+) -> dict[str, Any]:
     """The analysis of a record's JSON as JSON-able data: what a server worker runs.
 
     Raises :class:`~fido.errors.RecordError` for a malformed or illegal record
@@ -289,4 +311,4 @@ def analyse_record(record_json: str, seats: list[int], samples: int, seed: int) 
     if not isinstance(record_json, str):
         raise ArgumentError("the record is JSON text")
     record = GameRecord.from_json(record_json)
-    return analyse_game(record, seats, samples=samples, seed=seed).to_dict()
+    return analyse_game(record, seats, samples=samples, seed=seed, policy=policy).to_dict()

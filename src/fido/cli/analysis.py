@@ -122,6 +122,7 @@ def analyze(  # noqa: PLR0917 (the command's options, passed through)
     top: int,
     console: Console,
     err: Console,
+    policy: str = "smart",
 ) -> None:
     from rich.progress import Progress  # noqa: PLC0415 (only this command needs it)
 
@@ -139,12 +140,12 @@ def analyze(  # noqa: PLR0917 (the command's options, passed through)
         games = collect_records(records)
         worlds = [default_samples(r.ruleset) if samples is None else samples for _f, r in games]
         chosen = [
-            check_settings(r, None if seat is None else [seat], k)
+            check_settings(r, None if seat is None else [seat], k, policy)
             for (_f, r), k in zip(games, worlds, strict=True)
         ]
         work: list[DecisionJob] = []
         for i, ((_f, r), seats, k) in enumerate(zip(games, chosen, worlds, strict=True)):
-            work += decision_jobs(r, seats, k, seed, game=i)
+            work += decision_jobs(r, seats, k, seed, game=i, policy=policy)
     except FidoError as e:
         raise _fail(err, str(e)) from None
     try:
@@ -159,7 +160,7 @@ def analyze(  # noqa: PLR0917 (the command's options, passed through)
     except FidoError as e:
         raise _fail(err, str(e)) from None
     analyses = [
-        assemble(r, seats, k, seed, (d for d in done if d.game == i))
+        assemble(r, seats, k, seed, (d for d in done if d.game == i), policy=policy)
         for i, ((_f, r), seats, k) in enumerate(zip(games, chosen, worlds, strict=True))
     ]
     for (f, r), a in zip(games, analyses, strict=True):
@@ -171,7 +172,8 @@ def analyze(  # noqa: PLR0917 (the command's options, passed through)
         console.print(mistakes_table(a, top))
     console.print(
         f"points are the seat's margin (her final minus the others' mean); ± : 95% interval; "
-        f"{', '.join(map(str, sorted(set(worlds))))} sampled worlds per decision, seed {seed}"
+        f"{', '.join(map(str, sorted(set(worlds))))} sampled worlds per decision, seed {seed}, "
+        f"continuations played by the {policy} policy"
     )
     if json_out is not None:
         data: Any

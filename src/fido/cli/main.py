@@ -408,11 +408,18 @@ def analyze(  # noqa: PLR0917 (a Typer command: every option is a parameter)
         str | None, typer.Option(help="Ray cluster address ('local' starts one here)")
     ] = None,
     top: Annotated[int, typer.Option(help="rows of the mistakes table (0: every decision)")] = 15,
+    policy: Annotated[
+        str,
+        typer.Option(
+            help="who plays the hands on: smart (the champion's rollouts) or greedy "
+            "(the fast playout the analysis used before)"
+        ),
+    ] = "smart",
 ) -> None:
     """Judge every move from what its player could see: the points each one lost."""
     from fido.cli.analysis import analyze as run  # noqa: PLC0415 (keeps other commands fast)
 
-    run(records, seat, all_seats, json_out, samples, seed, jobs, ray, top, console, err)
+    run(records, seat, all_seats, json_out, samples, seed, jobs, ray, top, console, err, policy)
 
 
 @app.command(name="rules")
