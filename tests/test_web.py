@@ -346,6 +346,34 @@ def test_the_clock_counts_down_on_the_seat_to_move(browser: Browser, server: str
         solo.close()
 
 
+def test_a_table_of_champions_is_chosen_in_the_lobby_and_plays(
+        browser: Browser, server: str) -> None:
+    """The new top level (issue 27) is offered by the lobby's form, named at the table, and
+    moves: a whole double-6 game of a person and two champions on the server's defaults."""
+    solo = Person(browser, server, seed=7)
+    try:
+        solo.sign_up("Lea")
+        solo.goto("/")
+        form = solo.page.locator("#create-form")
+        form.locator("select[name=set]").select_option("6")
+        form.locator("select[name=players]").select_option("3")
+        form.locator("select[name=seat1]").select_option("bot:champion")
+        form.locator("select[name=seat2]").select_option("bot:champion")
+        form.locator("button[type=submit]").click()
+        page = solo.page
+        page.wait_for_function("() => window.fidoTable && window.fidoTable.view")
+        labels = page.locator("#seats .seat").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))")
+        assert sum("Champion " in (label or "") for label in labels) == 2, labels
+        play_until([solo], lambda: solo.state()["over"], timeout=180)
+        movers = set(page.evaluate(
+            "() => window.fidoTable.log.filter(e => e.move).map(e => e.seat)"))
+        assert {1, 2} <= movers, movers
+        assert not [e for e in solo.errors if "favicon" not in e], solo.errors
+    finally:
+        solo.close()
+
+
 def test_the_lobby_lists_new_tables_by_itself(browser: Browser, server: str) -> None:
     """htmx refreshes the lists every few seconds: no reload needed to see a new table."""
     looker = Person(browser, server, seed=12)
