@@ -235,7 +235,7 @@ class Hub:
     def _done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and (e := task.exception()) is not None:
-            log.error("a table's refresh failed: %s", type(e).__name__)
+            log.error("a hub task failed (a table's refresh, a rename): %s", type(e).__name__)
 
     def _listen(self) -> None:
         """LISTEN on a dedicated psycopg connection (a thread: psycopg blocks)."""
