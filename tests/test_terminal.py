@@ -47,7 +47,9 @@ SAYS: dict[str, dict[str, str]] = {
         "leave": "Leave the game",
         "left": "left without saving",
         "game saved": "game saved to",
-        "hint": r"hint: (scoring now: .*|nothing scores now); expert plays \S+",
+        # the hint is wrapped to the screen's 80 columns: a long list of scoring moves
+        # (the bots' opening differs from run to run) breaks it across lines anywhere
+        "hint": r"(?s)hint:\s+(scoring\s+now:.*?|nothing\s+scores\s+now);\s+expert\s+plays\s+\S+",
         "deal": "the deal",
         "move": "move",
         "sum": "sum of the ends",
@@ -66,7 +68,9 @@ SAYS: dict[str, dict[str, str]] = {
         "leave": "Spiel verlassen",
         "left": "ohne Speichern verlassen",
         "game saved": "Spiel gespeichert in",
-        "hint": r"Tipp: (jetzt punkten: .*|jetzt punktet nichts); expert spielt \S+",
+        "hint": (
+            r"(?s)Tipp:\s+(jetzt\s+punkten:.*?|jetzt\s+punktet\s+nichts);\s+expert\s+spielt\s+\S+"
+        ),
         "deal": "das Austeilen",
         "move": "Zug",
         "sum": "Summe der Enden",
