@@ -8,8 +8,8 @@ import pytest
 
 from fido import ConfigurationError, Game, Placement
 from fido.bots import LEVELS, make_bot, play_hand
-from fido.bots.champion import ChampionBot, likely_deal
-from fido.bots.expert import ExpertBot, Position, expert_score
+from fido.bots.champion import TUNED_WEIGHTS, ChampionBot, likely_deal
+from fido.bots.expert import EXPERT_WEIGHTS, ExpertBot, Position, expert_score
 from fido.bots.sampling import hidden_deal
 from fido.rollout import best_now, smart_now, smart_playout
 from fido.sorting import is_joker
@@ -84,21 +84,29 @@ def test_champion_is_reproducible_without_a_clock() -> None:
     assert len(picks) == 1
 
 
-def test_with_too_few_worlds_the_champion_plays_the_experts_choice() -> None:
-    checked = 0
-    for seed in range(12):
-        g = mid_game("fido set=9", 4, seed, stop=10 + seed)
+@pytest.mark.parametrize("prior", ["tuned", "expert"])
+def test_with_too_few_worlds_the_champion_plays_its_priors_choice(prior: str) -> None:
+    """Too few worlds to overrule it: the expert's terms decide, weighed as the prior says."""
+    weights = TUNED_WEIGHTS if prior == "tuned" else EXPERT_WEIGHTS
+    checked = differ = 0
+    for seed in range(40):
+        g = mid_game("fido set=9", 4, seed, stop=10 + seed % 12)
         if g.is_over or len(g.legal_moves()) < 2:
             continue
         view = g.view(g.turn)
         pos = Position.of(view)
-        scores = [expert_score(pos, m) for m in view.legal_moves]
+        scores = [expert_score(pos, m, weights) for m in view.legal_moves]
         if scores.count(max(scores)) > 1:
             continue
+        best = view.legal_moves[scores.index(max(scores))]
+        bot = ChampionBot(sims=6, time=0, prior=prior)
+        assert bot.choose(view, random.Random(1)) == best
         expert = ExpertBot().choose(view, random.Random(0))
-        assert ChampionBot(sims=6, time=0).choose(view, random.Random(1)) == expert
+        differ += best != expert
         checked += 1
-    assert checked >= 5
+    assert checked >= 15
+    # the tuned weights are not the expert's: they choose otherwise somewhere
+    assert (differ > 0) == (prior == "tuned")
 
 
 @pytest.mark.parametrize(
@@ -108,7 +116,7 @@ def test_with_too_few_worlds_the_champion_plays_the_experts_choice() -> None:
         ("champion:time=601", "time is seconds per move .* 0 to 600, not 601"),
         ("champion:explore=1.5", "explore is a probability, 0 to 1"),
         ("champion:policy=oracle", "policy is one of smart, greedy"),
-        ("champion:prior=oracle", "prior is one of expert, none"),
+        ("champion:prior=oracle", "prior is one of tuned, expert, none"),
         ("champion:width=1", "width is candidate moves, 2 to 64, not 1"),
         ("champion:doubt=-1", "doubt is standard errors, 0 to 10, not -1"),
         ("champion:doubt=nan", "doubt must be a finite number"),

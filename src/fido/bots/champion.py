@@ -19,7 +19,9 @@ measured is in docs/bots.md.
 from __future__ import annotations
 
 import random
+from typing import Final
 
+from fido.bots.expert import EXPERT_WEIGHTS, FidoWeights
 from fido.bots.sampling import HiddenDeal, SamplingError, hidden_deal
 from fido.bots.search import Dealer, SearchBot, margin
 from fido.game import Game
@@ -28,7 +30,14 @@ from fido.rollout import smart_playout
 from fido.table import Table
 from fido.views import SeatView
 
-__all__ = ["ChampionBot", "likely_deal"]
+__all__ = ["TUNED_WEIGHTS", "ChampionBot", "likely_deal"]
+
+# The expert's FIDO terms weighed by self-play (docs/bots.md, "champion"): the expert
+# against itself with one weight halved or doubled, double-12 with four, duplicate
+# deals; the lesser weight on complementary pairs and the double weight on the next
+# player's reply each won, and together they beat the expert's weights by about 5
+# points a hand. The champion's prior (its candidates and its default move) uses them.
+TUNED_WEIGHTS: Final = FidoWeights(pairs=0.5, spare=2.0)
 
 
 class ChampionBot(SearchBot):
@@ -43,12 +52,17 @@ class ChampionBot(SearchBot):
         *,
         explore: float = 0.1,
         policy: str = "smart",
-        prior: str = "expert",
+        prior: str = "tuned",
         width: int = 4,
         doubt: float = 1.645,
         infer: float = 0.0,
     ) -> None:
-        super().__init__(sims, time, prior=prior, width=width)
+        if prior not in ("tuned", "expert", "none"):
+            raise ValueError("prior is tuned, expert or none")
+        super().__init__(sims, time, prior="none" if prior == "none" else "expert", width=width)
+        # tuned: the expert's terms weighed by self-play; expert: the expert's own weights
+        self.prior = prior
+        self.fido_weights = TUNED_WEIGHTS if prior == "tuned" else EXPERT_WEIGHTS
         if not 0.0 <= explore <= 1.0:
             raise ValueError("explore is a probability, 0 to 1")
         if policy not in ("smart", "greedy"):

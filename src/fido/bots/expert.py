@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from fido.bots.base import Move
 from fido.knowledge import Shown, seat_events, unseen_tiles
@@ -36,7 +36,9 @@ from fido.tiles import Tile
 from fido.views import SeatView
 
 __all__ = [
+    "EXPERT_WEIGHTS",
     "ExpertBot",
+    "FidoWeights",
     "Position",
     "expert_score",
     "jokinen_force",
@@ -83,6 +85,26 @@ W_VARIETY: Final = 1.0
 W_VOIDS: Final = 3.0
 # Trust in a void read off a FIDO draw: the drawn tile, unseen, may show the number.
 SOFT_VOID: Final = 0.3
+
+
+class FidoWeights(NamedTuple):
+    """The FIDO terms' weights, in points: the expert's are the constants above.
+
+    A bot that wants the same advice weighed differently (the ``champion``'s
+    prior, tuned by self-play) passes its own to :func:`expert_score`.
+    """
+
+    joker: float = W_JOKER
+    pairs: float = W_PAIRS
+    heavy: float = W_HEAVY
+    double: float = W_DOUBLE
+    tap_in: float = W_TAP_IN
+    ter_heide: float = W_TER_HEIDE
+    jokinen: float = W_JOKINEN
+    spare: float = W_SPARE
+
+
+EXPERT_WEIGHTS: Final = FidoWeights()
 
 
 # ------------------------------------------------------------------ the position
@@ -365,19 +387,19 @@ def spares_next_player(pos: Position, move: Placement) -> float:
 # ------------------------------------------------------------------ the bot
 
 
-def fido_score(pos: Position, move: Placement) -> float:
+def fido_score(pos: Position, move: Placement, w: FidoWeights = EXPERT_WEIGHTS) -> float:
     """FIDO: the texts' advice."""
     s = pos.scale
     return (
         W_POINTS * points_now(pos, move)
-        + W_JOKER * s * keeps_jokers(pos, move)
-        + W_PAIRS * s * keeps_complementary_pairs(pos, move)
-        + W_HEAVY * sheds_heavy(pos, move)
-        + W_DOUBLE * s * sheds_double_while_open(pos, move)
-        + W_TAP_IN * takes_tap_in(pos, move)
-        + W_TER_HEIDE * s * ter_heide_block(pos, move)
-        + W_JOKINEN * jokinen_force(pos, move)
-        + W_SPARE * pos.spare_weight * spares_next_player(pos, move)
+        + w.joker * s * keeps_jokers(pos, move)
+        + w.pairs * s * keeps_complementary_pairs(pos, move)
+        + w.heavy * sheds_heavy(pos, move)
+        + w.double * s * sheds_double_while_open(pos, move)
+        + w.tap_in * takes_tap_in(pos, move)
+        + w.ter_heide * s * ter_heide_block(pos, move)
+        + w.jokinen * jokinen_force(pos, move)
+        + w.spare * pos.spare_weight * spares_next_player(pos, move)
     )
 
 
@@ -409,17 +431,18 @@ def fives_score(pos: Position, move: Placement) -> float:
     return score
 
 
-def expert_score(pos: Position, move: Move) -> float:
+def expert_score(pos: Position, move: Move, fido: FidoWeights = EXPERT_WEIGHTS) -> float:
     """The score of one legal move; drawing or passing ranks below every placement.
 
     In the draw game a player may draw although she can place; the expert
     never does (each drawn tile is pips in hand), so a draw is a last resort.
+    ``fido`` weighs the terms of FIDO games (the other games keep theirs).
     """
     if not isinstance(move, Placement):
         return float("-inf")
     rules = pos.view.rules
     if rules.is_fido:
-        return fido_score(pos, move)
+        return fido_score(pos, move, fido)
     if rules.scoring is not Scoring.NONE and rules.layout is not Layout.SPINNER:
         return fives_score(pos, move)
     return blocking_score(pos, move)

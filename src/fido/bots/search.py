@@ -31,7 +31,7 @@ import time as _time
 from typing import Protocol
 
 from fido.bots.base import Move
-from fido.bots.expert import Position, expert_score
+from fido.bots.expert import EXPERT_WEIGHTS, FidoWeights, Position, expert_score
 from fido.bots.sampling import hidden_deal
 from fido.bots.solver import SolveBudgetExceeded, margin, solve
 from fido.game import Game
@@ -87,6 +87,7 @@ class SearchBot:
         self.nodes = nodes
         self.name = f"search:sims={sims},time={time}"
         self.last_simulations = 0  # of the latest decision, for benchmarks
+        self.fido_weights: FidoWeights = EXPERT_WEIGHTS  # the prior's weights in FIDO games
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         moves = view.legal_moves
@@ -102,9 +103,9 @@ class SearchBot:
         # the prior: the expert's order of the moves; search looks at its best few
         # and overrides its first choice only when the rollouts say so with confidence
         order = list(range(n))
-        if self.prior == "expert":
+        if self.prior != "none":
             pos = Position.of(view)
-            scores = [expert_score(pos, m) for m in moves]
+            scores = [expert_score(pos, m, self.fido_weights) for m in moves]
             order.sort(key=lambda k: -scores[k])
             order = order[: self.width]
         top = order[0]
