@@ -1,4 +1,4 @@
-"""The ``champion`` level: ``search``'s machinery with rollouts that play like the expert.
+"""The ``champion`` level: ``search`` with rollouts that play like the expert, and a tuned prior.
 
 ``search`` rolls its sampled worlds out with a greedy policy (the most points
 now), which does not value what the FIDO texts teach: it spends jokers, keeps
@@ -8,10 +8,15 @@ champion rolls out with :func:`fido.rollout.smart_playout`, the expert's main
 terms compiled with the engine (about 1.3 times a greedy rollout's cost), so
 the worlds are played the way strong players play them.
 
+Its prior (the candidates, and the move that stands unless the rollouts
+overrule it) is the expert's terms weighed by :data:`TUNED_WEIGHTS`, found by
+self-play: the rollouts change about one decision in fifteen, so how the
+expert's advice is weighed decides most of the champion's play.
+
 Everything else is :class:`~fido.bots.search.SearchBot`: the worlds are
 samples of the seat's information set (:mod:`fido.bots.sampling`), the
-candidates the expert's best ``width`` moves, sequential halving over shared
-worlds, and the expert's first choice stands unless a rival is better by
+candidates the prior's best ``width`` moves, sequential halving over shared
+worlds, and the prior's first choice stands unless a rival is better by
 ``doubt`` standard errors (paired over the shared worlds). What was tried and
 measured is in docs/bots.md.
 """

@@ -56,8 +56,9 @@ BOT_HELP = {
                  "a hand better than greedy on double-12 (2 on double-6)"),
     "search": N_("the expert checked by simulated play-outs, under a second a move: 3 to 8 "
                  "points a hand better than expert on double-12 (2 on double-6)"),
-    "champion": N_("search whose simulated play-outs play like the expert, under a second "
-                   "a move: a first step, so far as strong as search"),
+    "champion": N_("search with the expert's advice weighed by self-play and play-outs "
+                   "that play like the expert, under a second a move: 9 points a hand "
+                   "better than search on double-12 (about level on double-6)"),
 }
 CLOCKS = (0, 15, 30, 60, 120, 300)  # seconds per move; 0: no clock
 _FLAGS = ("count_pips", "all_fives")  # the classic games' options (probed below)
