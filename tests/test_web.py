@@ -353,13 +353,7 @@ def test_a_table_of_champions_is_chosen_in_the_lobby_and_plays(
     solo = Person(browser, server, seed=7)
     try:
         solo.sign_up("Lea")
-        solo.goto("/")
-        form = solo.page.locator("#create-form")
-        form.locator("select[name=set]").select_option("6")
-        form.locator("select[name=players]").select_option("3")
-        form.locator("select[name=seat1]").select_option("bot:champion")
-        form.locator("select[name=seat2]").select_option("bot:champion")
-        form.locator("button[type=submit]").click()
+        solo.create_table(size=6, seats=("me", "bot:champion", "bot:champion"))
         page = solo.page
         page.wait_for_function("() => window.fidoTable && window.fidoTable.view")
         labels = page.locator("#seats .seat").evaluate_all(
