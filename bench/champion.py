@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from duels import seats_of
 from fido.tournament import compare, run_tournament
 
 
@@ -32,9 +33,7 @@ def main() -> None:
     args = ap.parse_args()
     for game in args.games.split(","):
         size, players = (int(x) for x in game.split(":"))
-        seats = [args.a if s % 2 == 0 else args.b for s in range(players)]
-        if players % 2:
-            seats[-1] = args.b
+        seats = seats_of(players, args.a, args.b)
         start = time.time()
         res = run_tournament(
             f"fido set={size}", seats, deals=args.deals, seed=args.seed, workers=args.workers

@@ -24,7 +24,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from fido.bots.registry import register
-from fido.tournament import Estimate, play_deal
+from fido.tournament import Estimate, hand_difference, play_deal
 
 
 def seats_of(players: int, a: str, b: str) -> list[str]:
@@ -42,11 +42,7 @@ def _job(job: Job) -> tuple[int, int, float, float]:
     duel, size, players, a, b, seed, deal = job
     start = time.perf_counter()
     hands = play_deal(f"fido set={size}", seats_of(players, a, b), seed, deal)
-    diffs = []
-    for h in hands:
-        sa = [s for s, bot in zip(h.scores, h.bots, strict=True) if bot == a]
-        sb = [s for s, bot in zip(h.scores, h.bots, strict=True) if bot == b]
-        diffs.append(statistics.fmean(sa) - statistics.fmean(sb))
+    diffs = [d for h in hands if (d := hand_difference(h, a, b)) is not None]
     return duel, deal, statistics.fmean(diffs), time.perf_counter() - start
 
 

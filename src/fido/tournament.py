@@ -45,6 +45,7 @@ __all__ = [
     "TournamentResult",
     "check_tournament",
     "compare",
+    "hand_difference",
     "play_deal",
     "run_tournament",
 ]
@@ -186,15 +187,22 @@ class TournamentResult:
                     w.writerow([s.bot, s.hands, e.n, name, e.mean, e.low, e.high])
 
 
+def hand_difference(hand: HandResult, a: str, b: str) -> float | None:
+    """The mean score of ``a``'s seats minus the mean of ``b``'s in one hand (None: one
+    of them did not play it)."""
+    sa = [s for s, bot in zip(hand.scores, hand.bots, strict=True) if bot == a]
+    sb = [s for s, bot in zip(hand.scores, hand.bots, strict=True) if bot == b]
+    return statistics.fmean(sa) - statistics.fmean(sb) if sa and sb else None
+
+
 def compare(result: TournamentResult, a: str, b: str) -> Estimate:
-    """How much more bot ``a`` scores than bot ``b`` per hand (mean score of its seats
-    minus the mean of ``b``'s seats in the same hand), 95 % CI over deals."""
+    """How much more bot ``a`` scores than bot ``b`` per hand (:func:`hand_difference`),
+    95 % CI over deals."""
     per_deal: dict[int, list[float]] = {}
     for h in result.hands:
-        sa = [s for s, bot in zip(h.scores, h.bots, strict=True) if bot == a]
-        sb = [s for s, bot in zip(h.scores, h.bots, strict=True) if bot == b]
-        if sa and sb:
-            per_deal.setdefault(h.deal, []).append(statistics.fmean(sa) - statistics.fmean(sb))
+        diff = hand_difference(h, a, b)
+        if diff is not None:
+            per_deal.setdefault(h.deal, []).append(diff)
     return Estimate.of([statistics.fmean(v) for v in per_deal.values()])
 
 
