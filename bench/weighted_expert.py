@@ -14,25 +14,12 @@ weight is judged over hundreds of duplicate deals in minutes (docs/bots.md,
 
 from __future__ import annotations
 
-import random
-
-from fido.bots.base import Move
-from fido.bots.expert import ExpertBot, FidoWeights, Position, expert_score
-from fido.views import SeatView
+from fido.bots.expert import ExpertBot, FidoWeights
 
 
 class WeightedExpert(ExpertBot):
     """:class:`ExpertBot` whose FIDO terms are weighed by the given weights."""
 
     def __init__(self, **weights: float) -> None:
-        self.weights = FidoWeights(**{k: float(v) for k, v in weights.items()})
+        self.fido_weights = FidoWeights(**{k: float(v) for k, v in weights.items()})
         self.name = "wexpert:" + ",".join(f"{k}={v}" for k, v in weights.items())
-
-    def choose(self, view: SeatView, rng: random.Random) -> Move:
-        moves = view.legal_moves
-        if len(moves) == 1:
-            return moves[0]
-        pos = Position.of(view)
-        scores = [expert_score(pos, m, self.weights) for m in moves]
-        best = max(scores)
-        return rng.choice([m for m, s in zip(moves, scores, strict=True) if s >= best - 1e-9])

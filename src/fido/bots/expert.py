@@ -452,12 +452,13 @@ class ExpertBot:
     """Scores every legal move with :func:`expert_score`; ties go to the generator."""
 
     name = "expert"
+    fido_weights: FidoWeights = EXPERT_WEIGHTS  # how the FIDO terms are weighed
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         moves = view.legal_moves
         if len(moves) == 1:
             return moves[0]
         pos = Position.of(view)
-        scores = [expert_score(pos, m) for m in moves]
+        scores = [expert_score(pos, m, self.fido_weights) for m in moves]
         best = max(scores)
         return rng.choice([m for m, s in zip(moves, scores, strict=True) if s >= best - 1e-9])
