@@ -8,7 +8,7 @@ import pytest
 
 from fido import ConfigurationError, Game, Placement
 from fido.bots import LEVELS, make_bot, play_hand
-from fido.bots.champion import TUNED_WEIGHTS, ChampionBot, likely_deal
+from fido.bots.champion import SMALL_SET_SIMS, TUNED_WEIGHTS, ChampionBot, likely_deal
 from fido.bots.expert import EXPERT_WEIGHTS, ExpertBot, Position, expert_score
 from fido.bots.sampling import hidden_deal
 from fido.rollout import best_now, smart_now, smart_playout
@@ -40,7 +40,34 @@ def mid_game(text: str, players: int, seed: int, stop: int) -> Game:
 
 def test_champion_is_a_level() -> None:
     assert "champion" in LEVELS
-    assert make_bot("champion").name == "champion:sims=2000,time=0.9"
+    assert make_bot("champion").name == "champion:time=0.9"
+    assert make_bot("champion:sims=300").name == "champion:sims=300,time=0.9"
+
+
+@pytest.mark.parametrize(
+    ("spec", "text", "players", "budget"),
+    [
+        ("champion:time=0", "fido set=6", 3, SMALL_SET_SIMS),  # small worlds: more of them
+        ("champion:time=0", "block", 4, SMALL_SET_SIMS),
+        ("champion:time=0", "fido set=9", 4, 2000),
+        ("champion:time=0", "fido set=12", 4, 2000),
+        ("champion:sims=500,time=0", "fido set=6", 3, 500),  # asked for: as asked
+    ],
+)
+def test_champion_spends_its_budget_by_the_set(
+    spec: str, text: str, players: int, budget: int
+) -> None:
+    bot = make_bot(spec)
+    assert isinstance(bot, ChampionBot)
+    for seed in range(20):
+        g = mid_game(text, players, seed, stop=3)
+        if not g.is_over and len(g.legal_moves()) >= 3:
+            break
+    else:
+        pytest.fail("no decision with three moves")
+    bot.choose(g.view(g.turn), random.Random(0))
+    # sequential halving spends the budget to within a stage's rounding
+    assert 0.9 * budget <= bot.last_simulations <= budget
 
 
 @pytest.mark.parametrize(("text", "players"), FAMILIES)

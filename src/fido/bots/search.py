@@ -112,7 +112,7 @@ class SearchBot:
         values: list[dict[int, float]] = [{} for _ in range(n)]  # per move: world -> value
         alive = order
         rounds = max(1, math.ceil(math.log2(len(alive))))
-        budget = self.sims
+        budget = self._budget(view)
         done = 0
         world_id = 0
         out_of_time = False
@@ -145,6 +145,10 @@ class SearchBot:
     def _deal(self, view: SeatView) -> Dealer:
         """What samples the worlds: every deal consistent with the view, alike."""
         return hidden_deal(view)
+
+    def _budget(self, view: SeatView) -> int:
+        """Simulations for this decision (the clock may end it sooner)."""
+        return self.sims
 
     def _evaluate(self, g: Game, seat: int, dice: int, solve_at: int) -> tuple[float, int]:
         """The world's value after a candidate, and what it cost in simulations.

@@ -58,7 +58,7 @@ BOT_HELP = {
                  "points a hand better than expert on double-12 (2 on double-6)"),
     "champion": N_("search with the expert's advice weighed by self-play and play-outs "
                    "that play like the expert, under a second a move: 9 points a hand "
-                   "better than search on double-12, 18 on double-18 (about level on "
+                   "better than search on double-12, 18 on double-18 (half a point on "
                    "double-6)"),
 }
 CLOCKS = (0, 15, 30, 60, 120, 300)  # seconds per move; 0: no clock
