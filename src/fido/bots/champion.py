@@ -45,7 +45,7 @@ __all__ = ["SMALL_SET_SIMS", "TUNED_WEIGHTS", "ChampionBot", "likely_deal"]
 TUNED_WEIGHTS: Final = FidoWeights(pairs=0.5, spare=2.0)
 
 # Simulations per decision when none are asked for: on sets up to double-6 a world is
-# small (a decision at 8,000 takes about 0.15 s) and the moves are close, so four times
+# small (a decision at 8,000 takes about 0.25 s) and the moves are close, so four times
 # search's budget buys the champion its margin there (docs/bots.md, "Fifth slice");
 # on larger sets 2,000, which keeps double-18 with six under the 0.9 s clock.
 SMALL_SET_SIMS: Final = 8000
@@ -96,9 +96,9 @@ class ChampionBot(SearchBot):
         self.name = f"champion:time={time}" if sims is None else f"champion:sims={sims},time={time}"
 
     def _budget(self, view: SeatView) -> int:
-        if self.asked_sims is not None:
-            return self.asked_sims
-        return SMALL_SET_SIMS if view.rules.max_pips <= 6 else DEFAULT_SIMS
+        if self.asked_sims is None and view.rules.max_pips <= 6:
+            return SMALL_SET_SIMS
+        return self.sims
 
     def _deal(self, view: SeatView) -> Dealer:
         if self.infer > 0:
