@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
 from fido import ConfigurationError, Game, Placement
 from fido.bots import LEVELS, make_bot, play_hand
-from fido.bots.champion import SMALL_SET_SIMS, TUNED_WEIGHTS, ChampionBot, likely_deal
+from fido.bots.champion import (
+    SMALL_SET_SIMS,
+    TUNED_WEIGHTS,
+    ChampionBot,
+    likely_deal,
+    passed_up,
+    points_passed_up,
+)
 from fido.bots.expert import EXPERT_WEIGHTS, ExpertBot, Position, expert_score
 from fido.bots.sampling import hidden_deal
 from fido.rollout import best_now, smart_now, smart_playout
@@ -220,3 +228,34 @@ def test_likely_deals_keep_from_an_opponent_the_points_she_passed_up() -> None:
             world = deal.sample(rng)
             assert make_view(world, view.seat) == view
     assert narrowed >= 3
+
+
+def test_the_true_hands_pass_up_fewer_points_than_sampled_ones() -> None:
+    # expert opponents take points, so in the true deal they passed up (almost) nothing
+    # on their placements since their last draws, while uniformly sampled deals have
+    # them pass up points: the evidence the champion's infer option and the analysis
+    # bench's weighted worlds read (docs/bots.md, "champion")
+    expert = make_bot("expert")
+    above = positions = 0
+    for seed in range(8):
+        g = Game.new("fido set=12", 4, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(14):
+            g.push(expert.choose(g.view(g.turn), rng))
+        view = g.view(g.turn)
+        evidence = passed_up(view)
+        assert view.seat not in evidence
+        for placements in evidence.values():
+            for levels in placements:
+                gains = [gain for gain, _mask in levels]
+                assert gains == sorted(gains, reverse=True) and gains[-1] > 0
+                masks = [mask for _gain, mask in levels]
+                assert all(a & b == a for a, b in itertools.pairwise(masks))  # growing
+        true = sum(points_passed_up(g.hands[s], e) for s, e in evidence.items())
+        deal = hidden_deal(view)
+        for _ in range(50):
+            world = deal.sample(rng)
+            sampled = sum(points_passed_up(world.hands[s], e) for s, e in evidence.items())
+            above += sampled > true
+            positions += 1
+    assert above >= 0.8 * positions

@@ -30,12 +30,21 @@ from fido.bots.expert import EXPERT_WEIGHTS, FidoWeights
 from fido.bots.sampling import HiddenDeal, SamplingError, hidden_deal
 from fido.bots.search import Dealer, SearchBot, margin
 from fido.game import Game
+from fido.knowledge import unseen_tiles
 from fido.moves import DRAW, Placement
 from fido.rollout import smart_playout
 from fido.table import Table
 from fido.views import SeatView
 
-__all__ = ["SMALL_SET_SIMS", "TUNED_WEIGHTS", "ChampionBot", "likely_deal"]
+__all__ = [
+    "SMALL_SET_SIMS",
+    "TUNED_WEIGHTS",
+    "ChampionBot",
+    "PassedUp",
+    "likely_deal",
+    "passed_up",
+    "points_passed_up",
+]
 
 # The expert's FIDO terms weighed by self-play (docs/bots.md, "champion"): the expert
 # against itself with one weight halved or doubled, double-12 with four, duplicate
@@ -111,23 +120,23 @@ class ChampionBot(SearchBot):
         return margin(smart_playout(g, random.Random(dice), self.explore), seat), 1
 
 
-def likely_deal(view: SeatView, threshold: float) -> HiddenDeal:
-    """The view's deals in which no opponent passed up ``threshold`` points or more.
+# One placement's evidence (:func:`passed_up`): (points passed up, the bits of the tiles
+# that would have passed up at least that many), the largest first, the masks growing.
+PassedUp = tuple[tuple[int, int], ...]
 
-    Players take points: an opponent who placed a tile scoring ``p`` most
-    likely held no unseen tile that would have scored ``p + threshold`` or
-    more on that table. Only her placements after her last draw count (every
-    tile she holds now she held then; which drawn tile came when is not
-    known). Those tiles are dealt to her no more, as the sampler keeps a void
-    number from her. Where no deal is left (a player who did pass up points),
-    every consistent deal is sampled alike. Everything read is public: the
-    history's tables and placements.
+
+def passed_up(view: SeatView) -> dict[int, list[PassedUp]]:
+    """Per opponent, per placement she made since her last draw: which unseen tiles
+    would have scored more than it, and by how many points.
+
+    Only her placements after her last draw count (every tile she holds now she
+    held then; which drawn tile came when is not known). Everything read is
+    public: the history's tables and placements.
     """
-    deal = hidden_deal(view)
     points = view.rules.points
-    index = {t: i for i, t in enumerate(deal.unseen)}
+    unseen = unseen_tiles(view)
     last_draw = {t.seat: i for i, t in enumerate(view.history) if t.move is DRAW}
-    ruled_out: dict[int, set[int]] = {}
+    out: dict[int, list[PassedUp]] = {}
     table = Table(view.rules.layout)
     for i, turn in enumerate(view.history):
         move = turn.move
@@ -135,18 +144,51 @@ def likely_deal(view: SeatView, threshold: float) -> HiddenDeal:
             continue
         seat = turn.seat
         if table.placements and seat != view.seat and i > last_draw.get(seat, -1):
-            out = ruled_out.setdefault(seat, set())
+            by_gain: dict[int, int] = {}
             for code, v in table.playable():
-                for tile in deal.unseen:
-                    if (v == tile.high or v == tile.low) and points(
-                        table.ends_sum + table.delta(tile, code)
-                    ) >= turn.points + threshold:
-                        out.add(index[tile])
+                for tile in unseen:
+                    if v in (tile.high, tile.low):
+                        gain = points(table.ends_sum + table.delta(tile, code)) - turn.points
+                        if gain > 0:
+                            by_gain[gain] = by_gain.get(gain, 0) | tile.bit
+            levels: list[tuple[int, int]] = []
+            mask = 0
+            for gain in sorted(by_gain, reverse=True):
+                mask |= by_gain[gain]
+                levels.append((gain, mask))
+            if levels:
+                out.setdefault(seat, []).append(tuple(levels))
         table.place(move.tile, move.slot, move)
+    return out
+
+
+def points_passed_up(hand: int, evidence: list[PassedUp]) -> int:
+    """Points a hand (tile bits) would have passed up on these placements: at each, the
+    most that one of its tiles would have scored above the placement made."""
+    return sum(next((gain for gain, mask in levels if hand & mask), 0) for levels in evidence)
+
+
+def likely_deal(view: SeatView, threshold: float) -> HiddenDeal:
+    """The view's deals in which no opponent passed up ``threshold`` points or more.
+
+    Players take points: an opponent who placed a tile scoring ``p`` most
+    likely held no unseen tile that would have scored ``p + threshold`` or
+    more on that table (:func:`passed_up`). Those tiles are dealt to her no
+    more, as the sampler keeps a void number from her. Where no deal is left
+    (a player who did pass up points), every consistent deal is sampled alike.
+    """
+    deal = hidden_deal(view)
+    ruled_out: dict[int, int] = {}  # seat -> tile bits
+    for seat, evidence in passed_up(view).items():
+        for levels in evidence:
+            over = [mask for gain, mask in levels if gain >= threshold]
+            if over:
+                ruled_out[seat] = ruled_out.get(seat, 0) | over[-1]
     if not ruled_out:
         return deal
+    bits = [t.bit for t in deal.unseen]
     allowed = tuple(
-        tuple(t for t in tiles if t not in ruled_out.get(seat, ()))
+        tuple(t for t in tiles if not bits[t] & ruled_out.get(seat, 0))
         for seat, tiles in zip(deal.slot_seat, deal.allowed, strict=True)
     )
     n = len(deal.unseen)
