@@ -19,7 +19,11 @@ position analysed again by every ``--variant``:
   proportion to ``exp(-BETA * points passed up)`` (a softmax player: per
   placement since her last draw, the most an unseen tile in her sampled hand
   would have scored above what she took: :func:`fido.bots.champion.passed_up`);
-* ``worlds:N``: the uniform worlds, ``N`` of them instead of the truth's.
+* ``worlds:N``: the uniform worlds, ``N`` of them instead of the truth's;
+* ``oracle``: not an analysis but its ceiling: every world holds the true
+  hands (the stock reshuffled), so the judge sees what the seat could not;
+  the gap between it and the others is what the hidden hands cost
+  (``oracle:greedy``: the same, played on by the greedy continuations).
 
 Reported per truth: how often each variant's best move is the measured best
 (and the stored analysis's, on the same positions), the McNemar 95 % interval
@@ -81,9 +85,25 @@ class WeightedDeal:
         return worlds[-1]
 
 
-def dealer(variant: str) -> tuple[Callable[[SeatView], Any], int | None]:
+@dataclass(frozen=True)
+class TrueDeal:
+    """The ceiling, not an analysis: every world holds the true hands (the stock reshuffled),
+    as the truth's continuations do; what a judge who saw every hand would name."""
+
+    game: Game
+
+    def sample(self, rng: random.Random) -> Game:
+        g = self.game
+        stock = list(g.stock[g.stock_pos :])
+        rng.shuffle(stock)
+        return Game.from_view(g.view(g.turn), [g.hand(s) for s in range(g.players)], stock)
+
+
+def dealer(variant: str, game: Game | None = None) -> tuple[Callable[[SeatView], Any], int | None]:
     """The sampler a variant uses, and its worlds (None: the truth file's)."""
     kind, *args = variant.split(":")
+    if kind == "oracle" and args in ([], ["greedy"]):
+        return (lambda v: TrueDeal(game)), None
     if kind == "hard" and len(args) == 1:
         return (lambda v: likely_deal(v, float(args[0]))), None
     if kind == "soft" and len(args) == 2:
@@ -91,24 +111,27 @@ def dealer(variant: str) -> tuple[Callable[[SeatView], Any], int | None]:
         return (lambda v: WeightedDeal(hidden_deal(v), passed_up(v), beta, pool)), None
     if kind == "worlds" and len(args) == 1:
         return hidden_deal, int(args[0])
-    raise SystemExit(f"a variant is hard:T, soft:BETA:POOL or worlds:N, not {variant!r}")
+    raise SystemExit(
+        f"a variant is hard:T, soft:BETA:POOL, worlds:N, oracle or oracle:greedy, not {variant!r}"
+    )
 
 
 def analyse_hand(row: dict[str, Any], variant: str) -> dict[str, Any]:
     """The hand of ``row`` replayed; each of its positions analysed with ``variant``."""
-    deal_of, worlds = dealer(variant)
-    estimate_module.hidden_deal = deal_of  # type: ignore[assignment] (evaluate's sampler)
     players, deal = row["players"], row["deal"]
     bots = [make_bot(BOTS[s % len(BOTS)]) for s in range(players)]
     rngs = [random.Random(deal * 100 + s) for s in range(players)]
     game = Game.new(row["rules"], players, seed=deal)
+    deal_of, worlds = dealer(variant, game)
+    estimate_module.hidden_deal = deal_of  # type: ignore[assignment] (evaluate's sampler)
     todo = {p["number"] for p in row["positions"]}
     best: dict[str, str] = {}
     while not game.is_over:
         number = len(game) + 1
         if number in todo and len(game.legal_moves()) >= 2:
             ev = evaluate(game.view(game.turn), samples=worlds or row["samples"],
-                          rng=decision_rng(deal, number), policy="smart")
+                          rng=decision_rng(deal, number),
+                          policy="greedy" if variant == "oracle:greedy" else "smart")
             best[str(number)] = ev.best.move.text()
         bot_move(game, bots[game.turn], rngs[game.turn])
     return {"rules": row["rules"], "deal": deal, "variant": variant, "best": best}
