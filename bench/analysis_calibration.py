@@ -53,6 +53,7 @@ import os
 import random
 import statistics
 import time
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -149,9 +150,9 @@ def play_hand_positions(  # noqa: PLR0917 (the run's settings, to a worker)
             "also": also, "seconds": time.perf_counter() - start, "positions": positions}
 
 
-def second_analysis(row: dict[str, Any], also: str) -> dict[str, Any]:
-    """``row`` (one hand) with every position analysed again with ``also``, against the
-    truth already measured: the hand is replayed by the same bots, no continuation rerun."""
+def replayed_positions(row: dict[str, Any]) -> Iterator[tuple[Game, dict[str, Any]]]:
+    """The hand of ``row`` replayed by the same bots and seeds: the game at each of its
+    stored positions, with the position (the game moves on after each)."""
     players, deal = row["players"], row["deal"]
     bots = [make_bot(BOTS[s % len(BOTS)]) for s in range(players)]
     rngs = [random.Random(deal * 100 + s) for s in range(players)]
@@ -160,16 +161,23 @@ def second_analysis(row: dict[str, Any], also: str) -> dict[str, Any]:
     while not game.is_over:
         p = todo.get(len(game) + 1)
         if p is not None and len(game.legal_moves()) >= 2:
-            ev = evaluate(game.view(game.turn), samples=row["samples"],
-                          rng=decision_rng(deal, p["number"]), policy=also)
-            best = ev.best.move.text()
-            p["also"] = {
-                "best": best,
-                "reported": {v.move.text(): [v.loss, v.loss_ci] for v in ev.moves},
-                "measured_loss": {k: v - p["measured_loss"][best]
-                                  for k, v in p["measured_loss"].items()},
-            }
+            yield game, p
         bot_move(game, bots[game.turn], rngs[game.turn])
+
+
+def second_analysis(row: dict[str, Any], also: str) -> dict[str, Any]:
+    """``row`` (one hand) with every position analysed again with ``also``, against the
+    truth already measured: the hand is replayed by the same bots, no continuation rerun."""
+    for game, p in replayed_positions(row):
+        ev = evaluate(game.view(game.turn), samples=row["samples"],
+                      rng=decision_rng(row["deal"], p["number"]), policy=also)
+        best = ev.best.move.text()
+        p["also"] = {
+            "best": best,
+            "reported": {v.move.text(): [v.loss, v.loss_ci] for v in ev.moves},
+            "measured_loss": {k: v - p["measured_loss"][best]
+                              for k, v in p["measured_loss"].items()},
+        }
     return {**row, "also": also}
 
 

@@ -46,17 +46,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from analysis_calibration import Z95, replayed_positions
 from fido import Game
 from fido.analysis import decision_rng, evaluate
 from fido.analysis import estimate as estimate_module
 from fido.bots.champion import PassedUp, likely_deal, passed_up, points_passed_up
-from fido.bots.registry import make_bot
-from fido.bots.runner import bot_move
 from fido.bots.sampling import HiddenDeal, hidden_deal
 from fido.views import SeatView
-
-BOTS = ("expert", "search:sims=100,time=0")  # as bench/analysis_calibration.py
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -119,23 +115,15 @@ def dealer(variant: str, game: Game | None = None) -> tuple[Callable[[SeatView],
 
 def analyse_hand(row: dict[str, Any], variant: str) -> dict[str, Any]:
     """The hand of ``row`` replayed; each of its positions analysed with ``variant``."""
-    players, deal = row["players"], row["deal"]
-    bots = [make_bot(BOTS[s % len(BOTS)]) for s in range(players)]
-    rngs = [random.Random(deal * 100 + s) for s in range(players)]
-    game = Game.new(row["rules"], players, seed=deal)
-    deal_of, worlds = dealer(variant, game)
-    setattr(estimate_module, "hidden_deal", deal_of)  # noqa: B010 (evaluate's sampler, this process)
-    todo = {p["number"] for p in row["positions"]}
     best: dict[str, str] = {}
-    while not game.is_over:
-        number = len(game) + 1
-        if number in todo and len(game.legal_moves()) >= 2:
-            ev = evaluate(game.view(game.turn), samples=worlds or row["samples"],
-                          rng=decision_rng(deal, number),
-                          policy="greedy" if variant == "oracle:greedy" else "smart")
-            best[str(number)] = ev.best.move.text()
-        bot_move(game, bots[game.turn], rngs[game.turn])
-    return {"rules": row["rules"], "deal": deal, "variant": variant, "best": best}
+    for game, p in replayed_positions(row):
+        deal_of, worlds = dealer(variant, game)
+        setattr(estimate_module, "hidden_deal", deal_of)  # noqa: B010 (evaluate's sampler, this process)
+        ev = evaluate(game.view(game.turn), samples=worlds or row["samples"],
+                      rng=decision_rng(row["deal"], p["number"]),
+                      policy="greedy" if variant == "oracle:greedy" else "smart")
+        best[str(p["number"])] = ev.best.move.text()
+    return {"rules": row["rules"], "deal": row["deal"], "variant": variant, "best": best}
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
