@@ -171,7 +171,10 @@ def main() -> None:
     args = ap.parse_args()
     for v in args.variant:
         dealer(v, Game.new("fido set=6", 3, seed=0))  # refused here, before the work
-    truths = {t: read_rows(t) for t in args.truth}
+    try:
+        truths = {t: read_rows(t) for t in args.truth}
+    except (OSError, ValueError) as e:  # a missing file, not gzip, not JSON lines
+        ap.error(f"a --truth is not a calibration output: {e}")
     done = read_rows(args.out) if args.out.exists() else []
     have = {(b["rules"], b["deal"], b["variant"]) for b in done}
     first = truths[args.truth[0]]
