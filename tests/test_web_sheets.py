@@ -1,5 +1,6 @@
 """Score sheets in the real browser: entered, refused field by field, confirmed,
-disputed and settled; and a rated online game in its players' results.
+disputed and settled; a rated online game in its players' results; and a duplicate
+round's sheets closed until the round has ended.
 
 Three accounts linked to ranking players and an organiser of the club, each in
 her own chromium context, over a real server. Runs on SQLite and, with
@@ -22,9 +23,13 @@ from sqlalchemy import func, select
 from typer.testing import CliRunner
 
 from fido.cli import app
+from fido.i18n import format_number
 from fido.ranking import register_player
-from fido.store import GameRow, Store, open_store
+from fido.store import GameRow, Store, TableRow, open_store
+from server_client import TableSocket, play_to_end
 from server_live import live_server, token_of
+from test_events_api import EVENT, event_people, open_event
+from test_server_findings import _cookie
 from test_server_rated import _person, _play_to_the_end, _socket
 from web_browser import Person, browser_session
 
@@ -240,6 +245,93 @@ def test_a_rated_online_game_is_in_its_players_results(tmp_path: Path) -> None:
         assert r.status_code == 303
         text = re.sub(r"(<[^>]+>|\s)+", " ", people[2].get(f"/sheets/{rows[0]}").text)
         assert "confirmed by Player 1 (2)" in text
+
+
+def _play_table(base: str, people: list[httpx.Client], table: str) -> None:
+    """Her players play the table to its end, each over her own socket."""
+    sockets = [TableSocket.open(base, table, cookie=_cookie(p), label=str(i))
+               for i, p in enumerate(people)]
+    try:
+        play_to_end(sockets)
+    finally:
+        for sock in sockets:
+            sock.ws.close()
+
+
+def _text(r: httpx.Response) -> str:
+    return re.sub(r"(<[^>]+>|\s)+", " ", r.text)
+
+
+def test_a_duplicate_rounds_sheet_stays_closed_until_the_round_has_ended(
+        store_url: str) -> None:
+    """Issue 37: an online duplicate round's table submits its result to the ranking as
+    it ends; while the round's other table still plays the same deal, no score sheet
+    door (the sheet, as a page or JSON, her results, the disputes to settle, a review)
+    shows its points and finals, to nobody; when the round is over they all do."""
+    with live_server(store_url) as base:
+        people, _numbers = event_people(store_url, base, 7)
+        boss = people[0]
+        fido(store_url, "accounts", "grant", "p0", "federation")  # she settles online games
+        eid = open_event(boss, people[1:], EVENT | {
+            "table_size": 3, "rounds": 1, "duplicate": True, "grace": 3600})
+        first, second = boss.post(f"/api/events/{eid}/rounds").json()["tables"]
+        ids = {p.get("/api/session").json()["account"]["id"]: p for p in people[1:]}
+        at = {t["table"]: [ids[s["account"]] for s in t["seats"]] for t in (first, second)}
+        _play_table(base, at[first["table"]], first["table"])
+        store = open_store(store_url)
+        with store.session(write=False) as s:
+            row = s.get(TableRow, first["table"])
+            assert row is not None and row.ranking_game is not None  # in the ranking now
+            game = s.get(GameRow, row.ranking_game)
+            assert game is not None
+            game_id = game.id
+            lines = [(ln.player.name, ln.player.number, ln.points, ln.pips, ln.final)
+                     for ln in game.lines]
+        store.close()
+        sheet = f"/sheets/{game_id}"
+        # a dispute from the federation's command line, so that it has one to settle
+        fido(store_url, "results", "dispute", str(game_id), "--player", str(lines[1][1]),
+             "--note", "recount")
+        mine = at[first["table"]][0]
+        anonymous = httpx.Client(base_url=base, timeout=20)
+
+        def closed(r: httpx.Response) -> None:
+            assert r.status_code == 409, (r.status_code, r.text[-2000:])
+            shown = _text(r)
+            assert "same deal" in shown
+            assert not any(name in shown for name, *_rest in lines), shown
+
+        # the sheet, to anyone (a person with no session, one of its players, the
+        # federation), as a page and as JSON
+        for who in (anonymous, mine, boss):
+            closed(who.get(sheet, headers={"accept": "text/html"}))
+            r = who.get(sheet, headers={"accept": "application/json"})
+            closed(r)
+            assert r.json()["error"]["code"] == "round_playing"
+        # the lists: her results, the disputes to settle (a session first)
+        assert anonymous.get("/sheets").status_code == 401
+        assert anonymous.get("/reviews").status_code == 401
+        assert sheet not in mine.get("/sheets").text
+        r = boss.get("/reviews")
+        assert r.status_code == 200 and sheet not in r.text
+        # a review (it would show the sheet again) changes nothing
+        closed(mine.post(f"{sheet}/review",
+                         data={"csrf_token": token_of(mine), "verdict": "confirm"}))
+        closed(boss.post(f"{sheet}/review",
+                         data={"csrf_token": token_of(boss), "verdict": "accept"}))
+        # the round's other table ends: the round is over, the sheet opens to all
+        _play_table(base, at[second["table"]], second["table"])
+        r = anonymous.get(sheet, headers={"accept": "text/html"})
+        assert r.status_code == 200, r.text[-2000:]
+        shown = _text(r)
+        for name, number, *scores in lines:  # points, pips and final
+            assert " ".join([name, str(number), *map(format_number, scores)]) in shown
+        assert "disputed by" in shown and "confirmed by" not in shown  # nothing reviewed
+        assert sheet in mine.get("/sheets").text
+        assert sheet in boss.get("/reviews").text
+        r = mine.post(f"{sheet}/review", data={"csrf_token": token_of(mine),
+                                               "verdict": "confirm"})
+        assert r.status_code == 303
 
 
 BAD_SHEETS = [

@@ -11,7 +11,8 @@ reads the code, a person the sentence). The rules (docs/server.md, docs/events.m
 * A **duplicate round** deals the same hands at every table: a table of it that has
   ended stays closed (record, replay, analyses, results, watching) until every table
   of the round has ended (409 ``round_playing``), or its replay would show the other
-  tables the hands they are playing.
+  tables the hands they are playing. Its result's score sheet (lines, finals, reviews)
+  is shown nowhere, and listed nowhere, until then either (:func:`sheet_sealed`).
 * The queue ("Play with people") shows a person her own entry only; of the others it
   tells how many wait for each game, never who (:func:`queue_entry`).
 * Only a person seated at a finished table may ask to play it again (403
@@ -58,7 +59,9 @@ __all__ = [
     "queue_entry",
     "rematch_seat",
     "round_playing",
+    "sealed_sheets",
     "sealed_tables",
+    "sheet_sealed",
 ]
 
 GameData = Literal["record", "replay", "analysis"]
@@ -118,6 +121,24 @@ def round_playing(s: Session, table_id: str) -> bool:
 def _round_playing() -> Select[bool]:
     sealed = sealed_tables().where(ChampionshipTable.table_id == bindparam("table_id"))
     return select(exists(sealed))
+
+
+@functools.cache
+def sealed_sheets() -> Select[int | None]:
+    """The ids of the stored games (the ranking's score sheets) that are the results of
+    tables of a duplicate round still playing (:func:`sealed_tables`): a list of sheets
+    leaves them out until the round has ended (their finals tell the tables still playing
+    about the same deal). Built once, like :func:`sealed_tables`."""
+    return select(TableRow.ranking_game).where(TableRow.ranking_game.is_not(None),
+                                               TableRow.id.in_(sealed_tables()))
+
+
+def sheet_sealed(s: Session, game_id: int) -> bool:
+    """Whether the stored game ``game_id`` is the result of a table of a duplicate round
+    still playing: its score sheet (lines, finals, reviews) is shown to nobody, its own
+    players neither, and nobody reviews it, until every table of the round has ended."""
+    sealed = sealed_sheets().where(TableRow.ranking_game == game_id)
+    return s.scalar(select(exists(sealed))) is True
 
 
 def _seated(s: Session, table_id: str, viewer: Account | None) -> bool:

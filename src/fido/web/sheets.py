@@ -11,6 +11,10 @@
   ``/reviews``: the disputes she may settle; ``/inbox``: her notifications;
   ``/sheets/players``: find a ranking player by name.
 
+Which sheets are shown is the policy's (:func:`fido.server.policy.sheet_sealed`): the
+result of a table of a duplicate round still playing is shown, listed and reviewed
+nowhere until the round has ended (409 ``round_playing``).
+
 Every form posts its CSRF token; a refusal is a page (or, asked for JSON,
 the API's error body) with its status, never a traceback.
 """
@@ -51,7 +55,7 @@ from fido.ranking.clock import utcnow
 from fido.ranking.reviews import STATUS_TEXT
 from fido.ranking.submission import find_game, games_of
 from fido.safe_text import whole_or_none
-from fido.server import deps
+from fido.server import deps, policy
 from fido.server.account_views import claim_out
 from fido.server.errors import ApiError
 from fido.server.sheet_entry import enter_sheet
@@ -110,10 +114,21 @@ class RefusedPage(Refused):
     """A request the page answers with a status, a title and a sentence (and changes
     nothing): a :class:`~fido.errors.Refused` with its page's title."""
 
-    def __init__(self, status: int, title: str, message: str) -> None:
-        code = {401: "signed_out", 403: "forbidden", 404: "not_found"}.get(status, "refused")
+    def __init__(self, status: int, title: str, message: str, code: str | None = None) -> None:
+        code = code or {401: "signed_out", 403: "forbidden", 404: "not_found"}.get(
+            status, "refused")
         super().__init__(code, message, status)
         self.title = title
+
+
+def _check_open(s: Session, game: GameRow) -> None:
+    """Refuse (409 ``round_playing``) a sheet the policy keeps closed: the result of a
+    table of a duplicate round whose other tables still play the same deal."""
+    if policy.sheet_sealed(s, game.id):
+        raise RefusedPage(409, _("Not yet"), _(
+            "This game was played at a table of a duplicate round whose other tables are "
+            "still playing the same deal: its score sheet opens when the round has ended."),
+            "round_playing")
 
 
 def _signed_in(request: Request, s: Session) -> Account:
@@ -344,10 +359,13 @@ def sheet_routes() -> APIRouter:
             account = deps.me(request, s)
             try:
                 game = find_game(s, game_id)
+                _check_open(s, game)
             except ResultError:
                 return _refused(request, RefusedPage(
                     404, _("No such sheet"), _("There is no game {game}.").format(game=game_id)),
                     _me(s, account))
+            except RefusedPage as e:
+                return _refused(request, e, _me(s, account))
             if account is not None:
                 notes.mark_read(s, account.id, game.id)
             me = _me(s, account)
@@ -367,6 +385,7 @@ def sheet_routes() -> APIRouter:
             with store.session() as s:
                 account = _signed_in(request, s)
                 game = find_game(s, game_id)
+                _check_open(s, game)
                 if verdict in ("confirm", "dispute"):
                     if account.player is None:
                         raise RefusedPage(403, _("Not linked"), _(
@@ -417,7 +436,10 @@ def sheet_routes() -> APIRouter:
             me = _me(s, account)  # after: her inbox count without them
             rows: list[dict[str, Any]] = []
             if account.player is not None:
+                sealed = set(s.scalars(policy.sealed_sheets()))
                 for game in reversed(games_of(s, [account.player.number])):
+                    if game.id in sealed:
+                        continue
                     mine = next((ln for ln in game.lines if ln.player_id == account.player_id),
                                 None)
                     rows.append({"id": game.id, "date": game.played_on, "event": game.event,
@@ -471,7 +493,8 @@ def sheet_routes() -> APIRouter:
                     "Disputes are settled by an organiser of the game's club or event, or by "
                     "the federation; your account holds neither role."))
             disputed = select(ReviewRow.game_id).where(ReviewRow.verdict == "dispute")
-            games = s.scalars(select(GameRow).where(GameRow.id.in_(disputed))
+            games = s.scalars(select(GameRow).where(GameRow.id.in_(disputed),
+                                                    GameRow.id.not_in(policy.sealed_sheets()))
                               .order_by(GameRow.played_on.desc(), GameRow.id.desc()))
             rows = []
             for game in games:
