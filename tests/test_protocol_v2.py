@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import string
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,7 +24,8 @@ from fido.client import diff, patch
 from fido.game import Game
 from fido.record import GameRecord
 from fido.rules import Ruleset
-from fido.server.wire import PUBLIC_KEYS, public_json, seat_json, sum_note, view_json
+from fido.server.tables.kinds import PAYLOADS, Kind
+from fido.server.wire import public_json, seat_json, sum_note, view_json
 from server_client import LEGACY, Person, first_legal, tiles_in
 from server_live import browser, live_server
 
@@ -84,7 +87,7 @@ def test_every_seats_view_shares_the_spectators_public_part(
     game = Game.new(Ruleset.from_text(f"fido set={size}"), players, rng=rng)
     while True:
         public = public_json(game.spectator_view())
-        assert set(public) == PUBLIC_KEYS - {"layout"}
+        assert {"hand", "legal", "hand_rows", "seat"}.isdisjoint(public)
         # the server builds its updates from views without the history: the same parts
         assert public_json(game.spectator_view(history=False)) == public
         for seat in range(players):
@@ -93,7 +96,7 @@ def test_every_seats_view_shares_the_spectators_public_part(
             whole = view_json(view, position=False)
             assert whole == public | seat_json(view)
             assert seat_json(game.view(seat, history=False)) == seat_json(view)
-            assert set(seat_json(view)).isdisjoint(PUBLIC_KEYS)
+            assert set(seat_json(view)).isdisjoint(public_json(view, layout={}))
         if game.outcome is not None:
             break
         game.push(rng.choice(game.legal_moves()))
@@ -245,3 +248,21 @@ def test_the_sum_note_says_why_the_sum_scores(total: int, ruleset: str) -> None:
         products = [p.split(" \u00d7 ") for p in right]
         assert all(int(q) * int(d) == total for q, d in products)
         assert sum(int(q) for q, _d in products) == rules.points(total)
+
+
+def test_the_event_kinds_are_one_list_for_the_log_the_pages_and_the_protocol() -> None:
+    """One name per kind: the log's enum, the page scripts' module (no script compares a
+    kind with a bare string) and docs/protocol.md's table of events."""
+    root = Path(__file__).resolve().parent.parent
+    js = root / "src/fido/web/static/js"
+    module = (js / "event_kinds.js").read_text()
+    named = dict(re.findall(r'^\s+([A-Z]+): "([a-z]+)",$', module, re.MULTILINE))
+    assert named == {k.name: k.value for k in Kind}
+    assert set(PAYLOADS) == set(Kind)
+    for script in js.glob("*.js"):
+        bare = re.findall(r'e\.kind [!=]==? "[a-z]+"', script.read_text())
+        assert not bare, (script.name, bare)
+    doc = (root / "docs/protocol.md").read_text()
+    events = doc.split("### Events", 1)[1].split("###", 1)[0]
+    documented = set(re.findall(r"^\| `([a-z]+)`(?:, `([a-z]+)`)? \|", events, re.MULTILINE))
+    assert {k for pair in documented for k in pair if k} - {"kind"} == {k.value for k in Kind}

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from fido.accounts import roles
 from fido.accounts.signup import name_key
+from fido.errors import Refused
 from fido.events import championships as champs
 from fido.events import rounds
 from fido.events.championships import ChampionshipIn, EventError
@@ -157,7 +158,7 @@ async def _seat(room: Room, people: list[Account]) -> None:
     for seat, person in enumerate(people):
         try:
             await room.join(person, seat, room.invite)
-        except ApiError as e:
+        except Refused as e:
             if e.code not in ("seated", "taken", "started"):  # else: seated by another process
                 raise
     await room.absent_away()
@@ -185,7 +186,7 @@ async def seat_waiting_rounds(hub: Hub) -> int:
     for table_id, people in tables:
         try:
             await _seat(await hub.room(table_id), people)
-        except (LookupError, ApiError) as e:
+        except (LookupError, Refused) as e:
             log.error("event table %s cannot be seated: %s", table_id, getattr(e, "message", e))
     return len(tables)
 

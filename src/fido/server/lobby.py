@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from fido.accounts import notifications as notes
 from fido.accounts import signup as accounts
-from fido.errors import FidoError
+from fido.errors import FidoError, Refused
 from fido.i18n import _, ngettext
 from fido.record import GameRecord
 from fido.rules import Ruleset
@@ -207,7 +207,7 @@ def lobby_routes() -> APIRouter:
         if mine is not None:
             try:
                 await room.join(me, mine, room.invite)
-            except ApiError:
+            except Refused:
                 await asyncio.to_thread(_drop, srv, table_id)  # no table without its creator
                 srv.hub.rooms.pop(table_id, None)
                 raise

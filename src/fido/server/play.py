@@ -198,11 +198,7 @@ async def _serve(
     ws: WebSocket, room: Room, conn: Conn, seq: int | None,
     *, srv: Server, session_key: str | None,
 ) -> None:
-    account_id = conn.account_id
-    seats = [i for i, s in enumerate(room.seats)
-             if account_id is not None and s.kind == "person" and s.account_id == account_id]
-    conn.seat = seats[0] if seats else None
-    await ws.accept()
+    await ws.accept()  # its seat is the feed's to decide, under the room's lock (attach)
     writer = asyncio.create_task(_write(ws, conn))
     credit = Credit()
     if session_key is not None:  # closed when it ends (here at once, else by the sweep)

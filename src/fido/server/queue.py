@@ -39,9 +39,8 @@ from sqlalchemy.orm import Session
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fido.accounts.sessions import COOKIE
-from fido.errors import FidoError
+from fido.errors import FidoError, Refused
 from fido.rules import Ruleset
-from fido.server.errors import ApiError
 from fido.server.lobby import new_table
 from fido.server.schemas import SeatIn, TableIn
 from fido.store import Account, QueueEntry, SeatRow, Store, TableRow, WebSession
@@ -211,7 +210,7 @@ async def seat(store: Store, hub: Hub, formed: Iterable[Formed]) -> set[tuple[st
                 continue
             try:
                 await room.join(account, at, room.invite)
-            except ApiError as e:
+            except Refused as e:
                 if e.code not in ("seated", "taken", "started"):
                     log.error("queue table %s: seat %s not taken: %s", table.table_id, at, e.code)
                     continue

@@ -24,7 +24,7 @@ from fido.table import Table
 from fido.tiles import Tile
 from fido.views import SeatView
 
-__all__ = ["PUBLIC_KEYS", "TableDrawing", "hand_rows_json", "layout_json", "public_json",
+__all__ = ["TableDrawing", "hand_rows_json", "layout_json", "public_json",
            "seat_json", "sum_note", "table_event", "turn_json", "view_json"]
 
 
@@ -64,7 +64,7 @@ class TableDrawing:
         self._json: dict[str, Any] | None = None
         self._placements: tuple[Placement, ...] = ()
         self._tiles: dict[Placed, dict[str, Any]] = {}
-        self._lock = threading.Lock()  # a worker thread may be laying out (Room._lay_out)
+        self._lock = threading.Lock()  # a worker thread may be laying out (Feed.lay_out)
 
     def json(self, table: Table, max_pips: int) -> dict[str, Any]:
         placements = tuple(table.placements)
@@ -122,11 +122,6 @@ def hand_rows_json(hand: Iterable[Tile], divisor: int) -> list[dict[str, Any]]:
                         for a, b in row.right],
         })
     return out
-
-
-PUBLIC_KEYS = frozenset({  # what public_json gives
-    "ruleset", "players", "hand_counts", "stock", "scores", "turn", "opener", "passes", "sum",
-    "divisor", "divisors", "teams", "sum_note", "table", "open", "outcome", "layout"})
 
 
 def sum_note(rules: Ruleset, ends_sum: int) -> str | None:

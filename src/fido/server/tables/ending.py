@@ -5,7 +5,6 @@ there: :mod:`fido.events.rounds`)."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 
 from sqlalchemy import select
@@ -24,13 +23,14 @@ __all__ = ["event_text", "game_record", "ranking_result"]
 log = logging.getLogger("fido.server")
 
 
-def game_record(game: Game, seats: list[SeatInfo], table_id: str) -> str:
-    """The finished game's record (the format ``fido replay`` verifies), as JSON text."""
+def game_record(game: Game, seats: list[SeatInfo], table_id: str) -> GameRecord:
+    """The finished game's record (the format ``fido replay`` verifies); an object until
+    the move's write turns it into the row's text."""
     names = [s.name or f"seat {i}" for i, s in enumerate(seats)]
     bots = [s.bot if s.kind == "bot" else None for s in seats]
     rec = GameRecord.from_game(game, names, date=dt.datetime.now(dt.UTC).date(),
                                event=f"fido server table {table_id}", bots=bots)
-    return rec.to_json(None)
+    return rec
 
 
 def event_text(s: Session, table_id: str) -> str:
@@ -44,7 +44,7 @@ def event_text(s: Session, table_id: str) -> str:
     return event_label(table.championship, table)
 
 
-def ranking_result(table_id: str, record: str, rules: Ruleset, outcome: Outcome,
+def ranking_result(table_id: str, record: GameRecord, rules: Ruleset, outcome: Outcome,
                    seats: list[SeatInfo]) -> SeatsChange:
     """What stores a rated game's result in the ranking (source ``online``) through the
     ranking's API, in the transaction of the game's last move."""
@@ -61,7 +61,7 @@ def ranking_result(table_id: str, record: str, rules: Ruleset, outcome: Outcome,
         result = {
             "date": dt.datetime.now(dt.UTC).date(), "event": event_text(s, table_id),
             "set": rules.max_pips, "divisor": rules.divisor, "source": "online",
-            "key": f"table:{table_id}", "record": json.loads(record),
+            "key": f"table:{table_id}", "record": record.to_dict(),
             "lines": [{"player": n, "points": r.points, "pips": r.pips}
                       for n, r in zip(numbers, outcome.seats, strict=True)],
         }

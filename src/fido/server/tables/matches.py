@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 from fido.game import Game
 from fido.match import Match
 from fido.rules import Ruleset
+from fido.server.tables.kinds import Away, Start
 from fido.server.tables.log import SeatsChange
 from fido.server.tables.types import Event, seat_info
 from fido.store import Account, MatchRow, SeatRow, Store, TableRow
@@ -156,9 +157,9 @@ def _open_table(s: Session, old: TableRow, seats: list[SeatRow], *, match_id: st
         opener = seats[game.turn]
         if old.clock is not None and opener.kind == "person" and game.turn not in away:
             table.deadline = time.time() + old.clock
-        events = [Event(1, "start", None, {"names": _names(s, seats)})]
+        events = [Event.of(1, None, Start(_names(s, seats)))]
         for seat in sorted(away):
-            events.append(Event(len(events) + 1, "away", seat, {}))
+            events.append(Event.of(len(events) + 1, seat, Away()))
         s.flush()  # the table's row before its events' (their foreign key)
         for e in events:
             s.add(e.row(table.id))

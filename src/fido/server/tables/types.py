@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fido.server.protocol import Reason, encode
+from fido.server.tables.kinds import Kind, Payload, payload_of
 from fido.store import Account, EventRow
 
 __all__ = [
@@ -53,16 +54,33 @@ class SeatInfo:
 
 @dataclass
 class Event:
-    """One entry of a table's log, as kept in memory and written to ``table_events``."""
+    """One entry of a table's log, as kept in memory and written to ``table_events``:
+    its kind (:class:`~fido.server.tables.kinds.Kind`) and its payload's fields
+    (``public``; :attr:`data` reads them typed)."""
 
     seq: int
-    kind: str
+    kind: Kind
     seat: int | None
     public: dict[str, Any]
     private: dict[str, Any] | None = None
     account_id: int | None = None
     msg_id: str | None = None
     at: float = field(default_factory=time.time)
+
+    def __post_init__(self) -> None:
+        self.kind = Kind(self.kind)  # an unknown kind in the log is an error here
+
+    @classmethod
+    def of(cls, seq: int, seat: int | None, data: Payload, *,
+           private: dict[str, Any] | None = None, account_id: int | None = None,
+           msg_id: str | None = None) -> Event:
+        """The event that says ``data`` (its kind is the payload's)."""
+        return cls(seq, data.kind, seat, data.public(), private, account_id, msg_id)
+
+    @property
+    def data(self) -> Payload:
+        """The typed payload (:func:`~fido.server.tables.kinds.payload_of`)."""
+        return payload_of(self.kind, self.public)
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         """What connection of ``seat`` sees (``private`` only by its own seat)."""
@@ -107,7 +125,8 @@ class Behind(Exception):
 
 
 class Conn:
-    """One WebSocket: its seat (None: a spectator), its account, its outbox.
+    """One WebSocket: its account, the seat it acts for (None: a spectator; kept by the
+    table's feed, always its person's: :mod:`fido.server.tables.feed`), its outbox.
 
     Sending never waits: messages go to a bounded queue that the socket's
     writer task drains; a client too slow to keep up is disconnected (it
@@ -122,6 +141,7 @@ class Conn:
         self.public: dict[str, Any] | None = None
         self.mine: dict[str, Any] | None = None
         self.table: dict[str, Any] | None = None  # version 2: the table it was last sent
+        self.seq = -1  # the last event it was sent (a welcome's or an update's)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX + 1)
         self.closed = False
         self.slow = False  # closed because its outbox overflowed

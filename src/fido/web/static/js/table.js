@@ -3,6 +3,7 @@
 // sent and sends moves; every text from the server (names, chat) goes into
 // the page as text, never as HTML.
 
+import { KIND } from "./event_kinds.js";
 import { Viewport, bounds, drawBoard, hue, placeTiles } from "./board.js";
 import { Effects, eventName } from "./effects.js";
 import { nt, num, t } from "./i18n.js";
@@ -97,7 +98,7 @@ function receive(msg) {
   if (out.render) render(out.render === "fresh");
   // the Rostock knock and the Basel wipe, as they happen (not when catching up)
   for (const e of out.fresh) {
-    if (e.kind !== "move") continue;
+    if (e.kind !== KIND.MOVE) continue;
     const kind = e.table_event; // the knock or the wipe, as the server says
     if (kind) effects.play(kind, { seq: e.seq, move: e.move, points: e.points });
   }
@@ -108,19 +109,19 @@ function noteEvent(e, catchingUp) {
   const said = matchNote(e, seatName, state.table); // a match's or a rematch's (table_match.js)
   if (said) note(said);
   followNext(e, catchingUp);
-  if (e.kind === "chat") {
+  if (e.kind === KIND.CHAT) {
     addChat(personName(e.name), e.text, e.seat);
-  } else if (e.kind === "join") {
+  } else if (e.kind === KIND.JOIN) {
     note(t("{name} sat down at seat {n}", { name: personName(e.name), n: e.seat + 1 }));
-  } else if (e.kind === "leave") {
+  } else if (e.kind === KIND.LEAVE) {
     note(t("Seat {n} is free again", { n: e.seat + 1 }));
-  } else if (e.kind === "start") {
+  } else if (e.kind === KIND.START) {
     note(t("The game starts"));
-  } else if (e.kind === "away" && !catchingUp) {
+  } else if (e.kind === KIND.AWAY && !catchingUp) {
     note(isMine(e.seat) ? t("You are away") : t("{name} is away", { name: seatName(e.seat) }));
-  } else if (e.kind === "back" && !catchingUp) {
+  } else if (e.kind === KIND.BACK && !catchingUp) {
     note(isMine(e.seat) ? t("You are back") : t("{name} is back", { name: seatName(e.seat) }));
-  } else if (e.kind === "end") {
+  } else if (e.kind === KIND.END) {
     note(t("Game over"));
   }
 }

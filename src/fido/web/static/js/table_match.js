@@ -3,6 +3,7 @@
 // match's result with its hands, a team game's result by team, and "Play again".
 // The server says everything (the table's `match`, `next`, `again`); this draws it.
 
+import { KIND } from "./event_kinds.js";
 import { nt, num, t } from "./i18n.js";
 import { el } from "./ui.js";
 
@@ -120,17 +121,17 @@ export function teamRows(outcome, seatName, mySeat) {
 /** What a log note says of a match's or a rematch's event (null: nothing). */
 export function matchNote(e, seatName, table) {
   const match = table && table.match;
-  if (e.kind === "start" && match && match.hand > 1) {
+  if (e.kind === KIND.START && match && match.hand > 1) {
     return t("Hand {hand}; the match so far: {score}", { hand: num(match.hand), score: scoreText(match, seatName) });
   }
-  if (e.kind === "again") return t("{name} wants to play again", { name: seatName(e.seat) });
-  if (e.kind === "next") return t("Everyone goes on to the next table");
+  if (e.kind === KIND.AGAIN) return t("{name} wants to play again", { name: seatName(e.seat) });
+  if (e.kind === KIND.NEXT) return t("Everyone goes on to the next table");
   return null;
 }
 
 /** A `next` event as it happens: the page goes on to that table. */
 export function followNext(e, catchingUp) {
-  if (e.kind === "next" && !catchingUp && e.table) location.assign(`/tables/${encodeURIComponent(e.table)}`);
+  if (e.kind === KIND.NEXT && !catchingUp && e.table) location.assign(`/tables/${encodeURIComponent(e.table)}`);
 }
 
 /**

@@ -2,6 +2,7 @@
 // and the move she sent. No DOM here: table.js draws this state, table_socket.js
 // carries the messages; this module only applies them.
 
+import { KIND } from "./event_kinds.js";
 import { patch } from "./delta.js";
 
 /** A fresh state: nothing seen yet (a reconnect asks for what came after `seq`). */
@@ -95,7 +96,7 @@ function applyRefused(state, msg, out) {
 /** The moves go into the log; every event is handed to `onEvent` (notes, chat). */
 function applyEvents(state, events, catchingUp, onEvent) {
   for (const e of events) {
-    if (e.kind === "move") {
+    if (e.kind === KIND.MOVE) {
       state.log.push({ seat: e.seat, move: e.move, points: e.points, sum: e.sum,
         drawn: e.drawn, by: e.by, table_event: e.table_event });
     }

@@ -1,0 +1,74 @@
+"""What the room's helpers read and call of a room (:class:`Live`): the modules that judge a
+seat (:mod:`~fido.server.tables.seating`), write a move (:mod:`~fido.server.tables.moves`)
+and follow a game's end (:mod:`~fido.server.tables.after`) are handed the room as this,
+so none of them imports it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from fido.game import Game
+from fido.rules import Ruleset
+from fido.server.tables.kinds import Payload
+from fido.server.tables.types import Event, SeatInfo
+from fido.tiles import Tile
+
+if TYPE_CHECKING:
+    from fido.server.botpool import BotPool
+    from fido.server.settings import PlaySettings
+    from fido.store import Store
+
+__all__ = ["Context", "Live", "Seats"]
+
+
+class Context(Protocol):
+    """What a room uses of the server (:class:`fido.server.tables.room.RoomContext`)."""
+
+    @property
+    def store(self) -> Store: ...
+    @property
+    def settings(self) -> PlaySettings: ...
+    @property
+    def bots(self) -> BotPool: ...
+    @property
+    def opened(self) -> Callable[[str], Awaitable[object]] | None: ...
+
+
+class Seats(Protocol):
+    """What the feed tells of a table's connections."""
+
+    def seats_here(self) -> set[int]: ...
+    def broadcast(self, events: list[Event]) -> None: ...
+
+
+class Live(Protocol):
+    """A live table as its helpers see it (see the module's docstring)."""
+
+    id: str
+    seq: int
+    status: str
+    seats: list[SeatInfo]
+    rules: Ruleset | None
+    players: int
+    clock: int | None
+    rated: bool
+    private: bool
+    invite: str
+    deal: str | None
+    stock_order: list[Tile] | None
+    match_id: str | None
+    hand: int | None
+    created_by: int | None
+    lock: asyncio.Lock
+
+    @property
+    def context(self) -> Context: ...
+    @property
+    def feed(self) -> Seats: ...
+    def new_event(self, seat: int | None, data: Payload, **more: Any) -> Event: ...
+    def dealt(self) -> Game: ...
+    async def append(self, make: Callable[[], Event | None],
+                     tries: int = 2) -> Event | None: ...
+    async def catch_up(self) -> None: ...
