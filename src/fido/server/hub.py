@@ -102,7 +102,7 @@ class Hub:
         last connection goes, and a later visitor loads it again from the log.
         Kept, the finished rooms of a busy day would grow the heap without end
         (and every full garbage collection with it: docs/performance.md)."""
-        if (room.status in ("finished", "abandoned") and not room.conns
+        if (room.status in ("finished", "abandoned") and not room.feed.conns
                 and self.rooms.get(room.id) is room):
             room.stop()
             del self.rooms[room.id]

@@ -284,8 +284,8 @@ def lobby_routes() -> APIRouter:
 
         me, seat = await asyncio.to_thread(who)
         room = await srv.hub.room(table_id, keep=True)
-        await room.play_again(seat, me.id, body.bots)
-        if not room.conns:
+        await room.after.play_again(seat, me.id, body.bots)
+        if not room.feed.conns:
             srv.hub.finished(room)
         return _out(room.info() | {"invite": room.invite}, me)
 

@@ -261,7 +261,7 @@ async def _handle(room: Room, conn: Conn, frame: str | bytes, credit: Credit,
     if isinstance(msg, PingIn):
         conn.send({"type": "pong", "seq": room.seq})
     elif isinstance(msg, SyncIn):
-        conn.send(room.welcome(conn, msg.seq))
+        conn.send(room.feed.welcome(conn, msg.seq))
     elif isinstance(msg, MoveIn):
         metrics.moved(await room.move(conn, msg), started)
     elif isinstance(msg, ChatIn):

@@ -78,8 +78,7 @@ class Feed:
     def attach(self, conn: Conn, since: int | None) -> None:
         """Take ``conn`` in as the seat its person holds now, and welcome it (with what it
         missed after ``since``). The caller holds the room's lock."""
-        conn.seat = holder(self.shown.seats, conn.account_id)
-        conn.send(self.welcome(conn, since))
+        conn.send(self.welcome(conn, since))  # as the seat its person holds now
         self.conns.add(conn)
 
     def detach(self, conn: Conn) -> None:
@@ -108,6 +107,7 @@ class Feed:
                 self._reseat(conn, seat)
 
     def _reseat(self, conn: Conn, seat: int | None) -> None:
+        """Welcome ``conn`` anew as ``seat`` (its person's now), with what it missed."""
         since = conn.seq
         conn.seat = seat
         conn.public = conn.mine = conn.table = None  # no base of the seat it had
@@ -182,7 +182,7 @@ class Feed:
         position line and history, which stand beside it; the view and table it is sent
         become the base of its next delta."""
         shown = self.shown
-        seat = conn.seat
+        seat = conn.seat = holder(shown.seats, conn.account_id)  # hers, now
         missed: list[dict[str, Any]] | None = None
         if since is not None and 0 <= since <= shown.seq and shown.seq - since <= CATCH_UP:
             missed = [e.for_seat(seat) for e in shown.log[since:]]

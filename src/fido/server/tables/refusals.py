@@ -10,12 +10,45 @@ the sentence tells nothing she cannot see.
 from __future__ import annotations
 
 from fido.game import Game
-from fido.i18n import _
+from fido.i18n import _, ngettext
 from fido.moves import Draw, Pass, Placement
 from fido.rules import Stuck
 from fido.safe_text import printable
+from fido.server.protocol import Reason
+from fido.server.tables.types import Refusal
 
-__all__ = ["illegal", "not_a_move"]
+__all__ = ["chat_full", "check_move", "illegal", "not_a_move"]
+
+
+def chat_full(written: int) -> Refusal:
+    """She has written ``written`` lines at this table, its most (its log is kept)."""
+    return Refusal(Reason.RATE_LIMITED, ngettext(
+        "you have written {n} line at this table: it keeps no more of yours",
+        "you have written {n} lines at this table: it keeps no more of yours",
+        written).format(n=written))
+
+
+def check_move(seat: int | None, seq: int, *, status: str, game: Game | None, table_seq: int,
+               move_seq: int) -> Refusal | None:
+    """Why a move of ``seat`` sent at event ``seq`` is not judged at all (a spectator's,
+    before the start or after the end, out of turn, or after a move she had not seen):
+    None when the engine is to judge it. ``table_seq``: the table's last event;
+    ``move_seq``: the last move's."""
+    if seat is None:
+        return Refusal(Reason.NOT_SEATED, _("spectators cannot move"))
+    if status == "open":
+        return Refusal(Reason.NOT_STARTED, _("the game has not started: seats are open"))
+    if game is None or game.outcome is not None or status != "running":
+        return Refusal(Reason.GAME_OVER, _("the game is over"))
+    if seq > table_seq:
+        return Refusal(Reason.BAD_SEQ, _("this table has reached event {seq}, not {sent}")
+                       .format(seq=table_seq, sent=seq))
+    if seat != game.turn:
+        return Refusal(Reason.NOT_YOUR_TURN, _("it is seat {seat}'s turn").format(seat=game.turn))
+    if seq < move_seq:
+        return Refusal(Reason.STALE, _("event {seq} changed the game after the {seen} you saw")
+                       .format(seq=move_seq, seen=seq))
+    return None
 
 
 def not_a_move(text: str) -> str:

@@ -21,19 +21,17 @@ deal is stored for the replay of the log after a restart and never sent.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from fido.errors import FidoError, IllegalMoveError, Refused
 from fido.game import Game
-from fido.i18n import _, ngettext
+from fido.i18n import _
 from fido.moves import Move
 from fido.rules import Ruleset
 from fido.server.protocol import ChatIn, MoveIn, Reason
@@ -44,14 +42,11 @@ from fido.server.tables.feed import CATCH_UP, Feed
 from fido.server.tables.kinds import Away, Back, Chat, Kind, Payload
 from fido.server.tables.log import Loaded, SeatsChange, TableLog
 from fido.server.tables.moves import written_move
-from fido.server.tables.timers import next_timer
+from fido.server.tables.state import RoomContext
+from fido.server.tables.timers import Clock, Timer, next_timer, stand_in_at
 from fido.server.tables.types import Behind, Conn, Event, Refusal, SeatInfo
-from fido.store import Account, Store
+from fido.store import Account
 from fido.tiles import Tile
-
-if TYPE_CHECKING:
-    from fido.server.botpool import BotPool
-    from fido.server.settings import PlaySettings
 
 __all__ = ["CATCH_UP", "CHAT_PER_PERSON", "Room", "RoomContext"]
 
@@ -60,18 +55,6 @@ log = logging.getLogger("fido.server")
 CHAT_PER_PERSON = 200  # chat lines one person may write at one table (its log is kept)
 _T = TypeVar("_T")
 _SYSTEM = random.SystemRandom()  # deals come from the operating system's random source
-
-
-@dataclass(frozen=True)
-class RoomContext:
-    """What a room uses of the server: the store, how it plays, the bots, and whom to
-    tell that its game is over (the hub lets it go)."""
-
-    store: Store
-    settings: PlaySettings
-    bots: BotPool
-    finished: Callable[[Room], None]
-    opened: Callable[[str], Awaitable[object]] | None = None  # load a new table's room
 
 
 class Room:
@@ -99,7 +82,7 @@ class Room:
         self.invite = ""
         self.deadline: float | None = None
         self.away: dict[int, float] = {}  # seat -> since when (Unix seconds)
-        self.timer: asyncio.Task[None] | None = None
+        self.timer = Clock(table_id, context.bots)  # the one timer: a bot's move, a stand-in's
         self.record: str | None = None
         self.deal: str | None = None
         self.stock_order: list[Tile] | None = None  # a duplicate deal's (see dealt)
@@ -107,21 +90,13 @@ class Room:
         self.hand: int | None = None
         self.created_by: int | None = None
 
-    @property
-    def conns(self) -> set[Conn]:
-        return self.feed.conns
-
     # ------------------------------------------------------------ loading
 
     async def load(self, *, restarted: bool = False) -> None:
         """Read the table and its whole log and rebuild the game by replaying it.
-
-        ``restarted``: the process has just started, so no one is connected to
-        it: every person the log has present is written away (a process that
-        still serves her answers with "back": :meth:`_refute`), every person is
-        away from now for this process's timers, and every clock gets the
-        restart grace.
-        """
+        ``restarted``: the process has just started, so no one is connected to it: every
+        person present in the log is written away (a process that still serves her
+        answers "back": :meth:`_refute`) from now, and every clock gets the restart grace."""
         loaded = await asyncio.to_thread(self.table_log.read, 0)
         if loaded.row.match_id is not None:
             self.match_id, self.hand = loaded.row.match_id, loaded.row.hand
@@ -180,18 +155,10 @@ class Room:
             self.seq = e.seq
 
     def dealt(self) -> Game:
-        """The game as dealt: ``deal`` is the hands (the stock has no order, every draw
-        is drawn when it happens), or for a duplicate event's table the hands and the
-        stock's order, the same at every table of the round."""
+        """The game as dealt (:func:`~fido.server.tables.seating.dealt`)."""
         assert self.rules is not None and self.deal is not None
-        data = json.loads(self.deal)
-        dealt = data["hands"] if isinstance(data, dict) else data
-        self.stock_order = ([Tile.from_text(t) for t in data["stock"]]
-                             if isinstance(data, dict) else None)
-        hands = [[Tile.from_text(t) for t in h] for h in dealt]
-        held = {t for h in hands for t in h}
-        rest = [t for t in self.rules.dominoes if t not in held]
-        return Game.from_deal(self.rules, hands, rest, explicit_chance=True)
+        game, self.stock_order = seating.dealt(self.rules, self.deal)
+        return game
 
     async def refresh(self, seq: int | None = None) -> None:
         """Another process wrote to this table (up to event ``seq``, if known): read
@@ -214,8 +181,8 @@ class Room:
         self._apply_events(new)
         if ended:  # another process counted the hand
             await self.after.read_match()
-        await self.feed.lay_out()
         self.feed.reseat()
+        await self.feed.lay_out()
         self.feed.broadcast(new)
         self._schedule()
         await self._refute(new)
@@ -280,45 +247,13 @@ class Room:
         }
 
     def _stand_in_at(self) -> float | None:
-        """When the stand-in plays for the person to move (Unix seconds): her clock's end,
-        or the end of her grace while she is away, whichever comes first (the page counts
-        down to it on her seat); None when nobody will play for her."""
         game = self.game
         if self.status != "running" or game is None or game.outcome is not None:
             return None
-        seat = game.turn
-        if self.seats[seat].kind != "person":
-            return None
-        ends = [self.deadline] if self.deadline is not None else []
-        if seat in self.away:
-            ends.append(self.away[seat] + self.grace)
-        return round(min(ends), 3) if ends else None
-
-    def welcome(self, conn: Conn, since: int | None) -> dict[str, Any]:
-        """A new welcome for ``conn`` (a ``sync``): :meth:`Feed.welcome`."""
-        return self.feed.welcome(conn, since)
+        return stand_in_at(self.seats[game.turn], deadline=self.deadline,
+                           away_since=self.away.get(game.turn), grace=self.grace)
 
     # ------------------------------------------------------------ moves
-
-    def _check_move(self, seat: int | None, seq: int) -> Refusal | None:
-        if seat is None:
-            return Refusal(Reason.NOT_SEATED, _("spectators cannot move"))
-        if self.status == "open":
-            return Refusal(Reason.NOT_STARTED, _("the game has not started: seats are open"))
-        if self.game is None or self.game.outcome is not None or self.status != "running":
-            return Refusal(Reason.GAME_OVER, _("the game is over"))
-        if seq > self.seq:
-            return Refusal(Reason.BAD_SEQ, _("this table has reached event {seq}, not {sent}")
-                           .format(seq=self.seq, sent=seq))
-        if seat != self.game.turn:
-            return Refusal(Reason.NOT_YOUR_TURN,
-                           _("it is seat {seat}'s turn").format(seat=self.game.turn))
-        if seq < self.move_seq:
-            return Refusal(
-                Reason.STALE, _("event {seq} changed the game after the {seen} you saw")
-                .format(seq=self.move_seq, seen=seq)
-            )
-        return None
 
     async def move(self, conn: Conn, msg: MoveIn) -> str:
         """A person's move, for the seat her person holds now: refused with a reason, or
@@ -332,7 +267,9 @@ class Room:
                     conn.send(old)
                     return "duplicate"
                 seat = self.feed.seat_for(conn)  # a seat is its person's, now
-                refusal = self._check_move(seat, msg.seq)
+                refusal = refusals.check_move(seat, msg.seq, status=self.status,
+                                              game=self.game, table_seq=self.seq,
+                                              move_seq=self.move_seq)
                 if refusal is None:
                     try:
                         move = Move.from_text(msg.move)
@@ -378,13 +315,12 @@ class Room:
         except Behind:
             game.pop()
             raise
-        except SQLAlchemyError as e:
-            game.pop()
-            log.error("table %s: write failed: %s", self.id, type(e).__name__)
-            return Refusal(Reason.UNAVAILABLE, _("the move could not be saved: try again"))
-        except Exception:  # anything after the push (the record, the ranking): taken back
-            game.pop()
-            log.exception("table %s: the move could not be written", self.id)
+        except Exception as e:  # the store, or anything after the push (the record, the
+            game.pop()  # ranking): taken back
+            if isinstance(e, SQLAlchemyError):
+                log.error("table %s: write failed: %s", self.id, type(e).__name__)
+            else:
+                log.exception("table %s: the move could not be written", self.id)
             return Refusal(Reason.UNAVAILABLE, _("the move could not be saved: try again"))
         except BaseException:  # cancelled (the process stops): the write may still end in
             game.pop()  # its thread; the log, read again, says whether it did
@@ -413,10 +349,7 @@ class Room:
             written = sum(1 for e in self.log if e.kind is Kind.CHAT
                           and e.account_id == conn.account_id)
             if written >= CHAT_PER_PERSON:  # the table's log is everyone's, and kept
-                conn.send(Refusal(Reason.RATE_LIMITED, ngettext(
-                    "you have written {n} line at this table: it keeps no more of yours",
-                    "you have written {n} lines at this table: it keeps no more of yours",
-                    written).format(n=written)).message_for(msg.id))
+                conn.send(refusals.chat_full(written).message_for(msg.id))
                 return
             seat = self.feed.seat_for(conn)
             event = await self.append(lambda: self.new_event(
@@ -446,7 +379,7 @@ class Room:
             if (seat is not None and self.status in ("open", "running")
                     and seat not in self.feed.seats_here() and seat not in self.away):
                 await self._presence(seat, Away())
-            if not self.conns and self.status in ("finished", "abandoned"):
+            if not self.feed.conns and self.status in ("finished", "abandoned"):
                 self.context.finished(self)
             else:
                 self.after.left(seat)
@@ -526,59 +459,38 @@ class Room:
 
     def _schedule(self) -> None:
         """Arm the one timer of this table: a bot's move, a clock, a seat away too long."""
-        if self.timer is not None and self.timer is not asyncio.current_task():
-            self.timer.cancel()
-        self.timer = None
-        game = self.game
+        game, move_seq = self.game, self.move_seq
         if self.status != "running" or game is None or game.outcome is not None:
+            self.timer.arm(None, lambda: None, self._timed)
             return
         seat = game.turn
         timer = next_timer(seat, self.seats[seat], self.context.settings, now=time.time(),
                            deadline=self.deadline, away_since=self.away.get(seat),
                            grace=self.grace)
-        if timer is None:
-            return
-        self.timer = asyncio.create_task(
-            self._fire(timer.at, self.move_seq, seat, timer.spec, timer.by))
+        self.timer.arm(timer, lambda: (game.view(seat) if self.game is game
+                                       and self.move_seq == move_seq else None), self._timed)
 
-    async def _fire(self, at: float, move_seq: int, seat: int, spec: str, by: str) -> None:
-        await asyncio.sleep(max(0.0, at - time.time()))
-        game = self.game
-        if game is None or self.move_seq != move_seq:
-            return
-        view = game.view(seat)
-        try:
-            move = await self.context.bots.decide(spec, view)
-        except Exception as e:  # a broken worker must not stop the table
-            log.error("table %s: bot %s failed: %s", self.id, spec, type(e).__name__)
-            move = view.legal_moves[0]
+    async def _timed(self, timer: Timer, move: Move) -> None:
+        """The timer's move (a bot's, or the stand-in's), if the game is still where it was
+        when the timer was armed."""
         async with self.lock:
-            if self.move_seq != move_seq or self.game is not game or game.turn != seat:
-                return
-            self.timer = None  # this task is the timer: _schedule must not cancel it
+            game = self.game
+            if (game is None or game.turn != timer.seat
+                    or self.timer.task is not asyncio.current_task()):
+                return  # the game moved on, or the timer was disarmed
+            self.timer.task = None  # fired: the move re-arms the clock
             try:
-                events = await self._play(seat, move, by, None, None)
+                events = await self._play(timer.seat, move, timer.by, None, None)
             except Behind:
                 await self.catch_up()
                 return
             if isinstance(events, Refusal):
-                log.error("table %s: %s move refused: %s", self.id, by, events.message)
-                self._schedule()
-                return
-            await self.feed.lay_out()
-            self.feed.broadcast(events)
+                log.error("table %s: %s move refused: %s", self.id, timer.by, events.message)
+            else:
+                await self.feed.lay_out()
+                self.feed.broadcast(events)
             self._schedule()
 
     def stop(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
+        self.timer.cancel()
         self.feed.close_all()
-
-    # ------------------------------------------------------------ after the game
-
-    def may_play_again(self) -> bool:
-        return self.after.may_play_again()
-
-    async def play_again(self, seat: int, account_id: int, bots: bool) -> str | None:
-        return await self.after.play_again(seat, account_id, bots)
-

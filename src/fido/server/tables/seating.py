@@ -17,13 +17,15 @@ from fido.accounts.names import name_key
 from fido.errors import Refused
 from fido.game import Game
 from fido.i18n import _
+from fido.rules import Ruleset
 from fido.server.tables.kinds import Join, Leave, Start
 from fido.server.tables.log import SeatsChange
 from fido.server.tables.state import Live
 from fido.server.tables.types import Event, SeatInfo, display_name
 from fido.store import Account, SeatRow, TableRow
+from fido.tiles import Tile
 
-__all__ = ["SeatChange", "joined", "left"]
+__all__ = ["SeatChange", "dealt", "joined", "left"]
 
 
 @dataclass
@@ -37,6 +39,19 @@ class SeatChange:
     rows: SeatsChange
     update: dict[str, Any] = field(default_factory=dict)
     deal: str | None = None
+
+
+def dealt(rules: Ruleset, deal: str) -> tuple[Game, list[Tile] | None]:
+    """The game as dealt, and the stock's order if it has one: ``deal`` is the hands (the
+    stock has no order, every draw is drawn when it happens), or for a duplicate event's
+    table the hands and the stock's order, the same at every table of the round."""
+    data = json.loads(deal)
+    hands = [[Tile.from_text(t) for t in h] for h in (data["hands"] if isinstance(data, dict)
+                                                      else data)]
+    order = [Tile.from_text(t) for t in data["stock"]] if isinstance(data, dict) else None
+    held = {t for h in hands for t in h}
+    rest = [t for t in rules.dominoes if t not in held]
+    return Game.from_deal(rules, hands, rest, explicit_chance=True), order
 
 
 def _seat_row(table_id: str, seat: int, kind: str, account_id: int | None) -> SeatsChange:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fido.game import Game
@@ -20,11 +21,24 @@ if TYPE_CHECKING:
     from fido.server.settings import PlaySettings
     from fido.store import Store
 
-__all__ = ["Context", "Live", "Seats"]
+__all__ = ["Context", "Live", "RoomContext", "Seats"]
+
+
+@dataclass(frozen=True)
+class RoomContext:
+    """What a room uses of the server: the store, how it plays, the bots, whom to tell
+    that its game is over (the hub lets it go: ``finished(room)``) and how a new table's
+    room is loaded (``opened``)."""
+
+    store: Store
+    settings: PlaySettings
+    bots: BotPool
+    finished: Callable[[Any], None]
+    opened: Callable[[str], Awaitable[object]] | None = None
 
 
 class Context(Protocol):
-    """What a room uses of the server (:class:`fido.server.tables.room.RoomContext`)."""
+    """What a room's helpers use of the server (:class:`RoomContext`)."""
 
     @property
     def store(self) -> Store: ...

@@ -7,15 +7,24 @@ room arms the timer it gives (:meth:`fido.server.tables.room.Room._schedule`).
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from fido.moves import Move
 from fido.server.tables.types import SeatInfo
+from fido.views import SeatView
 
 if TYPE_CHECKING:
+    from fido.server.botpool import BotPool
     from fido.server.settings import PlaySettings
 
-__all__ = ["Timer", "next_timer"]
+__all__ = ["Clock", "Timer", "next_timer", "stand_in_at"]
+
+log = logging.getLogger("fido.server")
 
 
 @dataclass(frozen=True)
@@ -43,3 +52,54 @@ def next_timer(seat: int, info: SeatInfo, settings: PlaySettings, *, now: float,
     if at == float("inf"):
         return None
     return Timer(at, seat, settings.stand_in, by)
+
+
+def stand_in_at(info: SeatInfo, *, deadline: float | None, away_since: float | None,
+                grace: int) -> float | None:
+    """When the stand-in plays for the person to move (Unix seconds): her clock's end, or
+    the end of her grace while she is away, whichever comes first (the page counts down
+    to it on her seat); None when nobody will play for her (a bot's seat too)."""
+    if info.kind != "person":
+        return None
+    ends = [deadline] if deadline is not None else []
+    if away_since is not None:
+        ends.append(away_since + grace)
+    return round(min(ends), 3) if ends else None
+
+
+class Clock:
+    """The one timer of a table: at its time the bot (or the stand-in) decides from the
+    seat's view, and the room is handed the move (it judges, under its lock, whether the
+    game is still where the timer was armed)."""
+
+    def __init__(self, table_id: str, bots: BotPool) -> None:
+        self.table_id, self.bots = table_id, bots
+        self.task: asyncio.Task[None] | None = None
+
+    def arm(self, timer: Timer | None, view: Callable[[], SeatView | None],
+            play: Callable[[Timer, Move], Awaitable[None]]) -> None:
+        """Replace the armed timer by ``timer`` (None: none); ``view``: the seat's view
+        when it fires (None: the game moved on meanwhile)."""
+        self.cancel()
+        if timer is not None:
+            self.task = asyncio.create_task(self._fire(timer, view, play))
+
+    def cancel(self) -> None:
+        """Disarm it (not from its own task: the move it plays re-arms the clock)."""
+        if self.task is not None and self.task is not asyncio.current_task():
+            self.task.cancel()
+        self.task = None
+
+    async def _fire(self, timer: Timer, view: Callable[[], SeatView | None],
+                    play: Callable[[Timer, Move], Awaitable[None]]) -> None:
+        await asyncio.sleep(max(0.0, timer.at - time.time()))
+        seen = view()
+        if seen is None:
+            return
+        try:
+            move = await self.bots.decide(timer.spec, seen)
+        except Exception as e:  # a broken worker must not stop the table
+            log.error("table %s: bot %s failed: %s", self.table_id, timer.spec,
+                      type(e).__name__)
+            move = seen.legal_moves[0]
+        await play(timer, move)
