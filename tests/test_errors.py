@@ -7,6 +7,8 @@ import random
 import pytest
 
 from fido import DRAW, PASS, ConfigurationError, Game, IllegalMoveError, Move, Placement, ruleset
+from fido.errors import Refused
+from fido.server.errors import STATUS, ApiError, headers_of, status_of
 from helpers import T, deal, tiles
 
 
@@ -196,3 +198,18 @@ def test_deal_without_doubles_is_refused() -> None:
     hands = [non_doubles[0:7], non_doubles[7:14], non_doubles[14:21]]
     with pytest.raises(ConfigurationError, match="nobody can open: deal again"):
         Game.from_deal(rules, hands, doubles)
+
+
+def test_a_refusal_knows_no_http_and_the_request_layer_gives_its_code_a_status() -> None:
+    """The library's refusals carry a code and a sentence only; one table in the request
+    layer answers each code (a table's, an account's) with its status, 409 by default."""
+    refused = Refused("invitation", "this table is private")
+    assert not hasattr(refused, "status") and not hasattr(refused, "headers")
+    assert status_of(refused) == 403 == STATUS["invitation"]
+    assert status_of(Refused("invalid", "seats are 0 to 2")) == 422
+    assert status_of(Refused("busy", "try again")) == 503
+    assert status_of(Refused("unknown_player", "no player 7")) == 404
+    assert status_of(Refused("taken", "seat 1 is not free for you")) == 409
+    own = ApiError(429, "too_many", "slow down", {"Retry-After": "5"})
+    assert status_of(own) == 429 and headers_of(own) == {"Retry-After": "5"}
+    assert headers_of(refused) == {}

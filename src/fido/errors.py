@@ -25,19 +25,18 @@ class FidoError(ValueError):
 
 
 class Refused(FidoError):
-    """An action refused for a reason: ``code`` for a program (stable, English), the
-    sentence for a person, and ``status``, the HTTP status the server answers it with.
+    """An action refused for a reason: ``code`` for a program (stable, English) and the
+    sentence for a person; nothing of HTTP.
 
-    The one refusal family: the accounts, roles, claims and the server's own checks raise
-    it (or a subclass); the server turns it into its error body, the command line into an
-    ``error:`` line, the pages into their message.
+    The one refusal family: a table's room, the accounts, roles and claims raise it (or a
+    subclass); the server answers it with the status its code has there (one table:
+    ``fido.server.errors.STATUS``), the command line with an ``error:`` line, the pages
+    with their message.
     """
 
-    def __init__(self, code: str, message: str, status: int = 409,
-                 headers: dict[str, str] | None = None, field: str | None = None) -> None:
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
         super().__init__(message)
-        self.code, self.message, self.status = code, message, status
-        self.headers = headers or {}
+        self.code, self.message = code, message
         self.field = field  # the input it is about ("seats.2"), for a form to show it there
 
 

@@ -50,19 +50,19 @@ def link_player(s: Session, account: Account, number: int) -> Player:
     try:
         player = find_player(s, number, live=True)
     except FidoError as e:
-        raise Refused("unknown_player", str(e), 404) from None
+        raise Refused("unknown_player", str(e)) from None
     other = s.scalar(
         select(Account.name).where(Account.player_id == player.id, Account.id != account.id)
     )
     if other is not None:
         raise Refused("player_taken", _("player {number} is linked to the account '{name}'")
-                      .format(number=number, name=other), 409)
+                      .format(number=number, name=other))
     account.player_id = player.id
     try:
         s.flush()  # two links of one player at once: the unique column refuses the second
     except IntegrityError:
         raise Refused("player_taken", _("player {number} is linked to another account")
-                      .format(number=number), 409) from None
+                      .format(number=number)) from None
     for claim in s.scalars(select(PlayerClaim).where(PlayerClaim.account_id == account.id,
                                                     PlayerClaim.decided_at.is_(None))):
         # her request is answered by the link, and her inbox says so
@@ -76,19 +76,19 @@ def ask(s: Session, account: Account, number: int,
         now: dt.datetime | None = None) -> PlayerClaim:
     """Ask to be player ``number``; a request still pending is replaced by this one."""
     if account.guest:
-        raise Refused("guest", _("a guest cannot be linked to a player: sign up first"), 403)
+        raise Refused("guest", _("a guest cannot be linked to a player: sign up first"))
     if account.player_id is not None:
         mine = s.get(Player, account.player_id)
         raise Refused("already_linked",
                       _("your account is player {number}; only the federation changes that")
-                      .format(number=mine.number if mine else "?"), 409)
+                      .format(number=mine.number if mine else "?"))
     try:
         player = find_player(s, number, live=True)
     except FidoError as e:
-        raise Refused("unknown_player", str(e), 404) from None
+        raise Refused("unknown_player", str(e)) from None
     if s.scalar(select(Account.id).where(Account.player_id == player.id)) is not None:
         raise Refused("player_taken", _("player {number} is linked to another account")
-                      .format(number=number), 409)
+                      .format(number=number))
     # her row locked: two requests of hers at once take turns, one stays pending
     s.execute(select(Account.id).where(Account.id == account.id).with_for_update())
     claim = s.scalar(select(PlayerClaim).where(PlayerClaim.account_id == account.id,
@@ -114,7 +114,7 @@ def links_at_once(s: Session, account: Account) -> bool:
 def ask_or_link(s: Session, account: Account, number: int) -> bool:
     """:func:`link_player` where :func:`links_at_once`, else :func:`ask`. True: linked."""
     if account.guest:
-        raise Refused("guest", _("a guest cannot be linked to a player: sign up first"), 403)
+        raise Refused("guest", _("a guest cannot be linked to a player: sign up first"))
     if links_at_once(s, account):
         link_player(s, account, number)
         return True
@@ -126,18 +126,18 @@ def register_self(s: Session, account: Account) -> Player:
     """A new ranking player in her account's name, linked to her: only where nobody is to
     be asked (:func:`links_at_once`; a federation registers its players itself)."""
     if account.guest or account.name is None:
-        raise Refused("guest", _("a guest cannot be a ranking player: sign up first"), 403)
+        raise Refused("guest", _("a guest cannot be a ranking player: sign up first"))
     if account.player_id is not None:
         mine = s.get(Player, account.player_id)
         raise Refused("already_linked", _("your account is player {number} already")
-                      .format(number=mine.number if mine else "?"), 409)
+                      .format(number=mine.number if mine else "?"))
     if not links_at_once(s, account):
         raise Refused("federation_registers", _("the federation registers ranking "
-                      "players here: ask it for your number"), 403)
+                      "players here: ask it for your number"))
     try:
         player = register_player(s, account.name)
     except FidoError as e:
-        raise Refused("invalid", str(e), 409) from None
+        raise Refused("invalid", str(e)) from None
     link_player(s, account, player.number)
     return player
 
@@ -166,10 +166,9 @@ def decide(s: Session, claim_id: int, by: Account, approve: bool,
     claim = s.get(PlayerClaim, claim_id, with_for_update=True,  # two answers take turns
                   populate_existing=True)
     if claim is None:
-        raise Refused("unknown_claim", _("there is no request {number}").format(number=claim_id),
-                      404)
+        raise Refused("unknown_claim", _("there is no request {number}").format(number=claim_id))
     if claim.decided_at is not None:
-        raise Refused("decided", _("this request was answered already"), 409)
+        raise Refused("decided", _("this request was answered already"))
     if approve:
         link_player(s, claim.account, claim.player.number)  # answers the claim too
     claim.decided_at, claim.decided_by, claim.approved = now or _now(), by.id, approve

@@ -80,8 +80,8 @@ SCOPE_MAX = 200
 class RoleError(Refused):
     """A role that cannot be granted, or an action the account's roles do not allow."""
 
-    def __init__(self, message: str, code: str = "role", status: int = 403) -> None:
-        super().__init__(code, message, status)
+    def __init__(self, message: str, code: str = "role") -> None:
+        super().__init__(code, message)
 
 
 def event_key(text: str) -> str:
@@ -304,10 +304,10 @@ def ask_organiser(s: Session, account: Account, scope: str,
     try:
         scope_ = parse_scope(scope)
     except RoleError as e:
-        raise RoleError(e.message, "invalid", 422) from None
+        raise RoleError(e.message, "invalid") from None
     if _event_id(scope_) is not None:
         raise RoleError(_("an event's own scope comes with creating it: ask for a club "
-                          "or an event by its name"), "invalid", 422)
+                          "or an event by its name"), "invalid")
     now = now or dt.datetime.now(dt.UTC)
     # her row locked: two requests of hers at once take turns, one stays pending
     s.execute(select(Account.id).where(Account.id == account.id).with_for_update())
@@ -315,7 +315,7 @@ def ask_organiser(s: Session, account: Account, scope: str,
                                          RoleRow.role == ORGANISER,
                                          RoleRow.scope == scope_)) is not None:
         raise RoleError(_("you are organiser of {scope} already").format(scope=scope_),
-                        "already", 409)
+                        "already")
     request = s.scalar(select(OrganiserRequest).where(
         OrganiserRequest.account_id == account.id, OrganiserRequest.decided_at.is_(None)))
     if request is None:
@@ -356,9 +356,9 @@ def decide_request(s: Session, request_id: int, by: Account, approve: bool,
                     populate_existing=True)
     if request is None:
         raise RoleError(_("there is no request {number}").format(number=request_id),
-                        "unknown_request", 404)
+                        "unknown_request")
     if request.decided_at is not None:
-        raise RoleError(_("this request was answered already"), "decided", 409)
+        raise RoleError(_("this request was answered already"), "decided")
     now = now or dt.datetime.now(dt.UTC)
     if approve:
         grant(s, request.account, ORGANISER, request.scope, now=now)

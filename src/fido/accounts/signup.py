@@ -4,7 +4,7 @@ Passwords are hashed with argon2id (:class:`argon2.PasswordHasher`, its
 defaults); an unknown name still costs one verification, so the time taken
 does not tell which names exist. These functions take a SQLAlchemy session
 and raise :class:`~fido.errors.Refused`; they neither commit nor
-know about HTTP beyond the status of their refusals.
+know nothing of HTTP: their refusals have codes (the server gives each its status).
 """
 
 from __future__ import annotations
@@ -74,9 +74,9 @@ def sign_up(
     key = name_key(name)
     if _GUEST_NAME.fullmatch(" ".join(key.split())):
         raise Refused("name_reserved", _("names like \"guest 12\" are how guests are "
-                                         "shown at the table: choose another name"), 409)
+                                         "shown at the table: choose another name"))
     if s.scalar(select(Account.id).where(Account.name_key == key)) is not None:
-        raise Refused("name_taken", _("an account with this name exists already"), 409)
+        raise Refused("name_taken", _("an account with this name exists already"))
     account = guest if guest is not None and guest.guest else Account(created_at=_now())
     if account.id is not None:
         account.claimed_at = _now()
@@ -88,7 +88,7 @@ def sign_up(
         with s.begin_nested():  # two sign-ups with one name at once: the second is refused
             s.flush()
     except IntegrityError:
-        raise Refused("name_taken", _("an account with this name exists already"), 409) from None
+        raise Refused("name_taken", _("an account with this name exists already")) from None
     return account
 
 

@@ -11,14 +11,19 @@ from __future__ import annotations
 
 from fido.errors import Refused
 
-__all__ = ["STATUS", "ApiError", "status_of"]
+__all__ = ["STATUS", "ApiError", "headers_of", "status_of"]
 
 # a refusal's code -> the HTTP status it is answered with (409 Conflict when not here)
 STATUS: dict[str, int] = {
-    # a table's seats (fido.server.tables.seating) and its rematch (tables.after)
-    "invitation": 403, "unrated": 403, "invalid": 422, "busy": 503,
-    "started": 409, "seated": 409, "full": 409, "taken": 409, "not_seated": 409,
-    "not_finished": 409, "match_playing": 409,
+    "invalid": 422,  # an input that cannot be (a seat number, a scope, a player's name)
+    "busy": 503,  # the store stayed busy: try again
+    # who may not: a table's seats (fido.server.tables.seating), the roles and claims
+    "invitation": 403, "unrated": 403, "guest": 403, "role": 403, "federation_registers": 403,
+    # what is not there (fido.accounts.claims and roles)
+    "unknown_player": 404, "unknown_claim": 404, "unknown_request": 404,
+    # 409 (not listed): started, seated, full, taken, not_seated, not_finished,
+    # match_playing, name_taken, name_reserved, player_taken, already_linked, already,
+    # decided
 }
 
 
@@ -31,11 +36,17 @@ class ApiError(Refused):
         self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
         field: str | None = None,
     ) -> None:
-        super().__init__(code, message, status, headers, field)
+        super().__init__(code, message, field)
+        self.status, self.headers = status, headers or {}
 
 
 def status_of(refused: Refused) -> int:
     """The HTTP status that answers ``refused``: the request layer's own, else its code's."""
     if isinstance(refused, ApiError):
         return refused.status
-    return STATUS.get(refused.code, refused.status)
+    return STATUS.get(refused.code, 409)
+
+
+def headers_of(refused: Refused) -> dict[str, str]:
+    """The headers its answer carries (``Retry-After``: the request layer's own only)."""
+    return refused.headers if isinstance(refused, ApiError) else {}

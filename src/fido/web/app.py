@@ -34,7 +34,7 @@ from fido.server.analysis_api import analysis_routes
 from fido.server.assistant_api import assistant_routes
 from fido.server.body_limit import MAX_BODY, BodyLimit
 from fido.server.deps import Limits, Server, https, server
-from fido.server.errors import status_of
+from fido.server.errors import headers_of, status_of
 from fido.server.events_api import events_routes, seat_waiting_rounds
 from fido.server.field_errors import field_errors
 from fido.server.hub import Hub, PlaySettings
@@ -220,7 +220,7 @@ def _error_handlers(app: FastAPI) -> None:
         status = status_of(exc)
         if wants_page(request):
             return await error_page(request, status, exc.message)
-        return _error(status, exc.code, exc.message, exc.headers, exc.field)
+        return _error(status, exc.code, exc.message, headers_of(exc), exc.field)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

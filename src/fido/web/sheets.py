@@ -57,7 +57,7 @@ from fido.ranking.submission import find_game, games_of
 from fido.safe_text import whole_or_none
 from fido.server import deps, policy
 from fido.server.account_views import claim_out
-from fido.server.errors import ApiError
+from fido.server.errors import ApiError, status_of
 from fido.server.sheet_entry import enter_sheet
 from fido.store import INT_MAX, Account, GameRow, Notification, Player, ReviewRow, RoleRow
 from fido.web.pages import page_form, person_json, render, see_other, viewer
@@ -117,8 +117,8 @@ class RefusedPage(Refused):
     def __init__(self, status: int, title: str, message: str, code: str | None = None) -> None:
         code = code or {401: "signed_out", 403: "forbidden", 404: "not_found"}.get(
             status, "refused")
-        super().__init__(code, message, status)
-        self.title = title
+        super().__init__(code, message)
+        self.status, self.title = status, title
 
 
 def _check_open(s: Session, game: GameRow) -> None:
@@ -471,7 +471,7 @@ def sheet_routes() -> APIRouter:
                     raise ApiError(422, "invalid", _("a player number is a whole number from 1"))
                 claims.ask_or_link(s, account, wanted)
         except Refused as e:
-            return _results_page(request, e.message, e.status, number)
+            return _results_page(request, e.message, status_of(e), number)
         return see_other(back)
 
     @router.post("/sheets/player")
