@@ -21,6 +21,8 @@ import asyncio
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+import orjson
+
 from fido.client import diff
 from fido.game import Game
 from fido.position import view_text
@@ -28,6 +30,7 @@ from fido.server.protocol import encode
 from fido.server.tables.types import Conn, Event, SeatInfo
 from fido.server.wire import TableDrawing, public_json, seat_json, turn_json
 from fido.tiles import Tile
+from fido.views import SeatView
 
 __all__ = ["CATCH_UP", "LAYOUT_IN_THREAD", "Feed", "Shown", "holder"]
 
@@ -119,25 +122,26 @@ class Feed:
 
     # ------------------------------------------------------------ views
 
-    def _view(self, seat: int | None, *, history: bool = False,
-              position: bool = True) -> dict[str, Any] | None:
-        """Version 1's view of ``seat``: the shared part and the seat's own, with the
-        position line and, when asked, the history."""
-        public, mine = self._public(), self._mine(seat)
-        if public is None or mine is None:
+    def _seat_view(self, seat: int | None) -> SeatView | None:
+        """What ``seat`` sees now, without the history (a spectator's for None)."""
+        game = self.shown.game
+        if game is None:
             return None
-        out = public | mine
-        if position:
-            out = {"position": self._position(seat)} | out
+        return game.view(seat, history=False) if seat is not None else game.spectator_view(
+            history=False)
+
+    def _view(self, seat: int | None, public: dict[str, Any] | None, *,
+              history: bool = False) -> dict[str, Any] | None:
+        """Version 1's view of ``seat``: the shared part (``public``, built once a
+        broadcast) and the seat's own, with the position line and, when asked, the
+        history."""
+        view = self._seat_view(seat)
+        if public is None or view is None:
+            return None
+        out = {"position": view_text(view)} | public | self._mine(seat, view)
         if history:
             out["history"] = self._history(seat)
         return out
-
-    def _position(self, seat: int | None) -> str:
-        game = self.shown.game
-        assert game is not None
-        return view_text(game.view(seat, history=False) if seat is not None
-                         else game.spectator_view(history=False))
 
     def _history(self, seat: int | None) -> list[dict[str, Any]]:
         game = self.shown.game
@@ -154,13 +158,8 @@ class Feed:
         return public_json(game.spectator_view(history=False),
                            self.drawing.json(game.table, game.rules.max_pips))
 
-    def _mine(self, seat: int | None) -> dict[str, Any] | None:
+    def _mine(self, seat: int | None, view: SeatView) -> dict[str, Any]:
         """The seat's own part of its view (a spectator's: no hand, no moves)."""
-        game = self.shown.game
-        if game is None:
-            return None
-        view = (game.view(seat, history=False) if seat is not None
-                else game.spectator_view(history=False))
         kept = self._rows.get(seat)
         mine = seat_json(view, kept[1] if kept is not None and kept[0] == view.hand else None)
         self._rows[seat] = (view.hand, mine["hand_rows"])  # a hand changes once a round
@@ -188,30 +187,31 @@ class Feed:
             missed = [e.for_seat(seat) for e in shown.log[since:]]
         info = shown.info()
         conn.seq = shown.seq
+        public, view = self._public(), self._seat_view(seat)
         if conn.protocol == 1:
             return {
                 "type": "welcome", "seat": seat, "seq": shown.seq, "table": info,
-                "view": self._view(seat, history=missed is None), "events": missed,
+                "view": self._view(seat, public, history=missed is None), "events": missed,
             }
-        public, mine = self._public(), self._mine(seat)
+        mine = self._mine(seat, view) if view is not None else None
         info.pop("seq")  # the frame's own
         conn.table, conn.public, conn.mine = info, public, mine
-        game = shown.game
         return {
             "type": "welcome", "protocol": 2, "seat": seat, "seq": shown.seq,
             "table": info, "view": public | mine if public is not None and mine else None,
-            "position": self._position(seat) if game is not None else None,
-            "history": self._history(seat) if game is not None and missed is None else None,
+            "position": view_text(view) if view is not None else None,
+            "history": self._history(seat) if view is not None and missed is None else None,
             "events": missed,
         }
 
     def broadcast(self, events: Iterable[Event]) -> None:
         """Send every connection its update: one frame per seat (and one for the
-        spectators), encoded once. Version 2: what changed since the view and table that
-        connection was last sent (:func:`fido.client.diff` between the engine's views),
-        the shared part built and compared once for everyone, each seat's own once a
-        seat. Each connection's seat is its person's, checked here against the seats:
-        one that changed is welcomed anew instead (it then has these events)."""
+        spectators), encoded once, the shared part of the views built once (version 1:
+        the table's part encoded once). Version 2: what changed since the view and table
+        that connection was last sent (:func:`fido.client.diff` between the engine's
+        views), the shared part compared once for everyone, each seat's own once a seat.
+        Each connection's seat is its person's, checked here against the seats: one that
+        changed is welcomed anew instead (it then has these events)."""
         events = list(events)
         shown = self.shown
         seq = shown.seq
@@ -219,6 +219,7 @@ class Feed:
         info = shown.info()
         table2 = {k: v for k, v in info.items() if k != "seq"}
         frames: dict[int | None, str] = {}
+        table1: orjson.Fragment | None = None  # version 1's table, encoded once for all
         public: dict[str, Any] | None = None
         public_deltas: dict[int, dict[str, Any]] = {}
         mine: dict[int | None, dict[str, Any] | None] = {}
@@ -231,19 +232,22 @@ class Feed:
             if conn.seq >= seq:  # welcomed at this event already
                 continue
             conn.seq = seq
+            if public is None:
+                public = self._public()
             if conn.protocol == 1:
                 frame = frames.get(seat)
                 if frame is None:
+                    if table1 is None:
+                        table1 = orjson.Fragment(encode(info))
                     frame = frames[seat] = encode({
-                        "type": "update", "seq": seq, "table": info,
+                        "type": "update", "seq": seq, "table": table1,
                         "events": [e.for_seat(seat) for e in events],
-                        "view": self._view(seat)})
+                        "view": self._view(seat, public)})
                 conn.send_text(frame)
                 continue
-            if public is None:
-                public = self._public()
             if seat not in mine:
-                mine[seat] = self._mine(seat)
+                view = self._seat_view(seat)
+                mine[seat] = self._mine(seat, view) if view is not None else None
             new_mine = mine[seat]
             key = (seat, id(conn.public), id(conn.mine), id(conn.table))
             frame = deltas.get(key)

@@ -39,7 +39,7 @@ from fido.server.tables import refusals, seating
 from fido.server.tables.after import After
 from fido.server.tables.answers import Answers
 from fido.server.tables.feed import CATCH_UP, Feed
-from fido.server.tables.kinds import Away, Back, Chat, Kind, Payload
+from fido.server.tables.kinds import Away, Back, Chat, Kind, Moved, Payload
 from fido.server.tables.log import Loaded, SeatsChange, TableLog
 from fido.server.tables.moves import written_move
 from fido.server.tables.state import RoomContext
@@ -135,10 +135,10 @@ class Room:
                 raise RuntimeError(f"table {self.id}: event {e.seq} after {self.seq}")
             if e.kind is Kind.START and self.game is None:
                 self.game = self.dealt()
-            elif e.kind is Kind.MOVE:
+            elif isinstance(data := e.data, Moved):
                 game = self.game
                 assert game is not None
-                game.push(Move.from_text(e.public["move"]), seat=e.seat)
+                game.push(Move.from_text(data.move), seat=e.seat)
                 if game.chance is not None:
                     assert e.private is not None
                     game.apply_chance(Tile.from_text(e.private["drawn"]))
