@@ -30,6 +30,7 @@ from sqlalchemy import MetaData, create_engine, inspect, select, text
 
 from conftest import POSTGRES, _empty_postgres
 from fido.record import GameRecord
+from fido.store import backup as backups
 from fido.store import open_store
 from ranking_league import MONTHS, small_league
 from server_client import Person, first_legal, play_to_end
@@ -295,6 +296,96 @@ def test_restore_refuses_damaged_truncated_newer_and_non_empty(
     done = fido("restore", str(file), "--db", empty)
     assert done.returncode == 0, done.stderr
     assert rows_of(empty) == before
+
+
+def _crafted(file: Path, dest: Path, name: str, data: bytes, *, declared: int | None = None
+             ) -> None:
+    """``file`` with its part ``name`` (added, or replaced) holding ``data``, which its
+    manifest names with ``data``'s checksum and ``declared`` bytes (default: its size)."""
+
+    def change(m: dict[str, Any]) -> None:
+        m["parts"][name] = {"bytes": len(data) if declared is None else declared,
+                            "sha256": hashlib.sha256(data).hexdigest()}
+
+    repack(file, dest, change)
+    with tarfile.open(dest, "r:gz") as tar:
+        members = [(m, tar.extractfile(m).read()) for m in tar]  # type: ignore[union-attr]
+    with tarfile.open(dest, "w:gz") as out:
+        for member, part in members:
+            if member.name != name:
+                out.addfile(member, io.BytesIO(part))
+        info = tarfile.TarInfo(name)
+        info.size = len(data)
+        out.addfile(info, io.BytesIO(data))
+
+
+def test_restore_and_its_check_write_nothing_outside_their_folder(
+    league_backup: tuple[str, Path], tmp_path: Path
+) -> None:
+    """A part named by the file itself (``../``, an absolute path, a name no backup
+    holds) is refused before anything is written, by ``fido restore`` and by
+    ``fido restore --check``, the documented way to vet a file sent from outside."""
+    _db, file = league_backup
+    target = f"sqlite:///{tmp_path / 'fresh.db'}"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    escapes = {
+        "up": "../" * 12 + str(outside / "up.txt").lstrip("/"),
+        "absolute": str(outside / "absolute.txt"),
+        "unknown": "notes/readme.txt",
+    }
+    for label, name in escapes.items():
+        crafted = tmp_path / f"{label}.tar.gz"
+        _crafted(file, crafted, name, b"ssh-ed25519 AAAA attacker\n")
+        for args in (("restore", str(crafted), "--db", target),
+                     ("restore", "--check", str(crafted))):
+            done = fido(*args)
+            assert done.returncode == 1, (label, args, done.stdout, done.stderr)
+            assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
+            assert "not a fido backup" in done.stderr, done.stderr
+        assert list(outside.iterdir()) == [], label
+        assert not (tmp_path / "fresh.db").exists()
+
+
+def test_a_part_larger_than_its_manifest_says_is_refused_before_it_is_read(
+    league_backup: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its size is compared before a byte is unpacked, and no more than the manifest
+    declares is ever read."""
+    _db, file = league_backup
+    crafted = tmp_path / "zeros.tar.gz"
+    _crafted(file, crafted, "database.sqlite", b"\0" * (8 << 20), declared=10)
+    written: list[int] = []
+    write = backups._Hashing.write
+
+    def counted(self: Any, data: bytes) -> None:
+        written.append(len(data))
+        write(self, data)
+
+    monkeypatch.setattr(backups._Hashing, "write", counted)
+    with pytest.raises(backups.BackupError, match="holds 8388608 bytes, its manifest says 10"):
+        backups.inspect_file(crafted)
+    assert written == []  # not a byte of it unpacked
+
+
+def test_a_manifests_table_names_are_identifiers(
+    league_backup: tuple[str, Path], tmp_path: Path
+) -> None:
+    _db, file = league_backup
+    bad = tmp_path / "bad-table.tar.gz"
+    repack(file, bad, lambda m: m["tables"].update({'players" WHERE 1=1; --': 1}))
+    assert "not a fido backup" in refused(bad, f"sqlite:///{tmp_path / 'fresh.db'}")
+
+
+def test_a_restored_sqlite_file_is_as_private_as_the_backup(
+    league_backup: tuple[str, Path], tmp_path: Path
+) -> None:
+    _db, file = league_backup
+    fresh = tmp_path / "restored.db"
+    done = fido("restore", str(file), "--db", f"sqlite:///{fresh}")
+    assert done.returncode == 0, done.stderr
+    assert fresh.stat().st_mode & 0o777 == 0o600
+    assert file.stat().st_mode & 0o777 == 0o600
 
 
 # ---------------------------------------------------------------- PostgreSQL

@@ -28,6 +28,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -337,14 +338,51 @@ def read_manifest(data: bytes) -> Manifest:
                 f"version {VERSION} and older: upgrade fido to restore it")
         manifest = Manifest(str(m["revision"]), str(m["source"]), str(m["created"]),
                             str(m["fido"]), dict(m["tables"]), dict(m["parts"]))
+        for name, rows in manifest.tables.items():
+            if not isinstance(rows, int) or isinstance(rows, bool) or rows < 0:
+                raise ValueError(f"table {str(name)[:80]!r}: a row count is a whole number")
         for part in manifest.parts.values():
-            int(part["bytes"])
-            str(part["sha256"])
-    except (ValueError, KeyError, TypeError) as e:
+            size = part["bytes"]
+            if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+                raise ValueError("a part's size is a whole number of bytes")
+            if not isinstance(part["sha256"], str) or not _SHA256.fullmatch(part["sha256"]):
+                raise ValueError("a part's checksum is 64 hexadecimal digits")
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise BackupError(f"not a fido backup (its manifest cannot be read: {e})") from None
     if manifest.source not in ("sqlite", "postgresql"):
         raise BackupError(f"not a fido backup (unknown source {manifest.source!r})")
+    _check_names(manifest)
     return manifest
+
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_TABLE = re.compile(r"[a-z][a-z0-9_]{0,62}")  # fido's table names (the manifest's are checked)
+
+
+def _known_parts(manifest: Manifest) -> set[str]:
+    """The parts a backup of its source may hold: nothing else is ever unpacked."""
+    if manifest.source == "sqlite":
+        return {SQLITE_PART}
+    return {f"tables/{t}.jsonl" for t in manifest.tables} | {PG_DUMP_PART}
+
+
+def _check_names(manifest: Manifest) -> None:
+    """Every table and part the manifest names is one fido writes: a table's name is an
+    identifier, a part is one of :func:`_known_parts` (no ``..``, no absolute path, no
+    folder of its own), and a backup holds the parts its source needs."""
+    for name in manifest.tables:
+        if not _TABLE.fullmatch(name):
+            raise BackupError(f"not a fido backup (a table named {name[:80]!r})")
+    known = _known_parts(manifest)
+    for name in manifest.parts:
+        if name not in known:
+            raise BackupError(f"not a fido backup (it names a part {name[:80]!r}, which no "
+                              "fido backup holds); nothing was restored")
+    needed = known - {PG_DUMP_PART}
+    if not needed <= set(manifest.parts):
+        missing = sorted(needed - set(manifest.parts))[0]
+        raise BackupError(f"not a fido backup (its manifest has no part {missing}); "
+                          "nothing was restored")
 
 
 def _check_revision(revision: str) -> None:
@@ -397,15 +435,24 @@ def _unpack(path: Path, work: Path) -> Manifest:
                 raise BackupError(f"{path.name} is damaged: it holds an unexpected "
                                   f"{member.name[:80]!r}; nothing was restored")
             seen.add(member.name)
+            size = int(want["bytes"])
+            if member.size != size:  # before a byte of it is read
+                raise BackupError(f"{path.name} is damaged: {member.name} holds "
+                                  f"{member.size} bytes, its manifest says {size}; nothing "
+                                  "was restored")
+            target = (work / member.name).resolve()
+            if not target.is_relative_to(work.resolve()):  # a known name never is: kept so
+                raise BackupError(f"{path.name} is not a fido backup; nothing was restored")
             src = tar.extractfile(member)
             assert src is not None
-            target = work / member.name
             target.parent.mkdir(parents=True, exist_ok=True)
-            with target.open("wb") as out:
+            with target.open("xb") as out:
                 sink = _Hashing(out)
-                while chunk := src.read(CHUNK):
+                left = size
+                while left > 0 and (chunk := src.read(min(CHUNK, left))):
                     sink.write(chunk)
-            if sink.part() != {"bytes": int(want["bytes"]), "sha256": want["sha256"]}:
+                    left -= len(chunk)
+            if sink.part() != {"bytes": size, "sha256": want["sha256"]}:
                 raise BackupError(f"{path.name} is damaged: {member.name} does not match "
                                   "its checksum; nothing was restored")
     if manifest is None:
@@ -451,6 +498,10 @@ def restore(path: Path, url: str | None = None) -> Restored:
                         ExitStack() as stack:
                     rows = _load(conn, manifest, work, stack)
             done = Restored(manifest, rows, time.perf_counter() - start)
+            if file is not None:  # as private as the backup: every hand, every password hash
+                for private in (file, Path(f"{file}-wal"), Path(f"{file}-shm")):
+                    if private.exists():
+                        private.chmod(0o600)
         except BaseException as e:
             engine.dispose()
             if created and file is not None:
