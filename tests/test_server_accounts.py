@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -368,28 +369,72 @@ def test_a_request_is_answered_when_the_federation_links_directly(base: str, db:
     assert me["claim"]["decided_at"] is not None
 
 
-def test_sign_in_is_rate_limited_per_account_and_per_address(db: str) -> None:
-    with live_server(db, limits=Limits(per_account=3, per_address=5, window=60)) as base:
-        client = browser(base)
-        sign_up(client)
-        sign_up(client := browser(base), "Bert")
-        client = browser(base)
-        for _ in range(3):
-            r = client.post("/api/session", json={"name": "Anna", "password": "wrong horse"})
-            assert r.status_code == 401
-        # Anna's account is locked, even with her right password ...
-        r = client.post("/api/session", json={"name": "Anna", "password": PASSWORD})
-        assert r.status_code == 429 and error_code(r) == "rate_limited"
-        assert 1 <= int(r.headers["Retry-After"]) <= 60
-        assert "fido_session" not in client.cookies
-        # ... Bert's is not, and his success does not reset the address's count
-        r = client.post("/api/session", json={"name": "Bert", "password": PASSWORD})
-        assert r.status_code == 200
-        for _ in range(2):  # the address's 4th and 5th failures, on other names
-            r = client.post("/api/session", json={"name": "Nobody", "password": "wrong"})
-            assert r.status_code == 401
-        r = client.post("/api/session", json={"name": "Bert", "password": PASSWORD})
-        assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+def _browser_at(base: str, host: str) -> httpx.Client:
+    """A browser at the address ``host``, as the proxy in front of the server says it
+    (``X-Forwarded-For`` from loopback, which uvicorn trusts), with its CSRF cookie."""
+    client = browser(base)
+    client.headers["X-Forwarded-For"] = host
+    client.get("/api/session")
+    return client
+
+
+def _post(client: httpx.Client, path: str, body: dict[str, Any]) -> httpx.Response:
+    return client.post(path, json=body)
+
+
+def _sign_in(client: httpx.Client, name: str, password: str) -> httpx.Response:
+    return _post(client, "/api/session", {"name": name, "password": password})
+
+
+def test_a_strangers_guesses_slow_the_stranger_never_the_owner(db: str) -> None:
+    """Failed sign-ins are counted per account and address, per address, and per
+    account everywhere but on the owner's own devices (OWASP's device cookies): a
+    stranger who knows her name never locks her out on her device, nor from another
+    address until the wide bound; the message says what to do."""
+    limits = Limits(per_account=3, per_address=5, window=60, everywhere=6,
+                    everywhere_window=3600)
+    with live_server(db, limits=limits) as base:
+        _strangers_and_owner(base)
+
+
+def _strangers_and_owner(base: str) -> None:
+    owner = _browser_at(base, "10.0.0.1")
+    assert _post(owner, "/api/accounts", {"name": "Anna", "password": PASSWORD}
+                 ).status_code == 201
+    stranger = _browser_at(base, "10.0.0.66")
+    for _ in range(3):
+        assert _sign_in(stranger, "Anna", "wrong horse").status_code == 401
+    r = _sign_in(stranger, "Anna", PASSWORD)  # even the right one, from there: refused
+    assert r.status_code == 429 and error_code(r) == "rate_limited"
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
+    # Anna on her own device, and on a new one elsewhere: in
+    assert _sign_in(owner, "Anna", PASSWORD).status_code == 200
+    assert "fido_device" in owner.cookies
+    elsewhere = _browser_at(base, "10.0.0.2")
+    assert _sign_in(elsewhere, "Anna", PASSWORD).status_code == 200
+    # guesses from a second address reach the wide bound of the account ...
+    second = _browser_at(base, "10.0.0.67")
+    for _ in range(3):
+        assert _sign_in(second, "Anna", "wrong horse").status_code == 401
+    new = _browser_at(base, "10.0.0.3")
+    r = _sign_in(new, "Anna", PASSWORD)
+    assert r.status_code == 429 and "a device where you have signed in before" in \
+        r.json()["error"]["message"]
+    # ... which her known devices pass
+    assert _sign_in(owner, "Anna", PASSWORD).status_code == 200
+    assert _sign_in(elsewhere, "Anna", PASSWORD).status_code == 200
+    # one address's failures on any names stop that address, not another
+    assert _post(_browser_at(base, "10.0.0.4"), "/api/accounts",
+                 {"name": "Bert", "password": PASSWORD}).status_code == 201
+    noisy = _browser_at(base, "10.0.0.99")
+    for name in ("Nobody", "Nemo", "Niemand", "Nadie", "Personne"):
+        assert _sign_in(noisy, name, "wrong").status_code == 401
+    assert _sign_in(noisy, "Bert", PASSWORD).status_code == 429
+    assert _sign_in(_browser_at(base, "10.0.0.5"), "Bert", PASSWORD).status_code == 200
+    # a device cookie the server did not sign is no device
+    forged = _browser_at(base, "10.0.0.6")
+    forged.cookies.set("fido_device", owner.cookies["fido_device"] + "x")
+    assert _sign_in(forged, "Anna", PASSWORD).status_code == 429
 
 
 def test_a_restart_keeps_sessions(db: str) -> None:

@@ -18,6 +18,7 @@ import fido
 from fido import i18n
 from fido.accounts import claims, roles
 from fido.accounts import signup as accounts
+from fido.accounts.devices import DEVICE, DEVICE_SECONDS
 from fido.accounts.sessions import COOKIE
 from fido.server.account_views import account_out, claim_out
 from fido.server.deps import (
@@ -60,6 +61,15 @@ def _info(request: Request, s: Session, account: Account | None) -> SessionInfo:
         account=account_out(s, account),
         csrf_token=token,
     )
+
+
+def _known_device(request: Request, response: Response, name: str) -> None:
+    """She signed in (or up) on this browser: its device cookie names her account."""
+    srv = server(request)
+    device = srv.devices.read(request.cookies.get(DEVICE))
+    response.set_cookie(DEVICE, srv.devices.signed_in(device, accounts.name_key(name)),
+                        max_age=DEVICE_SECONDS, path="/", httponly=True, samesite="lax",
+                        secure=https(request))
 
 
 def accounts_routes() -> APIRouter:
@@ -112,6 +122,8 @@ def accounts_routes() -> APIRouter:
         if info.account is not None:  # her seats in this process's rooms: her new name
             srv.hub.rename(info.account.id, info.account.name)
         srv.session_sockets.end(srv.sessions.key(old))
+        if info.account is not None:  # this browser is hers: her device (accounts.devices)
+            _known_device(request, response, info.account.name)
         token = set_session_cookie(request, response, cookie)
         return info.model_copy(update={"csrf_token": token})
 
@@ -124,25 +136,34 @@ def accounts_routes() -> APIRouter:
         The browser's session before (a guest's, another account's) ends, and its open
         table sockets are closed (4401)."""
         srv = server(request)
-        by_account = "account:" + accounts.name_key(body.name)
-        by_address = "address:" + address(request)
+        key = accounts.name_key(body.name)
+        device = srv.devices.read(request.cookies.get(DEVICE))
+        # her own device is counted alone: a stranger's guesses never lock her out there;
+        # elsewhere, per account and address, per address, and per account everywhere
+        counters = ([(srv.per_account, f"device:{device.id}:{key}")]
+                    if device is not None and device.knows(key) else
+                    [(srv.per_account, f"account:{key}:{address(request)}"),
+                     (srv.per_address, f"address:{address(request)}"),
+                     (srv.everywhere, f"account:{key}")])
         # each attempt counts as failed before its password is verified (given back if
         # right): sixteen guesses at once cannot all pass a limit of five
-        marks = srv.per_account.reserve(by_account), srv.per_address.reserve(by_address)
+        marks = [limiter.reserve(k) for limiter, k in counters]
         if None in marks:
-            for key, limiter, mark in ((by_account, srv.per_account, marks[0]),
-                                       (by_address, srv.per_address, marks[1])):
+            for (limiter, k), mark in zip(counters, marks, strict=True):
                 if mark is not None:
-                    limiter.release(key, mark)
-            wait = max(srv.per_account.retry_after(by_account),
-                       srv.per_address.retry_after(by_address), 1)
+                    limiter.release(k, mark)
+            wait = max([limiter.retry_after(k) for limiter, k in counters] + [1])
             srv.metrics.signin_refusals.labels("rate_limited").inc()
-            raise ApiError(
-                429, "rate_limited", ngettext("too many failed sign-ins: try again in {n} second",
-                                             "too many failed sign-ins: try again in {n} seconds",
-                                             wait).format(n=wait),
-                headers={"Retry-After": str(wait)},
-            )
+            everywhere = len(counters) == 3 and marks[2] is None
+            raise ApiError(429, "rate_limited", (ngettext(
+                "too many failed sign-ins to this account: sign in on a device where you "
+                "have signed in before, or try again in {n} second",
+                "too many failed sign-ins to this account: sign in on a device where you "
+                "have signed in before, or try again in {n} seconds", wait)
+                if everywhere else ngettext(
+                "too many failed sign-ins: try again in {n} second",
+                "too many failed sign-ins: try again in {n} seconds", wait)).format(n=wait),
+                headers={"Retry-After": str(wait)})
         old = request.cookies.get(COOKIE)
 
         def work() -> tuple[str, SessionInfo, str | None] | None:
@@ -162,9 +183,11 @@ def accounts_routes() -> APIRouter:
         if language is not None:  # her setting, on this browser too
             response.headers.append("set-cookie", cookie_header(language, https(request)))
         srv.session_sockets.end(srv.sessions.key(old))  # committed, then the sockets told
-        srv.per_account.reset(by_account)
-        assert marks[1] is not None
-        srv.per_address.release(by_address, marks[1])
+        for (limiter, k), mark in zip(counters, marks, strict=True):
+            assert mark is not None
+            limiter.release(k, mark)
+        srv.per_account.reset(counters[0][1])  # her failures from here are forgiven
+        _known_device(request, response, body.name)
         token = set_session_cookie(request, response, cookie)
         return info.model_copy(update={"csrf_token": token})
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Depends, Header, Request, Response
 from sqlalchemy.orm import Session
 
+from fido.accounts.devices import Devices
 from fido.accounts.sessions import COOKIE, SESSION_SECONDS, Sessions
 from fido.i18n import _
 from fido.server import csrf, policy
@@ -63,8 +64,10 @@ class Server:
     store: Store
     sessions: Sessions
     csrf: csrf.Csrf
-    per_account: RateLimiter
+    per_account: RateLimiter  # failed sign-ins to an account from one address or device
     per_address: RateLimiter
+    everywhere: RateLimiter  # to an account from anywhere but her known devices
+    devices: Devices
     hub: Hub
     sockets: SocketCount  # open table connections per account and address
     session_sockets: SessionSockets  # and of each session, closed when it ends

@@ -11,13 +11,17 @@ __all__ = ["Limits"]
 @dataclass(frozen=True)
 class Limits:
     """What one person or one address may do in a ``window`` of seconds, so that nobody
-    crowds out the others: failed sign-ins per account and per address, new accounts
-    (guests and sign-ups) and tables opened per address, and tables waiting for players
-    per person at once (0: no limit)."""
+    crowds out the others: failed sign-ins to one account from one address (or one known
+    device, :mod:`fido.accounts.devices`), from one address, and to one account from
+    anywhere but her known devices (a wider, slower bound: ``everywhere`` in
+    ``everywhere_window``); new accounts (guests and sign-ups) and tables opened per
+    address, and tables waiting for players per person at once (0: no limit)."""
 
     per_account: int = 5
     per_address: int = 20
     window: float = 15 * 60
+    everywhere: int = 100
+    everywhere_window: float = 24 * 3600
     accounts_per_address: int = 50  # a club behind one router signs up together
     tables_per_address: int = 100
     open_tables_per_account: int = 3  # waiting for players: the lobby is everyone's

@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import fido
 from fido import i18n
+from fido.accounts.devices import Devices
 from fido.accounts.sessions import COOKIE as SESSION
 from fido.accounts.sessions import SESSION_SECONDS, Sessions, server_secret
 from fido.errors import Refused
@@ -156,6 +157,8 @@ def create_app(
         csrf=csrf.Csrf(key, frozenset(origins)),
         per_account=RateLimiter(limits.per_account, limits.window),
         per_address=RateLimiter(limits.per_address, limits.window),
+        everywhere=RateLimiter(limits.everywhere, limits.everywhere_window),
+        devices=Devices(key),
         hub=hub,
         sockets=SocketCount(),
         session_sockets=SessionSockets(),
