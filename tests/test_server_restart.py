@@ -32,8 +32,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 from websockets.sync.client import connect
 
+from conftest import POSTGRES, _empty_postgres
+from server_client import Person, first_legal
+from server_live import live_server
 from server_procs import (
     Logged,
     Player,
@@ -248,3 +254,36 @@ def test_kill_9_loses_nothing_acknowledged(store_url: str, tmp_path: Path) -> No
         assert "Traceback" not in out, out[-3000:]
     elapsed = time.monotonic() - started
     assert restarted_in < 30 and elapsed < 120
+
+
+@pytest.mark.skipif(not POSTGRES, reason="needs tests/with_postgres.py")
+def test_a_database_that_drops_its_connections_costs_no_request() -> None:
+    """PostgreSQL restarting drops every connection the server's pool holds: each is
+    found out before use and replaced (no HTTP 500, no move refused), as
+    docs/deploy.md says."""
+    _empty_postgres(POSTGRES)
+    with live_server(POSTGRES) as base:
+        anna = Person.guest(base)
+        table_id = anna.open_table("fido set=6", 3, seats=[
+            {"kind": "me"}, {"kind": "bot", "level": "greedy"},
+            {"kind": "bot", "level": "greedy"}])["id"]
+        sock = anna.connect(table_id)
+        for _ in range(4):  # the pool holds a few connections now
+            assert anna.http.get("/api/tables").status_code == 200
+        admin = create_engine(POSTGRES, poolclass=NullPool)
+        with admin.connect() as conn:  # what a restart does to the server's connections
+            dropped = conn.execute(text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+        admin.dispose()
+        assert dropped
+        for _ in range(6):
+            r = anna.http.get("/api/tables")
+            assert r.status_code == 200, r.text
+        assert anna.http.get(f"/api/tables/{table_id}").status_code == 200
+        if not sock.my_turn():
+            sock.until(lambda f: sock.my_turn(), timeout=20)
+        assert sock.view is not None
+        reply = sock.move(first_legal(sock.view))
+        assert reply["type"] == "ack", reply
+        sock.close()

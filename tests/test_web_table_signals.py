@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser
+from sqlalchemy.exc import OperationalError
 
+from fido.server.tables.room import Room
 from server_live import live_server
 from web_browser import Person, browser_session
 
@@ -343,3 +345,40 @@ def test_an_anonymous_spectator_is_offered_to_play_as_a_guest_to_chat(
     finally:
         host.close()
         looker.close()
+
+
+def test_a_move_the_table_could_not_save_is_sent_again_by_the_page(
+        browser: Browser, server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move refused as "unavailable" (the database did not take it: nothing happened,
+    as while PostgreSQL restarts) stays hers: the page sends it again, the same message,
+    after a pause, and it is played once, with no alert."""
+    anna = Person(browser, server, seed=5)
+    failures = {"left": 0}
+    commit = Room._commit
+
+    async def flaky(self: Room, events: Any, *args: Any, **kwargs: Any) -> None:
+        if failures["left"] > 0 and events and events[0].kind == "move":
+            failures["left"] -= 1
+            raise OperationalError("table write", None, Exception("the database restarts"))
+        await commit(self, events, *args, **kwargs)
+
+    monkeypatch.setattr(Room, "_commit", flaky)
+    try:
+        anna.sign_up("Rosemarie")
+        _create(anna, {"ruleset": "fido set=6", "players": 3, "seats": [
+            {"kind": "me"}, {"kind": "bot", "level": "greedy"},
+            {"kind": "bot", "level": "greedy"}]})
+        for _moves in range(12):
+            if _turn(anna) == anna.state()["seat"]:
+                break
+            anna.page.wait_for_timeout(200)
+        assert _turn(anna) == anna.state()["seat"]
+        failures["left"] = 2  # her next move: refused twice, then taken
+        played = anna.play_one()
+        assert failures["left"] == 0
+        logged = anna.page.evaluate("() => window.fidoTable.log.map((m) => m.move)")
+        assert logged.count(played) == 1 or played in ("draw", "pass")
+        assert anna.page.locator("#alert").is_hidden()  # no "try again" shown to her
+        assert not anna.errors, anna.errors
+    finally:
+        anna.close()

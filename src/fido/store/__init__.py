@@ -301,6 +301,8 @@ def open_store(url: str | None = None) -> Store:
     kwargs: dict[str, Any] = {"hide_parameters": True}
     if url.startswith("sqlite") and (":memory:" in url or url in ("sqlite://", "sqlite:///")):
         kwargs |= {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
+    if url.startswith("postgresql"):  # a connection the database dropped (it restarted)
+        kwargs |= {"pool_pre_ping": True}  # is found out before use, and replaced
     try:
         engine = create_engine(url, **kwargs)
         if engine.dialect.name == "sqlite":

@@ -95,6 +95,7 @@ function receive(msg) {
       : r.message || t("refused"));
   }
   if (out.sync) send({ type: "sync", seq: state.seq });
+  if (out.retry) resendLater(state.pending, out.retry);
   if (out.render) render(out.render === "fresh");
   // the Rostock knock and the Basel wipe, as they happen (not when catching up)
   for (const e of out.fresh) {
@@ -124,6 +125,13 @@ function noteEvent(e, catchingUp) {
   } else if (e.kind === KIND.END) {
     note(t("Game over"));
   }
+}
+
+/** The pending move sent again after `ms` (the table could not save it), if still pending. */
+function resendLater(pending, ms) {
+  setTimeout(() => {
+    if (state.pending === pending) link.send(pending.message);
+  }, ms);
 }
 
 // ---------------------------------------------------------------- actions

@@ -30,10 +30,11 @@ export function isGap(state, msg) {
  * for every new event, in order, before the view and table change (the page notes
  * them). Returns what the page does next:
  *   { render: null | "fresh" | "changed", fresh: [new events], sync: bool,
- *     refused: null | { message, lost, move } }
+ *     refused: null | { message, lost, move }, retry: ms before the pending move is sent
+ *     again (0: not) }
  */
 export function applyMessage(state, msg, onEvent) {
-  const out = { render: null, fresh: [], sync: false, refused: null };
+  const out = { render: null, fresh: [], sync: false, refused: null, retry: 0 };
   if (msg.type === "welcome") applyWelcome(state, msg, onEvent, out);
   else if (msg.type === "update") applyUpdate(state, msg, onEvent, out);
   else if (msg.type === "ack") applyAck(state, msg, out);
@@ -81,9 +82,22 @@ function applyAck(state, msg, out) {
   } else state.pending.seq = msg.seq;
 }
 
-/** A refusal ends the pending move; a resent one the table never had is "lost". */
+/** Times a move the database did not take is sent again, after 0.5, 1, 2, 4, 8 s. */
+export const RETRIES = 5;
+
+/**
+ * A refusal ends the pending move; a resent one the table never had is "lost". A move
+ * refused as `unavailable` (the database did not take the write: nothing happened, as a
+ * database that restarts) stays pending and is sent again, the same message (same id:
+ * never played twice), after `out.retry` ms, a few times.
+ */
 function applyRefused(state, msg, out) {
   const p = state.pending;
+  if (p && p.id === msg.id && msg.code === "unavailable" && (p.retries || 0) < RETRIES) {
+    p.retries = (p.retries || 0) + 1;
+    out.retry = 500 * 2 ** (p.retries - 1);
+    return;
+  }
   state.pending = null;
   // a resent move that the table never had: the page says why it is not on the table,
   // not only the server's reason (she did nothing since she played it)
