@@ -261,6 +261,7 @@ def test_a_database_that_drops_its_connections_costs_no_request() -> None:
     """PostgreSQL restarting drops every connection the server's pool holds: each is
     found out before use and replaced (no HTTP 500, no move refused), as
     docs/deploy.md says."""
+    assert POSTGRES
     _empty_postgres(POSTGRES)
     with live_server(POSTGRES) as base:
         anna = Person.guest(base)
