@@ -177,3 +177,21 @@ def test_people_online_are_counted(base: str) -> None:
     state = fresh.get("/api/queue").json()
     assert state["online"] == before + 1 and state["entry"] is None
     assert watcher.get("/api/queue").json()["online"] == before + 1
+
+
+def test_no_second_queue_table_while_she_plays_one(base: str) -> None:
+    """The queue deals her no table while she holds a seat at a running one: one guest
+    cannot fill the server with bot tables by joining again and again."""
+    gina = guest(base)
+    queued(gina, game="draw", bots_after=1)
+    time.sleep(1.2)
+    state = gina.get("/api/queue").json()
+    assert state["entry"]["status"] == "seated", state
+    first = state["entry"]["table"]
+    r = gina.post("/api/queue", json={"game": "draw", "bots_after": 1})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "playing", r.text
+    assert first in r.json()["error"]["message"]
+    time.sleep(1.2)
+    state = gina.get("/api/queue").json()
+    assert state["entry"]["status"] == "seated" and state["entry"]["table"] == first
+    assert gina.delete("/api/queue").status_code == 200

@@ -56,6 +56,7 @@ __all__ = [
     "may_read_metrics",
     "may_watch",
     "open_results",
+    "playing_at",
     "queue_entry",
     "rematch_seat",
     "round_playing",
@@ -227,6 +228,16 @@ def queue_entry(s: Session, viewer: Account | None, *, lock: bool = False) -> Qu
         return None
     query = select(QueueEntry).where(QueueEntry.account_id == viewer.id)
     return s.scalar(query.with_for_update() if lock else query)
+
+
+def playing_at(s: Session, viewer: Account) -> str | None:
+    """The running table where the viewer holds a seat (None: she plays nowhere): the
+    queue deals her no other table while she plays one (each queue table is a game of
+    hers, bots included, on the server's shared workers)."""
+    return s.scalar(select(TableRow.id).join(SeatRow, SeatRow.table_id == TableRow.id).where(
+        SeatRow.kind == "person", SeatRow.account_id == viewer.id,
+        TableRow.status == "running").limit(1))
+
 def may_organise(s: Session, viewer: Account | None) -> bool:
     """Whether the viewer may create events (the events page shows her the form)."""
     return roles.may_organise(s, viewer)

@@ -148,6 +148,10 @@ def queue_routes() -> APIRouter:
         def enter() -> None:
             with srv.store.session() as s:
                 me = deps.signed_in(request, s)
+                if (table := policy.playing_at(s, me)) is not None:
+                    raise ApiError(409, "playing", _(
+                        "you are playing at table {table}: the queue finds you your next "
+                        "game once that one is over").format(table=table))
                 entry = policy.queue_entry(s, me, lock=True)
                 now = dt.datetime.now(dt.UTC)
                 if entry is None:
