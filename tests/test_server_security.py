@@ -537,3 +537,29 @@ def test_bad_handshakes_are_refused(base: str) -> None:
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
     assert a.ping()["type"] == "pong"
     assert anna.connect(tid, seq=-5).frames[0]["events"] is None  # a fresh view
+
+
+def test_one_person_plays_at_few_bot_tables_at_once(base: str) -> None:
+    """The bots' workers are everyone's: one guest plays at no more than three tables
+    with bots at once (open or running), and at one with strong bots; tables of people
+    only are not counted, and another person's share is her own."""
+    solo = Person.guest(base)
+    greedy = [{"kind": "me"}, {"kind": "bot", "level": "greedy"},
+              {"kind": "bot", "level": "greedy"}]
+    strong = [{"kind": "me"}, {"kind": "bot", "level": "search"},
+              {"kind": "bot", "level": "greedy"}]
+    first = solo.open_table("fido set=6", 3, seats=strong)["id"]
+    r = solo.http.post("/api/tables", json={"ruleset": "fido set=6", "players": 3,
+                                            "seats": strong})
+    assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_bot_tables"
+    assert "strong bots" in r.json()["error"]["message"]
+    for _ in range(2):
+        solo.open_table("fido set=6", 3, seats=greedy)
+    r = solo.http.post("/api/tables", json={"ruleset": "fido set=6", "players": 3,
+                                            "seats": greedy})
+    assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_bot_tables"
+    solo.open_table("fido set=6", 3, seats=[{"kind": "me"}, {"kind": "open"},
+                                            {"kind": "open"}])  # people only: not counted
+    assert first
+    other = Person.guest(base)  # someone else's share is her own
+    other.open_table("fido set=6", 3, seats=strong)

@@ -25,3 +25,7 @@ class Limits:
     accounts_per_address: int = 50  # a club behind one router signs up together
     tables_per_address: int = 100
     open_tables_per_account: int = 3  # waiting for players: the lobby is everyone's
+    # tables with bots one person plays at once (open or running; the bots' workers are
+    # everyone's), and of those with a strong level (search, champion): 0, no limit
+    bot_tables_per_account: int = 3
+    strong_bot_tables_per_account: int = 1

@@ -25,6 +25,7 @@ from fido.rules import Ruleset
 from fido.server import deps, policy
 from fido.server.deps import TABLE_ID, CsrfChecked, errors
 from fido.server.errors import ApiError
+from fido.server.limits import Limits
 from fido.server.replay import replay_json
 from fido.server.schemas import (
     MATCH_HANDS,
@@ -193,6 +194,7 @@ def lobby_routes() -> APIRouter:
                 ruleset, _rows = _check_table(body, s, me)
                 _check_match(body, Ruleset.from_text(ruleset))  # refused before it counts
                 _check_open_tables(s, me, srv.limits.open_tables_per_account)
+                _check_bot_tables(s, me, body, srv.limits)
                 deps.count_against(request, srv.opened, lambda n: ngettext(
                     "too many tables opened from your address: try again in {n} second",
                     "too many tables opened from your address: try again in {n} seconds", n))
@@ -335,6 +337,28 @@ def _check_open_tables(s: Session, me: Account, most: int) -> None:
             "{n} table of yours is waiting for players: start or leave it first",
             "{n} tables of yours are waiting for players: start or leave one of them first",
             waiting).format(n=waiting))
+
+
+def _check_bot_tables(s: Session, me: Account, body: TableIn, limits: Limits) -> None:
+    """A person plays at most so many tables with bots at once, fewer with strong ones
+    (their decisions take the shared workers for seconds): a table of her and eight
+    bots starts at once, so the open tables' rule never sees it."""
+    levels = {x.level for x in body.seats or [] if x.kind == "bot"}
+    if not levels:
+        return
+    for strong, most in ((False, limits.bot_tables_per_account),
+                         (True, limits.strong_bot_tables_per_account)):
+        if most <= 0 or (strong and not levels & set(policy.STRONG_BOTS)):
+            continue
+        playing = policy.bot_tables(s, me, strong=strong)
+        if playing >= most:
+            raise ApiError(429, "too_many_bot_tables", (ngettext(
+                "you play at {n} table with strong bots (search, champion): finish it first",
+                "you play at {n} tables with strong bots (search, champion): finish one "
+                "of them first", playing) if strong else ngettext(
+                "you play at {n} table with bots: finish it first",
+                "you play at {n} tables with bots: finish one of them first", playing))
+                .format(n=playing))
 
 
 def _newest_of_each(n: int) -> Select[tuple[str]]:

@@ -36,7 +36,7 @@ import ipaddress
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from sqlalchemy import Select, bindparam, exists, or_, select
+from sqlalchemy import Select, bindparam, exists, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from fido.accounts import roles
@@ -47,7 +47,9 @@ from fido.server.errors import ApiError
 from fido.store import Account, Championship, ChampionshipTable, QueueEntry, SeatRow, TableRow
 
 __all__ = [
+    "STRONG_BOTS",
     "GameData",
+    "bot_tables",
     "check_organise",
     "game_data",
     "listed_tables",
@@ -228,6 +230,23 @@ def queue_entry(s: Session, viewer: Account | None, *, lock: bool = False) -> Qu
         return None
     query = select(QueueEntry).where(QueueEntry.account_id == viewer.id)
     return s.scalar(query.with_for_update() if lock else query)
+
+
+STRONG_BOTS = ("search", "champion")  # the levels that think for seconds a move
+
+
+def bot_tables(s: Session, viewer: Account, *, strong: bool = False) -> int:
+    """How many tables with bots (``strong``: with a bot of :data:`STRONG_BOTS`) the
+    viewer plays at now (a seat of hers, the table open or running): a person's share of
+    the bots' workers, which serve everyone."""
+    mine = select(SeatRow.table_id).where(SeatRow.kind == "person",
+                                          SeatRow.account_id == viewer.id)
+    bots = select(SeatRow.table_id).where(SeatRow.kind == "bot")
+    if strong:
+        bots = bots.where(SeatRow.bot.in_(STRONG_BOTS))
+    return s.scalar(select(func.count()).select_from(TableRow).where(
+        TableRow.id.in_(mine), TableRow.id.in_(bots),
+        TableRow.status.in_(("open", "running")))) or 0
 
 
 def playing_at(s: Session, viewer: Account) -> str | None:
