@@ -22,6 +22,8 @@ from playwright.sync_api import Browser, expect
 from sqlalchemy import select, update
 
 from fido.record import GameRecord
+from fido.server.analysis_jobs import AnalysisJobs
+from fido.server.errors import ApiError
 from fido.store import AnalysisRow, open_store
 from server_live import QUICK_ANALYSES, live_server
 from server_live import browser as http_client
@@ -176,3 +178,29 @@ def test_one_player_cannot_fill_the_queue(store_url: str) -> None:
         store.close()
         r = me.post(f"/api/tables/{table}/analysis", json={})
         assert r.status_code in (200, 202), r.text
+
+
+def test_one_address_of_many_guests_cannot_fill_the_queue(store_url: str) -> None:
+    """A guest is an account: analyses are bounded per address too (here 2 waiting or
+    running), whoever asks from there; another address is not held up, and one done
+    frees its place."""
+    with live_server(store_url, play=QUICK_ANALYSES) as base:
+        tables = [_table(base) for _ in range(3)]
+        ids = [c.get("/api/session").json()["account"]["id"] for c, _t in tables]
+    store = open_store(store_url)
+    jobs = AnalysisJobs(store, samples=8, processes=0, per_account=3, per_address=2)
+    try:
+        first = jobs.queue(tables[0][1], 0, ids[0], "203.0.113.7")
+        jobs.queue(tables[1][1], 0, ids[1], "203.0.113.7")
+        with pytest.raises(ApiError) as refused:
+            jobs.queue(tables[2][1], 0, ids[2], "203.0.113.7")
+        assert refused.value.status == 429 and refused.value.code == "analyses_waiting_here"
+        with store.session() as s:  # nothing stored for the refused one
+            assert s.scalar(select(AnalysisRow).where(
+                AnalysisRow.table_id == tables[2][1])) is None
+        jobs.queue(tables[2][1], 1, ids[2], "198.51.100.1")  # another address: taken
+        jobs._done_here(first.id)  # the first is done: its address may ask again
+        jobs.queue(tables[2][1], 0, ids[2], "203.0.113.7")
+    finally:
+        jobs.close()
+        store.close()

@@ -60,7 +60,8 @@ def analysis_routes() -> APIRouter:
                 return seat, me.id
 
         seat, account_id = await asyncio.to_thread(check)
-        row = await asyncio.to_thread(srv.hub.analyses.queue, table_id, seat, account_id)
+        row = await asyncio.to_thread(srv.hub.analyses.queue, table_id, seat, account_id,
+                                      deps.address(request))
         if row.status == "queued":
             srv.hub.analyses.start(row.id)  # after the commit: nothing asked is lost
         if row.status == "done":

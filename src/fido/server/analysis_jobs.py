@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import secrets
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing import get_context
 from typing import Any
@@ -74,8 +75,14 @@ class AnalysisJobs:
     """The worker and the queue of one server process (``processes`` 0: a thread, tests)."""
 
     def __init__(self, store: Store, samples: int | None = None, processes: int = 1,
-                 per_account: int = 3) -> None:
+                 per_account: int = 3, per_address: int = 6) -> None:
         self.store, self.samples, self.per_account = store, samples, per_account
+        # the analyses asked for from each address and not done yet, in this process: a
+        # guest is an account, so one address of many guests would multiply per_account
+        self.per_address = per_address
+        self._by_address: dict[str, set[int]] = {}
+        self._address_of: dict[int, str] = {}
+        self._addresses = threading.Lock()
         self.executor: Executor
         if processes > 0:
             self.executor = ProcessPoolExecutor(
@@ -92,15 +99,47 @@ class AnalysisJobs:
         running = min(self._in_worker, self.workers)
         return len(self._tasks) - running, running
 
-    def queue(self, table_id: str, seat: int, account_id: int | None) -> AnalysisRow:
+    def queue(self, table_id: str, seat: int, account_id: int | None,
+              address: str | None = None) -> AnalysisRow:
         """The analysis of ``seat`` at ``table_id``: the stored one, or a new queued one
-        (committed before this returns: the caller then runs :meth:`start`)."""
+        (committed before this returns: the caller then runs :meth:`start`), asked for
+        from ``address`` (counted there until it is done)."""
         try:
-            return self._queue(table_id, seat, account_id)
+            row = self._queue(table_id, seat, account_id, address)
         except IntegrityError:  # asked twice at the same moment: the other request's row
-            return self._queue(table_id, seat, account_id)
+            row = self._queue(table_id, seat, account_id, address)
+        return row
 
-    def _queue(self, table_id: str, seat: int, account_id: int | None) -> AnalysisRow:
+    def _check_address(self, address: str | None) -> None:
+        if address is None or self.per_address <= 0:
+            return
+        with self._addresses:
+            waiting = len(self._by_address.get(address, ()))
+        if waiting >= self.per_address:
+            raise ApiError(429, "analyses_waiting_here", ngettext(
+                "{n} analysis asked for from your address is waiting or running: ask for "
+                "this one when it is done",
+                "{n} analyses asked for from your address are waiting or running: ask for "
+                "this one when one of them is done", waiting).format(n=waiting))
+
+    def _counted(self, analysis_id: int, address: str | None) -> None:
+        if address is None:
+            return
+        with self._addresses:
+            self._by_address.setdefault(address, set()).add(analysis_id)
+            self._address_of[analysis_id] = address
+
+    def _done_here(self, analysis_id: int) -> None:
+        with self._addresses:
+            address = self._address_of.pop(analysis_id, None)
+            ids = self._by_address.get(address or "")
+            if ids is not None:
+                ids.discard(analysis_id)
+                if not ids:
+                    del self._by_address[address or ""]
+
+    def _queue(self, table_id: str, seat: int, account_id: int | None,
+               address: str | None) -> AnalysisRow:
         with self.store.session() as s:
             # read before the new row exists: a query autoflushes it, and samples is NOT NULL
             samples = self._samples(s, table_id)
@@ -119,6 +158,7 @@ class AnalysisJobs:
                         "it is done",
                         "{n} analyses of yours are waiting or running: ask for this one when "
                         "one of them is done", waiting).format(n=waiting))
+            self._check_address(address)
             if row is None:
                 row = AnalysisRow(table_id=table_id, seat=seat)
                 s.add(row)
@@ -128,7 +168,8 @@ class AnalysisJobs:
             row.started_at = row.finished_at = row.result = row.error = None
             s.flush()
             s.expunge(row)
-            return row
+        self._counted(row.id, address)  # committed: counted until it is done
+        return row
 
     def _samples(self, s: Session, table_id: str) -> int:
         """Worlds per decision: the server's setting, else the analysis's own default
@@ -180,6 +221,7 @@ class AnalysisJobs:
     async def _run(self, analysis_id: int) -> None:
         job = await asyncio.to_thread(self._claim, analysis_id)
         if job is None:
+            self._done_here(analysis_id)
             return
         record, seat, samples, seed = job
         loop = asyncio.get_running_loop()
@@ -196,7 +238,10 @@ class AnalysisJobs:
             error = N_("the analysis failed: ask for it again")
         finally:
             self._in_worker -= 1
-        await asyncio.to_thread(self._finish, analysis_id, result, error)
+        try:
+            await asyncio.to_thread(self._finish, analysis_id, result, error)
+        finally:
+            self._done_here(analysis_id)
 
     async def resume(self) -> None:
         """At start: run what was queued, and what a dead process left running."""

@@ -57,7 +57,8 @@ class Hub:
         self.context = RoomContext(store, settings, self.bots, self.finished, self.room)
         self.analyses = AnalysisJobs(store, settings.analysis_samples,
                                      settings.analysis_processes,
-                                     settings.analyses_per_account)
+                                     settings.analyses_per_account,
+                                     settings.analyses_per_address)
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._listener: threading.Thread | None = None

@@ -21,4 +21,5 @@ class PlaySettings:
     analysis_samples: int | None = None  # worlds per decision of an analysis (None: its own)
     analysis_processes: int = 1  # the analyses' own worker; 0: a thread (tests)
     analyses_per_account: int = 3  # waiting or running at once (a 4th request: 429)
+    analyses_per_address: int = 6  # asked for from one address, waiting or running
     next_hand_delay: float = 4.0  # seconds the result of a match's hand shows before the next
