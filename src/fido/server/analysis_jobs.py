@@ -105,10 +105,9 @@ class AnalysisJobs:
         (committed before this returns: the caller then runs :meth:`start`), asked for
         from ``address`` (counted there until it is done)."""
         try:
-            row = self._queue(table_id, seat, account_id, address)
+            return self._queue(table_id, seat, account_id, address)
         except IntegrityError:  # asked twice at the same moment: the other request's row
-            row = self._queue(table_id, seat, account_id, address)
-        return row
+            return self._queue(table_id, seat, account_id, address)
 
     def _check_address(self, address: str | None) -> None:
         if address is None or self.per_address <= 0:
@@ -132,11 +131,12 @@ class AnalysisJobs:
     def _done_here(self, analysis_id: int) -> None:
         with self._addresses:
             address = self._address_of.pop(analysis_id, None)
-            ids = self._by_address.get(address or "")
-            if ids is not None:
-                ids.discard(analysis_id)
-                if not ids:
-                    del self._by_address[address or ""]
+            if address is None:
+                return
+            ids = self._by_address[address]
+            ids.discard(analysis_id)
+            if not ids:
+                del self._by_address[address]
 
     def _queue(self, table_id: str, seat: int, account_id: int | None,
                address: str | None) -> AnalysisRow:

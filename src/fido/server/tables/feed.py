@@ -51,10 +51,7 @@ class Shown(Protocol):
 
 def holder(seats: list[SeatInfo], account_id: int | None) -> int | None:
     """The seat ``account_id``'s person holds now (None: she holds none, or no account)."""
-    if account_id is None:
-        return None
-    return next((i for i, s in enumerate(seats)
-                 if s.kind == "person" and s.account_id == account_id), None)
+    return _holders(seats).get(account_id) if account_id is not None else None
 
 
 def _holders(seats: list[SeatInfo]) -> dict[int, int]:

@@ -134,9 +134,11 @@ PAYLOADS: dict[Kind, type[Payload]] = {
 }
 
 
+_FIELDS = {kind: frozenset(f.name for f in fields(cls)) for kind, cls in PAYLOADS.items()}
+
+
 def payload_of(kind: Kind, public: dict[str, Any]) -> Payload:
     """The typed payload of an event read from the log (fields it does not know are
     left out: an older log may carry more)."""
-    cls = PAYLOADS[kind]
-    names = {f.name for f in fields(cls)}
-    return cls(**{k: v for k, v in public.items() if k in names})
+    names = _FIELDS[kind]
+    return PAYLOADS[kind](**{k: v for k, v in public.items() if k in names})
