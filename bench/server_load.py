@@ -454,7 +454,8 @@ class ServerProcess:
         cmd = [sys.executable, "-c", "from fido.cli import main; main()", "serve",
                "--db", db_url, "--port", str(self.port), "--bot-delay", str(bot_delay),
                # a thousand guests and their tables from one (loopback) address, on purpose
-               "--accounts-per-address", "0", "--tables-per-address", "0"]
+               "--accounts-per-address", "0", "--tables-per-address", "0",
+               "--bot-tables-per-address", "0"]
         with log.open("w") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         self.pid = self.proc.pid

@@ -563,3 +563,39 @@ def test_one_person_plays_at_few_bot_tables_at_once(base: str) -> None:
     assert first
     other = Person.guest(base)  # someone else's share is her own
     other.open_table("fido set=6", 3, seats=strong)
+
+
+def test_guests_of_one_address_share_its_bot_tables(base: str) -> None:
+    """A guest is an account, so guests of one address would multiply a person's bound:
+    an address opens at most two tables with strong bots and six with bots (open or
+    running), the queue's included; another address is not held up."""
+    here = {"X-Forwarded-For": "203.0.113.77"}  # through the proxy, from one address
+    guests = []
+    for _ in range(8):
+        guest = Person.guest(base)
+        guest.http.headers.update(here)
+        guests.append(guest)
+    strong = [{"kind": "me"}, {"kind": "bot", "level": "search"},
+              {"kind": "bot", "level": "greedy"}]
+    greedy = [{"kind": "me"}, {"kind": "bot", "level": "greedy"},
+              {"kind": "bot", "level": "greedy"}]
+    for guest in guests[:2]:
+        guest.open_table("fido set=6", 3, seats=strong)
+    r = guests[2].http.post("/api/tables", json={"ruleset": "fido set=6", "players": 3,
+                                                 "seats": strong})
+    assert r.status_code == 429, r.text
+    assert r.json()["error"]["code"] == "too_many_bot_tables_here"
+    assert "your address" in r.json()["error"]["message"]
+    for guest in guests[2:6]:
+        guest.open_table("fido set=6", 3, seats=greedy)
+    r = guests[6].http.post("/api/tables", json={"ruleset": "fido set=6", "players": 3,
+                                                 "seats": greedy})
+    assert r.json()["error"]["code"] == "too_many_bot_tables_here"
+    r = guests[7].http.post("/api/queue", json={"game": "fido", "bots_after": 5})
+    assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_bot_tables_here"
+    r = guests[7].http.post("/api/queue", json={"game": "fido"})  # people only
+    assert r.status_code == 201, r.text
+    guests[7].http.delete("/api/queue")
+    elsewhere = Person.guest(base)
+    elsewhere.http.headers["X-Forwarded-For"] = "198.51.100.77"
+    elsewhere.open_table("fido set=6", 3, seats=strong)

@@ -204,3 +204,39 @@ def test_one_address_of_many_guests_cannot_fill_the_queue(store_url: str) -> Non
     finally:
         jobs.close()
         store.close()
+
+
+def test_the_next_persons_analysis_does_not_wait_behind_one_address(store_url: str) -> None:
+    """The worker serves the least served first, one decision at a time: six analyses of
+    one address's guests, asked for first, do not hold up another person's, which ends
+    before most of theirs (in the order asked, hers would end last)."""
+    play = replace(QUICK_ANALYSES, analysis_samples=300)  # each analysis takes a while
+    with live_server(store_url, play=play) as base:
+        crowd = []
+        for _ in range(2):
+            guest, first = _table(base)
+            games = [first] + [guest.post("/api/tables", json={
+                "ruleset": "fido set=6", "players": 3,
+                "seats": [{"kind": "me"}, {"kind": "bot", "level": "greedy"},
+                          {"kind": "bot", "level": "random"}]}).json()["id"] for _ in range(2)]
+            for table in games:
+                _finish(base, guest, table)
+            guest.headers["X-Forwarded-For"] = "203.0.113.5"
+            crowd += [(guest, table) for table in games]
+        her, mine = _table(base)
+        _finish(base, her, mine)
+        her.headers["X-Forwarded-For"] = "198.51.100.5"
+        for guest, table in crowd:
+            assert guest.post(f"/api/tables/{table}/analysis", json={}).status_code == 202
+        assert her.post(f"/api/tables/{mine}/analysis", json={}).status_code == 202
+        for guest, table in [*crowd, (her, mine)]:
+            assert _done(guest, table, 0, timeout=300)["status"] == "done"
+    store = open_store(store_url)
+    try:
+        with store.session(write=False) as s:
+            ended = {r.table_id: r.finished_at for r in s.scalars(select(AnalysisRow))
+                     if r.finished_at is not None}
+    finally:
+        store.close()
+    theirs = sorted(ended[t] for _g, t in crowd)
+    assert ended[mine] < theirs[-3], (ended[mine], theirs)

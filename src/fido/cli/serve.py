@@ -85,6 +85,16 @@ def serve(
         typer.Option(min=0, max=1_000_000, help="tables one address may open in 15 minutes "
                      "(0: no limit)"),
     ] = Limits.tables_per_address,
+    bot_tables_per_address: Annotated[
+        int,
+        typer.Option(min=0, max=1_000_000, help="tables with bots opened from one address "
+                     "and played at once (0: no limit; a bench on loopback)"),
+    ] = Limits.bot_tables_per_address,
+    strong_bot_tables_per_address: Annotated[
+        int,
+        typer.Option(min=0, max=1_000_000, help="of those, tables with strong bots (search, "
+                     "champion; 0: no limit)"),
+    ] = Limits.strong_bot_tables_per_address,
     close_delay: Annotated[
         float,
         typer.Option(min=0.0, max=31 * 24.0, help="hours after a month's end before "
@@ -133,7 +143,9 @@ def serve(
     monthly = MonthlySettings(every=close_every, delay=close_delay * 3600)
     try:
         limits = Limits(accounts_per_address=accounts_per_address,
-                        tables_per_address=tables_per_address)
+                        tables_per_address=tables_per_address,
+                        bot_tables_per_address=bot_tables_per_address,
+                        strong_bot_tables_per_address=strong_bot_tables_per_address)
         app = create_app(url, play=play, monthly=monthly, limits=limits,
                          metrics_token=metrics_token and metrics_token.strip())
     except StoreError as e:

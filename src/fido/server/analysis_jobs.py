@@ -4,7 +4,10 @@ A player asks for the analysis of her moves once the game is over
 (:mod:`fido.analysis`: every decision judged from her view only). It takes
 seconds to a minute of CPU, so it never runs on the event loop, nor in the
 bots' pool (a bot's move would wait behind it): one worker process of its
-own, at a lower priority, takes the analyses one after another.
+own, at a lower priority, judges the decisions. It serves the people asking in
+a fair order (:mod:`fido.server.fair`), one decision at a time: the address (or
+account) with the least recent work goes first, so the next person's analysis
+does not wait behind everything one address of many guests asked for.
 
 Nothing asked for is lost: the request is a row (``queued``) committed
 before the answer, the worker claims it (``running``, with an UPDATE that
@@ -23,6 +26,7 @@ import logging
 import os
 import secrets
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing import get_context
 from typing import Any
@@ -35,6 +39,7 @@ from fido.i18n import N_, _, ngettext
 from fido.rules import Ruleset
 from fido.server.botpool import end_with_parent
 from fido.server.errors import ApiError
+from fido.server.fair import FairShare
 from fido.store import AnalysisRow, Store, TableRow
 
 __all__ = ["STALE", "AnalysisJobs", "analysis_json"]
@@ -51,11 +56,29 @@ def _worker_start() -> None:
         os.nice(10)
 
 
-def _analyse(record: str, seat: int, samples: int, seed: int) -> str:
-    """What the worker runs: the analysis of ``seat``'s moves, as JSON text."""
-    from fido.analysis import analyse_record  # noqa: PLC0415 (only in the worker)
+def _jobs(record_json: str, seat: int, samples: int, seed: int) -> tuple[Any, list[Any]]:
+    """The record read and replayed (ValueError: refused, with its reason) and each
+    decision of ``seat`` as a job for the worker."""
+    from fido.analysis.report import check_settings, decision_jobs  # noqa: PLC0415
+    from fido.record import GameRecord  # noqa: PLC0415
 
-    return json.dumps(analyse_record(record, [seat], samples=samples, seed=seed))
+    record = GameRecord.from_json(record_json)
+    seats = check_settings(record, [seat], samples)
+    return record, decision_jobs(record, seats, samples, seed)
+
+
+def _result(record: Any, seat: int, samples: int, seed: int, decisions: list[Any]) -> str:
+    """The judged decisions as the analysis's JSON text."""
+    from fido.analysis.report import assemble  # noqa: PLC0415
+
+    return json.dumps(assemble(record, [seat], samples, seed, decisions).to_dict())
+
+
+def _decide(job: Any) -> Any:
+    """What the worker runs: one decision judged."""
+    from fido.analysis.report import analyse_decision  # noqa: PLC0415 (only in the worker)
+
+    return analyse_decision(job)
 
 
 def analysis_json(row: AnalysisRow) -> dict[str, Any]:
@@ -92,12 +115,13 @@ class AnalysisJobs:
             self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fido-analysis")
         self._tasks: set[asyncio.Task[None]] = set()
         self.workers = max(processes, 1)
-        self._in_worker = 0  # handed to the worker (running, or next in its line)
+        self.share = FairShare(self.executor, self.workers)
+        self._owner_of: dict[int, str] = {}  # whose turn an analysis takes (start)
+        self._running = 0  # begun: some of their decisions judged or in the worker
 
     def counts(self) -> tuple[int, int]:
         """This process's analyses: (waiting, running), for the metrics."""
-        running = min(self._in_worker, self.workers)
-        return len(self._tasks) - running, running
+        return len(self._tasks) - self._running, self._running
 
     def queue(self, table_id: str, seat: int, account_id: int | None,
               address: str | None = None) -> AnalysisRow:
@@ -169,6 +193,9 @@ class AnalysisJobs:
             s.flush()
             s.expunge(row)
         self._counted(row.id, address)  # committed: counted until it is done
+        # its turn in the worker's fair order: its address's (kept in memory only)
+        self._owner_of[row.id] = (f"address:{address}" if address is not None
+                                  else f"account:{account_id}")
         return row
 
     def _samples(self, s: Session, table_id: str) -> int:
@@ -181,9 +208,11 @@ class AnalysisJobs:
         table = s.get(TableRow, table_id)
         return default_samples(Ruleset.from_text(table.ruleset)) if table else 600
 
-    def start(self, analysis_id: int) -> None:
-        """Run the analysis in the background (its task kept until done)."""
-        task = asyncio.ensure_future(self._run(analysis_id))
+    def start(self, analysis_id: int, owner: str | None = None) -> None:
+        """Run the analysis in the background (its task kept until done), in the worker's
+        fair order as ``owner``'s (None: as the one who asked for it here)."""
+        owner = owner or self._owner_of.get(analysis_id) or f"analysis:{analysis_id}"
+        task = asyncio.ensure_future(self._run(analysis_id, owner))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -218,43 +247,69 @@ class AnalysisJobs:
             row.result, row.error = result, error
             row.finished_at = dt.datetime.now(dt.UTC)
 
-    async def _run(self, analysis_id: int) -> None:
-        job = await asyncio.to_thread(self._claim, analysis_id)
-        if job is None:
-            self._done_here(analysis_id)
-            return
-        record, seat, samples, seed = job
-        loop = asyncio.get_running_loop()
-        result: str | None = None
-        error: str | None = None
-        self._in_worker += 1
+    async def _run(self, analysis_id: int, owner: str) -> None:
         try:
-            result = await loop.run_in_executor(self.executor, _analyse, record, seat,
-                                                samples, seed)
-        except ValueError as e:  # a record the analysis refuses: its reason
-            error = str(e)
-        except Exception as e:  # the worker died, or a bug: logged, the request kept
-            log.error("analysis %s failed: %s", analysis_id, type(e).__name__)
-            error = N_("the analysis failed: ask for it again")
-        finally:
-            self._in_worker -= 1
-        try:
+            job = await asyncio.to_thread(self._claim, analysis_id)
+            if job is None:
+                return
+            result, error = await self._judge(analysis_id, owner, job)
             await asyncio.to_thread(self._finish, analysis_id, result, error)
         finally:
             self._done_here(analysis_id)
+            self._owner_of.pop(analysis_id, None)
+
+    async def _judge(self, analysis_id: int, owner: str, claimed: tuple[str, int, int, int]
+                     ) -> tuple[str | None, str | None]:
+        """The analysis's JSON text, or why it failed: the record replayed here, each
+        decision judged in the worker when ``owner``'s turn comes."""
+        record_json, seat, samples, seed = claimed
+        try:
+            record, jobs = await asyncio.to_thread(_jobs, record_json, seat, samples, seed)
+        except ValueError as e:  # a record the analysis refuses: its reason
+            return None, str(e)
+        self._running += 1
+        touched = time.monotonic()
+
+        async def judged(job: Any) -> Any:
+            nonlocal touched
+            decision = await self.share.run(owner, _decide, job)
+            if time.monotonic() - touched > STALE / 2:  # still alive: no other takes it
+                touched = time.monotonic()
+                await asyncio.to_thread(self._touch, analysis_id)
+            return decision
+
+        try:
+            decisions = await asyncio.gather(*(judged(j) for j in jobs))
+            return await asyncio.to_thread(_result, record, seat, samples, seed,
+                                           list(decisions)), None
+        except ValueError as e:
+            return None, str(e)
+        except Exception as e:  # the worker died, or a bug: logged, the request kept
+            log.error("analysis %s failed: %s", analysis_id, type(e).__name__)
+            return None, N_("the analysis failed: ask for it again")
+        finally:
+            self._running -= 1
+
+    def _touch(self, analysis_id: int) -> None:
+        """A long analysis (its decisions waiting their turns) is still this process's."""
+        with self.store.session() as s:
+            s.execute(update(AnalysisRow).where(AnalysisRow.id == analysis_id,
+                                                AnalysisRow.status == "running")
+                      .values(started_at=dt.datetime.now(dt.UTC)))
 
     async def resume(self) -> None:
         """At start: run what was queued, and what a dead process left running."""
         stale = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=STALE)
 
-        def waiting() -> list[int]:
+        def waiting() -> list[tuple[int, int | None]]:
             with self.store.session(write=False) as s:
-                return list(s.scalars(select(AnalysisRow.id).where(or_(
-                    AnalysisRow.status == "queued",
-                    (AnalysisRow.status == "running") & (AnalysisRow.started_at < stale)))))
+                return [(r.id, r.requested_by) for r in s.execute(
+                    select(AnalysisRow.id, AnalysisRow.requested_by).where(or_(
+                        AnalysisRow.status == "queued",
+                        (AnalysisRow.status == "running") & (AnalysisRow.started_at < stale))))]
 
-        for analysis_id in await asyncio.to_thread(waiting):
-            self.start(analysis_id)
+        for analysis_id, account_id in await asyncio.to_thread(waiting):
+            self.start(analysis_id, f"account:{account_id}" if account_id else None)
 
     def close(self) -> None:
         for task in self._tasks:

@@ -14,7 +14,6 @@ orphan worker behind; the resource tracker then ends too.
 
 from __future__ import annotations
 
-import asyncio
 import multiprocessing
 import os
 import random
@@ -29,6 +28,7 @@ from multiprocessing.connection import wait
 
 from fido.bots import Bot, make_bot
 from fido.moves import Move
+from fido.server.fair import FairShare
 from fido.views import SeatView
 
 __all__ = ["INLINE", "BotPool", "decide"]
@@ -64,7 +64,10 @@ def end_with_parent() -> None:
 
 
 class BotPool:
-    """``processes`` workers (default: the cores); 0 decides in threads (tests, small hosts)."""
+    """``processes`` workers (default: the cores); 0 decides in threads (tests, small hosts).
+
+    The workers serve the tables' owners in a fair order (:mod:`fido.server.fair`): the
+    owner with the least recent work first, and never one owner on every worker."""
 
     def __init__(self, processes: int | None = None) -> None:
         n = (os.cpu_count() or 1) if processes is None else processes
@@ -76,18 +79,19 @@ class BotPool:
             )
         else:
             self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fido-bot")
+        self.share = FairShare(self.executor, n if n > 0 else 2)
         # told each decision's bot and seconds (the server's metrics)
         self.decided: Callable[[str, float], None] | None = None
 
-    async def decide(self, spec: str, view: SeatView) -> Move:
+    async def decide(self, spec: str, view: SeatView, owner: str = "") -> Move:
+        """Bot ``spec``'s move from ``view``, for a table of ``owner`` (whose turn in the
+        workers' fair order it takes: the table's opener, :attr:`Room.owner`)."""
         seed = secrets.randbits(64)
         started = time.perf_counter()
         if spec in INLINE:  # decided in microseconds: cheaper than pickling the view
             move = _bot(spec).choose(view, random.Random(seed))
         else:
-            loop = asyncio.get_running_loop()
-            move = Move.from_text(
-                await loop.run_in_executor(self.executor, decide, spec, view, seed))
+            move = Move.from_text(await self.share.run(owner, decide, spec, view, seed))
         if self.decided is not None:
             self.decided(spec, time.perf_counter() - started)
         return move

@@ -9,6 +9,8 @@ here. What a person may see or do is not decided here but in
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,6 +43,7 @@ __all__ = [
     "Server",
     "account",
     "address",
+    "address_tag",
     "count_against",
     "errors",
     "finished_record",
@@ -77,6 +80,7 @@ class Server:
     created: RateLimiter  # accounts created (guests, sign-ups), per address
     metrics: Metrics = field(default_factory=Metrics)  # this process's, for /metrics
     drain: Drain = field(default_factory=Drain)  # every table socket, closed on SIGTERM
+    address_key: bytes = b""  # keys the hash an address is stored as (address_tag)
 
 
 def server(request: Request) -> Server:
@@ -145,6 +149,13 @@ async def room(request: Request, table_id: str) -> Room:
 
 def address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
+
+
+def address_tag(request: Request) -> str:
+    """The client's address as it may be stored (a table's ``opened_from``): a keyed hash,
+    the same for one address on this server, that names no address without its secret."""
+    key = server(request).address_key
+    return hmac.new(key, address(request).encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def https(request: Request) -> bool:

@@ -29,3 +29,7 @@ class Limits:
     # everyone's), and of those with a strong level (search, champion): 0, no limit
     bot_tables_per_account: int = 3
     strong_bot_tables_per_account: int = 1
+    # the same, opened from one address (its guests would multiply a person's bound; a
+    # club behind one router shares these): the lobby's tables and the queue's
+    bot_tables_per_address: int = 6
+    strong_bot_tables_per_address: int = 2

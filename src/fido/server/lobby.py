@@ -154,9 +154,11 @@ def _check_match(body: TableIn, rules: Ruleset) -> tuple[str, int] | None:
     return "points", goal
 
 
-def new_table(s: Session, body: TableIn, creator: Account) -> TableRow:
+def new_table(s: Session, body: TableIn, creator: Account,
+              opened_from: str | None = None) -> TableRow:
     """Add the table ``body`` describes, checked, to the session, its seats open or as
-    ``body`` says (its ``me`` seat open: the room seats her, :meth:`Room.join`): every
+    ``body`` says (its ``me`` seat open: the room seats her, :meth:`Room.join`), opened
+    from the address ``opened_from`` (a tag, :func:`fido.server.deps.address_tag`): every
     table is made here, the lobby's and the queue's (:mod:`fido.server.queue`)."""
     ruleset, rows = _check_table(body, s, creator)
     match = _check_match(body, Ruleset.from_text(ruleset))
@@ -164,7 +166,7 @@ def new_table(s: Session, body: TableIn, creator: Account) -> TableRow:
         id=secrets.token_urlsafe(9), ruleset=ruleset, players=body.players, status="open",
         rated=body.rated, private=body.private, clock=body.clock, grace=body.grace,
         invite=secrets.token_urlsafe(12), created_by=creator.id,
-        created_at=dt.datetime.now(dt.UTC), seq=0, move_seq=0,
+        created_at=dt.datetime.now(dt.UTC), seq=0, move_seq=0, opened_from=opened_from,
     )
     table.seats = rows
     if match is not None:
@@ -194,11 +196,12 @@ def lobby_routes() -> APIRouter:
                 ruleset, _rows = _check_table(body, s, me)
                 _check_match(body, Ruleset.from_text(ruleset))  # refused before it counts
                 _check_open_tables(s, me, srv.limits.open_tables_per_account)
-                _check_bot_tables(s, me, body, srv.limits)
+                tag = deps.address_tag(request)
+                _check_bot_tables(s, me, body, srv.limits, tag)
                 deps.count_against(request, srv.opened, lambda n: ngettext(
                     "too many tables opened from your address: try again in {n} second",
                     "too many tables opened from your address: try again in {n} seconds", n))
-                table_id = new_table(s, body, me).id
+                table_id = new_table(s, body, me, tag).id
                 kinds = [x.kind for x in (body.seats or [])] or ["me"]
                 mine = kinds.index("me") if "me" in kinds else None
                 s.expunge(me)
@@ -339,16 +342,19 @@ def _check_open_tables(s: Session, me: Account, most: int) -> None:
             waiting).format(n=waiting))
 
 
-def _check_bot_tables(s: Session, me: Account, body: TableIn, limits: Limits) -> None:
+def _check_bot_tables(s: Session, me: Account, body: TableIn, limits: Limits,
+                      tag: str) -> None:
     """A person plays at most so many tables with bots at once, fewer with strong ones
-    (their decisions take the shared workers for seconds): a table of her and eight
-    bots starts at once, so the open tables' rule never sees it."""
+    (their decisions take the shared workers for seconds), and so does an address (``tag``:
+    its guests would multiply a person's bound): a table of her and eight bots starts at
+    once, so the open tables' rule never sees it."""
     levels = {x.level for x in body.seats or [] if x.kind == "bot"}
     if not levels:
         return
+    strong_here = bool(levels & set(policy.STRONG_BOTS))
     for strong, most in ((False, limits.bot_tables_per_account),
                          (True, limits.strong_bot_tables_per_account)):
-        if most <= 0 or (strong and not levels & set(policy.STRONG_BOTS)):
+        if most <= 0 or (strong and not strong_here):
             continue
         playing = policy.bot_tables(s, me, strong=strong)
         if playing >= most:
@@ -359,6 +365,11 @@ def _check_bot_tables(s: Session, me: Account, body: TableIn, limits: Limits) ->
                 "you play at {n} table with bots: finish it first",
                 "you play at {n} tables with bots: finish one of them first", playing))
                 .format(n=playing))
+    for strong, most in ((False, limits.bot_tables_per_address),
+                         (True, limits.strong_bot_tables_per_address)):
+        if most <= 0 or (strong and not strong_here):
+            continue
+        policy.check_bot_tables_here(s, tag, most, strong=strong)
 
 
 def _newest_of_each(n: int) -> Select[tuple[str]]:

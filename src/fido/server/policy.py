@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session, aliased
 from fido.accounts import roles
 from fido.accounts.names import name_key
 from fido.events.rounds import TableResult, round_over
-from fido.i18n import N_, _
+from fido.i18n import N_, _, ngettext
 from fido.server.errors import ApiError
 from fido.store import Account, Championship, ChampionshipTable, QueueEntry, SeatRow, TableRow
 
@@ -50,6 +50,7 @@ __all__ = [
     "STRONG_BOTS",
     "GameData",
     "bot_tables",
+    "check_bot_tables_here",
     "check_organise",
     "game_data",
     "listed_tables",
@@ -235,18 +236,39 @@ def queue_entry(s: Session, viewer: Account | None, *, lock: bool = False) -> Qu
 STRONG_BOTS = ("search", "champion")  # the levels that think for seconds a move
 
 
-def bot_tables(s: Session, viewer: Account, *, strong: bool = False) -> int:
+def bot_tables(s: Session, viewer: Account | None = None, *, strong: bool = False,
+               opened_from: str | None = None) -> int:
     """How many tables with bots (``strong``: with a bot of :data:`STRONG_BOTS`) the
-    viewer plays at now (a seat of hers, the table open or running): a person's share of
-    the bots' workers, which serve everyone."""
-    mine = select(SeatRow.table_id).where(SeatRow.kind == "person",
-                                          SeatRow.account_id == viewer.id)
+    viewer plays at now (a seat of hers, the table open or running), or that were opened
+    from the address ``opened_from`` (:func:`fido.server.deps.address_tag`): a person's
+    and an address's share of the bots' workers, which serve everyone."""
     bots = select(SeatRow.table_id).where(SeatRow.kind == "bot")
     if strong:
         bots = bots.where(SeatRow.bot.in_(STRONG_BOTS))
-    return s.scalar(select(func.count()).select_from(TableRow).where(
-        TableRow.id.in_(mine), TableRow.id.in_(bots),
-        TableRow.status.in_(("open", "running")))) or 0
+    query = select(func.count()).select_from(TableRow).where(
+        TableRow.id.in_(bots), TableRow.status.in_(("open", "running")))
+    if viewer is not None:
+        query = query.where(TableRow.id.in_(select(SeatRow.table_id).where(
+            SeatRow.kind == "person", SeatRow.account_id == viewer.id)))
+    if opened_from is not None:
+        query = query.where(TableRow.opened_from == opened_from)
+    return s.scalar(query) or 0
+
+
+def check_bot_tables_here(s: Session, tag: str, most: int, *, strong: bool = False) -> None:
+    """Refuse (429 ``too_many_bot_tables_here``) a table with bots (``strong``: strong
+    ones) opened from an address whose ``most`` such tables are open or running."""
+    playing = bot_tables(s, strong=strong, opened_from=tag)
+    if playing >= most:
+        raise ApiError(429, "too_many_bot_tables_here", (ngettext(
+            "{n} table with strong bots (search, champion) opened from your address is "
+            "being played: wait until it is over",
+            "{n} tables with strong bots (search, champion) opened from your address are "
+            "being played: wait until one of them is over", playing) if strong else ngettext(
+            "{n} table with bots opened from your address is being played: wait until it "
+            "is over",
+            "{n} tables with bots opened from your address are being played: wait until "
+            "one of them is over", playing)).format(n=playing))
 
 
 def playing_at(s: Session, viewer: Account) -> str | None:

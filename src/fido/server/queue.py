@@ -180,7 +180,9 @@ def _form(s: Session, ruleset: str, size: int, people: list[QueueEntry]) -> Form
     assert creator is not None
     seats = ([SeatIn(kind="open")] * len(people)
              + [SeatIn(kind="bot", level=BOT_LEVEL)] * (size - len(people)))
-    table = new_table(s, TableIn(ruleset=ruleset, players=size, seats=seats), creator)
+    # opened from where the one who waited longest joined: its bots count against there
+    table = new_table(s, TableIn(ruleset=ruleset, players=size, seats=seats), creator,
+                      people[0].joined_from)
     s.flush()  # the table before the entries that name it
     for i, entry in enumerate(people):
         entry.status, entry.table_id, entry.seat = "seated", table.id, i

@@ -138,7 +138,7 @@ def queue_routes() -> APIRouter:
         return out
 
     @api.post("/queue", response_model=QueueOut, status_code=201, dependencies=CsrfChecked,
-              responses=errors(401, 409))
+              responses=errors(401, 409, 429))
     async def join_queue(body: QueueIn, request: Request) -> QueueOut:
         """Wait for a table of people for a game (any size or one); a wait before bots
         fill the other seats, or none. A second request replaces her first."""
@@ -152,6 +152,9 @@ def queue_routes() -> APIRouter:
                     raise ApiError(409, "playing", _(
                         "you are playing at table {table}: the queue finds you your next "
                         "game once that one is over").format(table=table))
+                tag = deps.address_tag(request)
+                if body.bots_after is not None:  # a table with bots, counted where she is
+                    policy.check_bot_tables_here(s, tag, srv.limits.bot_tables_per_address)
                 entry = policy.queue_entry(s, me, lock=True)
                 now = dt.datetime.now(dt.UTC)
                 if entry is None:
@@ -160,6 +163,7 @@ def queue_routes() -> APIRouter:
                 entry.ruleset, entry.players, entry.bots_after = (
                     ruleset, body.players, body.bots_after)
                 entry.status, entry.table_id, entry.seat = "waiting", None, None
+                entry.joined_from = tag
                 entry.joined_at = entry.seen_at = now
 
         try:

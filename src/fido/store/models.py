@@ -276,7 +276,10 @@ class TableRow(Base):
 
     ``seq`` is the sequence number of the last event of its log and
     ``move_seq`` that of the last game event (a move decided before it is
-    stale). ``deal`` (the hands as dealt, JSON) never leaves the server; the
+    stale). ``opened_from``: a keyed hash of the address the table was opened from
+    (:func:`fido.server.deps.address_tag`; the address itself is never stored): its
+    tables with bots are bounded per address, and it is the table's owner in the bots'
+    fair order. ``deal`` (the hands as dealt, JSON) never leaves the server; the
     stock has no order (every draw is made by the server's secret random
     source when it happens) and the game is rebuilt by replaying the log.
     """
@@ -302,6 +305,7 @@ class TableRow(Base):
         ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
     )
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    opened_from: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     move_seq: Mapped[int] = mapped_column(Integer, default=0)
     deal: Mapped[str | None] = mapped_column(Text, nullable=True)  # secret
@@ -617,7 +621,8 @@ class QueueEntry(Base):
     (a ruleset's canonical text), the table size she wants (None: any), after how many
     seconds bots may fill the other seats (None: never). ``seen_at``: her waiting page's
     last poll (an entry not polled for a while is dropped). Once paired, ``table_id``
-    and ``seat`` say where she sits. One entry an account."""
+    and ``seat`` say where she sits; ``joined_from``: the address she joined from, as a
+    keyed hash (the table's ``opened_from``). One entry an account."""
 
     __tablename__ = "play_queue"
     __table_args__ = (
@@ -631,6 +636,7 @@ class QueueEntry(Base):
     ruleset: Mapped[str] = mapped_column(String(200), index=True)
     players: Mapped[int | None] = mapped_column(Integer, nullable=True)
     bots_after: Mapped[int | None] = mapped_column(Integer, nullable=True)  # seconds
+    joined_from: Mapped[str | None] = mapped_column(String(32), nullable=True)
     status: Mapped[str] = mapped_column(String(10))
     joined_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
     seen_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)

@@ -10,6 +10,7 @@ is a 500 with the same shape and no traceback. A request body larger than
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -167,6 +168,7 @@ def create_app(
         opened=RateLimiter(limits.tables_per_address, limits.window),
         created=RateLimiter(limits.accounts_per_address, limits.window),
         metrics=metrics,
+        address_key=hashlib.sha256(("fido.address:" + key).encode()).digest(),
     )
     app.state.metrics = metrics
     app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and records are long

@@ -52,6 +52,7 @@ class TableState:
     match_id: str | None = None  # a hand of a match: the match, and which hand
     hand: int | None = None
     created_by: int | None = None
+    opened_from: str | None = None  # the opener's address as a tag: the bots' fair order
 
 
 @dataclass

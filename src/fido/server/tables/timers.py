@@ -74,6 +74,7 @@ class Clock:
 
     def __init__(self, table_id: str, bots: BotPool) -> None:
         self.table_id, self.bots = table_id, bots
+        self.owner = f"table:{table_id}"  # its turn in the bots' fair order (the room sets it)
         self.task: asyncio.Task[None] | None = None
 
     def arm(self, timer: Timer | None, view: Callable[[], SeatView | None],
@@ -97,7 +98,7 @@ class Clock:
         if seen is None:
             return
         try:
-            move = await self.bots.decide(timer.spec, seen)
+            move = await self.bots.decide(timer.spec, seen, self.owner)
         except Exception as e:  # a broken worker must not stop the table
             log.error("table %s: bot %s failed: %s", self.table_id, timer.spec,
                       type(e).__name__)
