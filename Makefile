@@ -38,7 +38,7 @@ $(COMPILED): $(RUN_STAMP) $(COMPILED_SRC)
 	$(BIN)/pybabel --quiet compile -i $< -o $@
 
 # the messages of the code, extracted: build/fido.pot (Python, templates), build/fido_js.pot
-# (the page scripts); tests/test_catalogs.py extracts them too, to compare with the catalogs
+# (the page scripts); tests/web/test_catalogs.py extracts them too, to compare with the catalogs
 POT_DIR ?= build
 pot:
 	mkdir -p $(POT_DIR)
@@ -74,7 +74,7 @@ run: $(COMPILED) $(CATALOGS)
 # what the tests need from the system, installed with apt-get when missing (as root
 # on Debian, e.g. CI): PostgreSQL (the store tests run on it too) and chromium (the
 # browser the web tests drive, at /usr/bin/chromium unless FIDO_CHROMIUM says), nginx and
-# openssl (tests/test_deploy_nginx.py: the proxy terminating TLS, its certificate)
+# openssl (tests/server/test_deploy_nginx.py: the proxy terminating TLS, its certificate)
 system-deps:
 	@missing=""; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null \
@@ -93,21 +93,22 @@ system-deps:
 	fi
 
 test: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports  # the architecture: pyproject.toml's [tool.importlinter]
 	$(BIN)/python tests/with_postgres.py $(BIN)/pytest  # + a throwaway PostgreSQL if installed
-	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/test_golden.py tests/test_errors.py tests/test_notation.py \
-		tests/test_properties.py tests/test_undo_chance.py tests/test_hostile_input.py tests/test_position.py
+	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/engine/test_golden.py tests/engine/test_errors.py \
+		tests/engine/test_notation.py tests/engine/test_properties.py tests/engine/test_undo_chance.py \
+		tests/engine/test_hostile_input.py tests/engine/test_position.py
 
 # docs/screenshots/: the lobby, two tables, the ranking pages, an event, the German pages, a match,
 # its rematch vote and the queue, at phone and desktop size
 screenshots: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
-	PYTHONPATH=tests $(BIN)/python tests/web_screenshots.py docs/screenshots
-	PYTHONPATH=tests $(BIN)/python tests/ranking_screenshots.py docs/screenshots
-	PYTHONPATH=tests $(BIN)/python tests/event_screenshots.py docs/screenshots
-	PYTHONPATH=tests $(BIN)/python tests/german_screenshots.py docs/screenshots
-	FIDO_SHOTS=docs/screenshots $(BIN)/pytest -q tests/test_web_match.py tests/test_web_queue.py
+	PYTHONPATH=tests $(BIN)/python tools/screenshots/web_screenshots.py docs/screenshots
+	PYTHONPATH=tests $(BIN)/python tools/screenshots/ranking_screenshots.py docs/screenshots
+	PYTHONPATH=tests $(BIN)/python tools/screenshots/event_screenshots.py docs/screenshots
+	PYTHONPATH=tests $(BIN)/python tools/screenshots/german_screenshots.py docs/screenshots
+	FIDO_SHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_web_match.py tests/web/test_web_queue.py
 
 $(VENV)/.installed-bench: $(DEV_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/layout.py [--games 1000] [--no-lookahead] [--no-relayout]
 
-The games are the tests' (tests/test_layout.py): moves chosen by
+The games are the tests' (tests/engine/test_layout.py): moves chosen by
 ``random.Random(seed)`` for seeds 0, 1, ..., played by the engine first;
 then each table is laid out placement by placement, as a server does during a
 game. Prints the layout time per whole game (every placement added

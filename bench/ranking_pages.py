@@ -20,11 +20,11 @@ from pathlib import Path
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))  # the support package
 
 from fido.store import open_store
-from ranking_league import big_league
-from server_live import live_server
+from support.ranking_league import big_league
+from support.server_live import live_server
 
 
 def timed(client: httpx.Client, path: str, reps: int = 7) -> tuple[float, int, int]:

@@ -20,10 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))  # the support package
 
-from conftest import POSTGRES, _empty_postgres
-from server_procs import (
+from support.postgres import POSTGRES, empty_postgres
+from support.server_procs import (
     Moving,
     ServerProcess,
     check_log,
@@ -38,7 +38,7 @@ from server_procs import (
 def one_run(where: Path, tables: int) -> tuple[float, list[float]]:
     """(seconds from SIGTERM to A's exit, seconds from each 1012 to the welcome on B)."""
     assert POSTGRES
-    _empty_postgres(POSTGRES)
+    empty_postgres(POSTGRES)
     a, b = (ServerProcess(POSTGRES, where / f"{name}.log", bot_delay=0.01, bot_processes=1)
             for name in "ab")
     with servers(a, b):

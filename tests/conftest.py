@@ -1,34 +1,29 @@
-"""The ``store`` fixture: an empty, migrated store on SQLite and, when
-``FIDO_TEST_POSTGRES_URL`` is set (``make test`` sets it when PostgreSQL's
-``initdb`` is installed), on PostgreSQL too."""
+"""The fixtures every area shares, defined once: ``store`` (an empty, migrated store on
+SQLite and, when ``FIDO_TEST_POSTGRES_URL`` is set (``make test`` sets it when
+PostgreSQL's ``initdb`` is installed), on PostgreSQL too) and ``browser`` (chromium
+driven by Playwright, one a module). An area's own fixtures are in its folder's
+conftest.py; what the tests share besides fixtures is the ``support`` package."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from fido.store import Store, open_store
+from support.postgres import BACKENDS, POSTGRES, empty_postgres
 
-POSTGRES = os.environ.get("FIDO_TEST_POSTGRES_URL")
-BACKENDS = ["sqlite", *(["postgresql"] if POSTGRES else [])]
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
-
-def _empty_postgres(url: str) -> None:
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
 
 
 @pytest.fixture(params=BACKENDS)
 def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
     if request.param == "postgresql":
         assert POSTGRES
-        _empty_postgres(POSTGRES)
+        empty_postgres(POSTGRES)
         return POSTGRES
     return f"sqlite:///{tmp_path_factory.mktemp('db') / 'fido.db'}"
 
@@ -38,3 +33,11 @@ def store(store_url: str) -> Iterator[Store]:
     st = open_store(store_url)
     yield st
     st.close()
+
+
+@pytest.fixture(scope="module")
+def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
+    """Chromium for the module's tests (its version printed once a module)."""
+    from support.web_browser import browser_session  # noqa: PLC0415 (only where a page is)
+
+    yield from browser_session(request)

@@ -27,7 +27,7 @@ from fido.terminal.screen import results_table
 
 # the federation's commands need the database and ranking stack (SQLAlchemy,
 # Alembic, numpy): imported only when one of them runs, so that `fido play`,
-# `replay` and `rules` start fast (tests/test_cli_startup.py)
+# `replay` and `rules` start fast (tests/cli/test_cli_startup.py)
 _FEDERATION = {
     "players": LazyApp("fido.cli.ranking", "players_app", "Register and list players."),
     "results": LazyApp("fido.cli.ranking", "results_app", "Enter, import and review game results."),

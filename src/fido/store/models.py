@@ -32,7 +32,7 @@
 
 The schema is created and upgraded by the Alembic migrations in
 ``fido/store/migrations`` (run by :func:`fido.store.open_store`), never by
-``create_all``; ``tests/test_store.py`` checks the two agree.
+``create_all``; ``tests/server/test_store.py`` checks the two agree.
 """
 
 from __future__ import annotations

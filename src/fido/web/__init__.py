@@ -1,10 +1,11 @@
 """The web app: server-rendered pages (Jinja2) and the table's client (ES modules, SVG).
 
 It lives on the server's app (:func:`install_web`, called by
-:func:`fido.web.app.create_app`) and uses nothing but the server's
-documented API and WebSocket protocol.
+:func:`fido.web.app.create_app`). The page modules share one kit
+(:mod:`fido.web.kit`: the render, who asks, the checked form), which imports
+no page module.
 """
 
-from fido.web.pages import install_web
+from fido.web.app import install_web
 
 __all__ = ["install_web"]

@@ -20,6 +20,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import fido
@@ -53,11 +54,14 @@ from fido.server.schemas import ErrorBody
 from fido.server.sockets import SessionSockets, SocketCount
 from fido.store import Store, open_store
 from fido.web.assistant_pages import assistant_pages
-from fido.web.pages import error_page, install_web, wants_page
+from fido.web.event_pages import event_routes
+from fido.web.kit import STATIC, RefusedPage, error_page, refused_page, wants_page
+from fido.web.pages import page_routes
 from fido.web.ranking_pages import ranking_routes
-from fido.web.sheets import RefusedPage, refused_page, sheet_routes
+from fido.web.rulebook import rules_routes
+from fido.web.sheets import sheet_routes
 
-__all__ = ["MAX_BODY", "Limits", "Server", "create_app"]
+__all__ = ["MAX_BODY", "Limits", "Server", "create_app", "install_web"]
 
 log = logging.getLogger("fido.server")
 
@@ -258,3 +262,11 @@ def _error_handlers(app: FastAPI) -> None:
                     "The server met an error it did not expect; it is logged. "
                     "Please try again."))
             return _error(500, "internal", _("internal server error"))
+
+
+def install_web(app: FastAPI) -> None:
+    """Add the pages and their static files to the server's app."""
+    app.include_router(page_routes())
+    app.include_router(rules_routes())
+    app.include_router(event_routes())
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse
 
 from fido.rules import FIDO_DIVISORS
 from fido.server.assistant_api import SETS
-from fido.web.pages import render, viewer
+from fido.web.kit import render, viewer
 
 __all__ = ["assistant_pages"]
 

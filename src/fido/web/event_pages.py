@@ -20,7 +20,7 @@ from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
 from fido.server import csrf
 from fido.web.api import InProcessApi
-from fido.web.pages import page_form, render, see_other, viewer
+from fido.web.kit import Form, render, see_other, viewer
 
 __all__ = ["event_routes"]
 
@@ -96,10 +96,7 @@ def event_routes() -> APIRouter:
         return await events_page(request)
 
     @pages.post("/events")
-    async def create(request: Request) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def create(request: Request, form: Form) -> Response:
         api = InProcessApi(request, form.get(csrf.FIELD))
         answer = await api.call("POST", "/api/events", _event_body(form))
         if answer.ok:
@@ -107,11 +104,8 @@ def event_routes() -> APIRouter:
         return await events_page(request, form, answer.message, answer.status)
 
     @pages.post("/events/organise")
-    async def ask_to_organise(request: Request) -> Response:
+    async def ask_to_organise(request: Request, form: Form) -> Response:
         """She asks the federation for an organiser's role (a club or an event by name)."""
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
         kind = "event" if form.get("kind") == "event" else "club"
         name = " ".join(form.get("scope", "").split())
         api = InProcessApi(request, form.get(csrf.FIELD))
@@ -145,11 +139,8 @@ def event_routes() -> APIRouter:
                           message=_("There is no event with this address."), back="/events")
         return await event_page(request, eid)
 
-    async def act(request: Request, event_id: str, method: str, path: str,
-                  body: dict[str, Any] | None = None) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def act(request: Request, form: dict[str, str], event_id: str, method: str,
+                  path: str, *, body: dict[str, Any] | None = None) -> Response:
         eid = _valid_id(event_id)
         if eid is None:
             return see_other("/events")
@@ -162,26 +153,26 @@ def event_routes() -> APIRouter:
         return await event_page(request, eid, answer.message, answer.status)
 
     @pages.post("/events/{event_id}/register")
-    async def register(request: Request, event_id: str) -> Response:
-        return await act(request, event_id, "POST", "/entries", {})
+    async def register(request: Request, form: Form, event_id: str) -> Response:
+        return await act(request, form, event_id, "POST", "/entries", body={})
 
     @pages.post("/events/{event_id}/withdraw")
-    async def withdraw(request: Request, event_id: str) -> Response:
-        return await act(request, event_id, "DELETE", "/entries/mine")
+    async def withdraw(request: Request, form: Form, event_id: str) -> Response:
+        return await act(request, form, event_id, "DELETE", "/entries/mine")
 
     @pages.post("/events/{event_id}/players/{account_id}/retire")
-    async def retire(request: Request, event_id: str, account_id: str) -> Response:
+    async def retire(request: Request, form: Form, event_id: str, account_id: str) -> Response:
         """The organiser takes a player off the rounds still to draw."""
         aid = _valid_id(account_id)
-        return await act(request, event_id, "DELETE", f"/entries/{aid or 0}")
+        return await act(request, form, event_id, "DELETE", f"/entries/{aid or 0}")
 
     @pages.post("/events/{event_id}/cancel")
-    async def cancel(request: Request, event_id: str) -> Response:
-        return await act(request, event_id, "POST", "/cancel")
+    async def cancel(request: Request, form: Form, event_id: str) -> Response:
+        return await act(request, form, event_id, "POST", "/cancel")
 
     @pages.post("/events/{event_id}/rounds")
-    async def draw(request: Request, event_id: str) -> Response:
-        return await act(request, event_id, "POST", "/rounds")
+    async def draw(request: Request, form: Form, event_id: str) -> Response:
+        return await act(request, form, event_id, "POST", "/rounds")
 
     @pages.get("/events/{event_id}/rounds/{round_no}/cards", response_class=HTMLResponse)
     async def cards(request: Request, event_id: str, round_no: int) -> HTMLResponse:

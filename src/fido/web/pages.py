@@ -13,23 +13,15 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote
+from urllib.parse import quote
 
-from fastapi import APIRouter, FastAPI, Request, Response
-from fastapi.responses import HTMLResponse, RedirectResponse
-from fastapi.staticfiles import StaticFiles
-from jinja2 import Environment, PackageLoader, select_autoescape
-from sqlalchemy.orm import Session, object_session
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-import fido
 from fido import i18n
-from fido.accounts.claims import pending_count
-from fido.accounts.notifications import unread_of
-from fido.accounts.roles import is_federation
-from fido.i18n import N_, _, ngettext
+from fido.i18n import _, ngettext
 from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
 from fido.server import csrf, deps, policy
@@ -44,166 +36,25 @@ from fido.web.forms import (
     bot_name,
     clock_choices,
     default_form,
-    game_label,
     seat_choices,
     set_label,
     table_body,
 )
+from fido.web.kit import (
+    Form,
+    guest_name,
+    local_path,
+    person_json,
+    render,
+    see_other,
+    viewer,
+)
 from fido.web.queue_form import BOT_WAITS, queue_body, queue_games, queue_view
-from fido.web.rulebook import rules_routes
 
-__all__ = ["error_page", "install_web", "wants_page"]
+__all__ = ["page_routes"]
 
-STATIC = Path(__file__).parent / "static"
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{6,16}")
 _INVITE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_MAX_FORM = 16_384  # bytes: the largest form (create a table) is far smaller
-# pages load scripts, styles and images from this site only; the table's
-# socket is this site's too
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-)
-
-_env = Environment(
-    loader=PackageLoader("fido.web", "templates"),
-    autoescape=select_autoescape(["html"]),
-    trim_blocks=True,
-    lstrip_blocks=True,
-    extensions=["jinja2.ext.i18n"],
-)
-# the request's language at each call (a context variable), so one environment serves all
-_env.install_gettext_callables(  # type: ignore[attr-defined]
-    i18n.gettext, i18n.ngettext, newstyle=True)
-_env.filters["game"] = game_label
-_env.filters["bot"] = bot_name  # a bot's level in the reader's language: "bot (expert)"
-_GUEST = re.compile(r"guest (\d+)")  # how the API names a guest (no account may be named so)
-
-
-def person_name(name: str | None) -> str | None:
-    """A name from the API as the reader reads it: a guest ("guest 12") in her language."""
-    guest = _GUEST.fullmatch(name or "")
-    return i18n.gettext("guest {id}").format(id=guest[1]) if guest else name
-
-
-_env.filters["person"] = person_name
-_env.filters["number"] = i18n.format_number
-_env.filters["decimal"] = i18n.format_decimal
-_env.filters["date"] = i18n.format_date
-_env.filters["datetime"] = i18n.format_datetime
-
-
-def _server_store(request: Request) -> Any:
-    return request.app.state.server.store
-
-
-def viewer(request: Request) -> dict[str, Any] | None:
-    """Who this browser is (None: anonymous), for a page's nav: id, name, guest..."""
-    with deps.server(request).store.session(write=False) as s:
-        return person_of(request, s)
-
-
-def person_of(request: Request, s: Session) -> dict[str, Any] | None:
-    """:func:`viewer` in a session of the caller's."""
-    account = deps.me(request, s)
-    return person_json(account) if account is not None else None
-
-
-
-
-
-def guest_name(account_id: int) -> str:
-    """A guest as the pages name her (she has no name of her own): "guest 12"."""
-    return _("guest {id}").format(id=account_id)
-
-
-def person_json(account: Account) -> dict[str, Any]:
-    name = account.name if account.name is not None else guest_name(account.id)
-    session = object_session(account)
-    federation = session is not None and not account.guest and is_federation(session, account.id)
-    return {"id": account.id, "name": name, "guest": account.guest,
-            "unread": unread_of(account),  # the nav's count of notifications
-            # the nav links the federation's page for the federation, with the requests waiting
-            "federation": federation,
-            "claims": pending_count(session) if federation and session is not None else 0}
-
-
-def render(
-    request: Request, template: str, status: int = 200, **context: Any
-) -> HTMLResponse:
-    """A page: the template with who she is, her CSRF token and the version."""
-    context.setdefault("me", None)
-    html = _env.get_template(template).render(
-        request=request, csrf_token=request.state.csrf_token, version=fido.__version__,
-        lang=i18n.current(), languages=i18n.LANGUAGES, here=_here(request), **context,
-    )
-    return HTMLResponse(html, status_code=status, headers={
-        "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
-        "Referrer-Policy": "same-origin", "Cache-Control": "no-store",
-    })
-
-
-def _here(request: Request) -> str:
-    """This page's address on this site, without a ``?lang=`` (the switch's way back)."""
-    url = request.url.remove_query_params("lang")
-    return url.path + ("?" + url.query if url.query else "")
-
-
-_ERROR_TITLES = {  # translated where shown (error_page)
-    400: N_("That request is not right"), 403: N_("Not yours to see"),
-    404: N_("There is no such page"), 405: N_("That cannot be done here"),
-    413: N_("That is too long"), 422: N_("That address is not right"),
-    500: N_("Something went wrong"),
-}
-
-
-def wants_page(request: Request) -> bool:
-    """A browser asking for a page (not the API, a socket or a file) gets an error as a page."""
-    path = request.url.path
-    return (not path.startswith(("/api/", "/ws/", "/static/"))
-            and "text/html" in request.headers.get("accept", ""))
-
-
-async def error_page(request: Request, status: int, message: str) -> HTMLResponse:
-    """An error as a page with the nav (the JSON body is for the API)."""
-    try:
-        who = await asyncio.to_thread(viewer, request)
-    except Exception:  # the database may be the trouble: the page shows all the same
-        who = None
-    if not hasattr(request.state, "csrf_token"):  # an error before the middleware ran
-        request.state.csrf_token = ""
-    return render(request, "message.html", status, me=who,
-                  title=_(_ERROR_TITLES.get(status, "That did not work")), message=message)
-
-
-def _local(path: str | None) -> str:
-    """A redirect target on this site only (no open redirect to another)."""
-    if not path or not path.startswith("/") or path.startswith("//") or "\\" in path:
-        return "/"
-    return path
-
-
-def see_other(path: str, api: InProcessApi | None = None) -> Response:
-    response = RedirectResponse(_local(path), status_code=303)
-    return api.pass_cookies(response) if api is not None else response
-
-
-async def page_form(request: Request) -> dict[str, str] | HTMLResponse:
-    """The posted form, after its CSRF token was checked against the cookie;
-    a page saying why when it was not (a stale tab, a forged post)."""
-    try:
-        await request.app.state.server.csrf.check(request)
-    except ApiError as e:
-        return render(request, "message.html", e.status, title=_("Please try again"),
-                      message=_("This form was not sent from this site's page (or the page is "
-                                "too old): reload it and send it again. ({why})")
-                      .format(why=e.message))
-    body = await request.body()
-    if len(body) > _MAX_FORM:
-        return render(request, "message.html", 413, title=_("Too long"),
-                      message=_("The form is too large."))
-    fields = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
-    return {k: v[0] for k, v in fields.items() if v}
 
 
 async def _ensure_someone(api: InProcessApi, me: dict[str, Any] | None) -> Answer | None:
@@ -325,10 +176,7 @@ def page_routes() -> APIRouter:
         )
 
     @pages.post("/tables")
-    async def create_table(request: Request) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def create_table(request: Request, form: Form) -> Response:
         try:
             body = table_body(form)
         except FormError as e:
@@ -345,11 +193,8 @@ def page_routes() -> APIRouter:
         return api.pass_cookies(page)
 
     @pages.post("/queue")
-    async def join_queue(request: Request) -> Response:
+    async def join_queue(request: Request, form: Form) -> Response:
         """Play with people: wait for a table (an anonymous visitor becomes a guest)."""
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
         try:
             body = queue_body(form)
         except FormError as e:
@@ -370,10 +215,7 @@ def page_routes() -> APIRouter:
         return api.pass_cookies(page)
 
     @pages.post("/queue/leave")
-    async def leave_queue(request: Request) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def leave_queue(request: Request, form: Form) -> Response:
         api = InProcessApi(request, form.get(csrf.FIELD))
         await api.call("DELETE", "/api/queue")  # not waiting (any more): the lobby all the same
         return see_other("/#play-people", api)
@@ -383,13 +225,10 @@ def page_routes() -> APIRouter:
     @pages.get("/signup", response_class=HTMLResponse)
     async def signup_page(request: Request, next: str = "/") -> HTMLResponse:
         me = await asyncio.to_thread(viewer, request)
-        return render(request, "signup.html", me=me, next=_local(next), form={})
+        return render(request, "signup.html", me=me, next=local_path(next), form={})
 
     @pages.post("/signup")
-    async def signup(request: Request) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def signup(request: Request, form: Form) -> Response:
         api = InProcessApi(request, form.get(csrf.FIELD))
         body: dict[str, Any] = {"name": form.get("name", ""),
                                 "password": form.get("password", "")}
@@ -400,19 +239,16 @@ def page_routes() -> APIRouter:
             return see_other(form.get("next", "/"), api)
         me = await asyncio.to_thread(viewer, request)
         return render(request, "signup.html", answer.status, me=me, error=answer.message,
-                      next=_local(form.get("next")), form={"name": form.get("name", ""),
+                      next=local_path(form.get("next")), form={"name": form.get("name", ""),
                                                           "email": form.get("email", "")})
 
     @pages.get("/signin", response_class=HTMLResponse)
     async def signin_page(request: Request, next: str = "/") -> HTMLResponse:
         me = await asyncio.to_thread(viewer, request)
-        return render(request, "signin.html", me=me, next=_local(next), form={})
+        return render(request, "signin.html", me=me, next=local_path(next), form={})
 
     @pages.post("/signin")
-    async def signin(request: Request) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def signin(request: Request, form: Form) -> Response:
         api = InProcessApi(request, form.get(csrf.FIELD))
         answer = await api.call("POST", "/api/session", {
             "name": form.get("name", ""), "password": form.get("password", "")})
@@ -420,22 +256,16 @@ def page_routes() -> APIRouter:
             return see_other(form.get("next", "/"), api)
         me = await asyncio.to_thread(viewer, request)
         return render(request, "signin.html", answer.status, me=me, error=answer.message,
-                      next=_local(form.get("next")), form={"name": form.get("name", "")})
+                      next=local_path(form.get("next")), form={"name": form.get("name", "")})
 
     @pages.post("/signout")
-    async def signout(request: Request) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def signout(request: Request, form: Form) -> Response:
         api = InProcessApi(request, form.get(csrf.FIELD))
         await api.call("DELETE", "/api/session")
         return see_other("/", api)
 
     @pages.post("/guest")
-    async def guest(request: Request) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def guest(request: Request, form: Form) -> Response:
         api = InProcessApi(request, form.get(csrf.FIELD))
         answer = await api.call("POST", "/api/guest")
         if not answer.ok:
@@ -444,11 +274,8 @@ def page_routes() -> APIRouter:
         return see_other(form.get("next", "/"), api)
 
     @pages.post("/language")
-    async def language(request: Request) -> Response:
+    async def language(request: Request, form: Form) -> Response:
         """The header's switch: the API keeps the choice (cookie and account)."""
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
         api = InProcessApi(request, form.get(csrf.FIELD))
         answer = await api.call("PUT", "/api/language", {"language": form.get("language", "")})
         if not answer.ok:
@@ -520,10 +347,7 @@ def page_routes() -> APIRouter:
         return render(request, "replay.html", me=me, table=table, config=config)
 
     @pages.post("/tables/{table_id}/join")
-    async def join(request: Request, table_id: str) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def join(request: Request, form: Form, table_id: str) -> Response:
         if not _TABLE_ID.fullmatch(table_id):
             return _no_table(request)
         me = await asyncio.to_thread(viewer, request)
@@ -545,10 +369,7 @@ def page_routes() -> APIRouter:
         return api.pass_cookies(page)
 
     @pages.post("/tables/{table_id}/leave")
-    async def leave(request: Request, table_id: str) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def leave(request: Request, form: Form, table_id: str) -> Response:
         if not _TABLE_ID.fullmatch(table_id):
             return see_other("/")
         api = InProcessApi(request, form.get(csrf.FIELD))
@@ -614,13 +435,3 @@ def _replay_refused(request: Request, table_id: str) -> ApiError | None:
         except ApiError as e:
             return e
     return None
-
-
-def install_web(app: FastAPI) -> None:
-    """Add the pages and their static files to the server's app."""
-    from fido.web.event_pages import event_routes  # noqa: PLC0415 (it imports this module)
-
-    app.include_router(page_routes())
-    app.include_router(rules_routes())
-    app.include_router(event_routes())
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")

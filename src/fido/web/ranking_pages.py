@@ -39,7 +39,7 @@ from fido.ranking.players import survivor
 from fido.ranking.report import MonthComputation, month_computation, player_report
 from fido.ranking.snapshot import Entry, Ranking, month_key, published
 from fido.store import INT_MAX, EntryRow, Player, SnapshotRow
-from fido.web.pages import person_of, render
+from fido.web.kit import person_of, render
 from fido.web.ranking_chart import history_chart
 
 __all__ = ["PAGE_SIZE", "ranking_routes"]

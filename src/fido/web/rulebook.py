@@ -30,6 +30,7 @@ from fido.layout import Layouter
 from fido.rules import Ruleset
 from fido.server.wire import layout_json
 from fido.table import Table
+from fido.web.kit import render, viewer
 
 __all__ = ["Picture", "pictures", "rules_html", "rules_routes"]
 
@@ -123,8 +124,6 @@ def rules_routes() -> APIRouter:
     @router.get("/rules", response_class=HTMLResponse)
     async def rules_page(request: Request) -> HTMLResponse:
         """The rule book, for players: what fido plays, with pictures of the examples."""
-        from fido.web.pages import render, viewer  # noqa: PLC0415
-
         who = await asyncio.to_thread(viewer, request)
         return render(request, "rules.html", me=who, body=rules_html())
 

@@ -60,7 +60,14 @@ from fido.server.account_views import claim_out
 from fido.server.errors import ApiError, status_of
 from fido.server.sheet_entry import enter_sheet
 from fido.store import INT_MAX, Account, GameRow, Notification, Player, ReviewRow, RoleRow
-from fido.web.pages import page_form, person_json, render, see_other, viewer
+from fido.web.kit import (
+    Form,
+    RefusedPage,
+    person_json,
+    refused,
+    render,
+    see_other,
+)
 from fido.web.sheet_form import (
     GENERAL,
     MAX_ROWS,
@@ -74,7 +81,7 @@ from fido.web.sheet_form import (
     validate,
 )
 
-__all__ = ["RefusedPage", "refused_page", "sheet_routes"]
+__all__ = ["SheetRefused", "sheet_routes"]
 
 # a review's verdict as the sheet's list of reviews shows it ("confirmed by Anna (12)")
 VERDICTS = {"confirm": N_("confirmed by {name} ({number})"),
@@ -110,32 +117,27 @@ def _review_text(verdict: str, by: dict[str, Any] | None) -> str:
     return _(VERDICTS.get(verdict, verdict)).format(name=by["name"], number=by["number"])
 
 
-class RefusedPage(Refused):
-    """A request the page answers with a status, a title and a sentence (and changes
-    nothing): a :class:`~fido.errors.Refused` with its page's title."""
+class SheetRefused(RefusedPage):
+    """A refusal of the sheets' pages: its page links her results (and sign-in)."""
 
-    def __init__(self, status: int, title: str, message: str, code: str | None = None) -> None:
-        code = code or {401: "signed_out", 403: "forbidden", 404: "not_found"}.get(
-            status, "refused")
-        super().__init__(code, message)
-        self.status, self.title = status, title
+    template = "sheet_refused.html"
 
 
 def _check_open(s: Session, game: GameRow) -> None:
     """Refuse (409 ``round_playing``) a sheet the policy keeps closed: the result of a
     table of a duplicate round whose other tables still play the same deal."""
     if policy.sheet_sealed(s, game.id):
-        raise RefusedPage(409, _("Not yet"), _(
+        raise SheetRefused(409, _("Not yet"), _(
             "This game was played at a table of a duplicate round whose other tables are "
             "still playing the same deal: its score sheet opens when the round has ended."),
             "round_playing")
 
 
 def _signed_in(request: Request, s: Session) -> Account:
-    """The signed-in account, else :class:`RefusedPage` (401: the page asks her to sign in)."""
+    """The signed-in account, else :class:`SheetRefused` (401: the page asks her to sign in)."""
     account = deps.me(request, s)
     if account is None or account.guest:
-        raise RefusedPage(401, _("Sign in first"), _("Score sheets and reviews are made by "
+        raise SheetRefused(401, _("Sign in first"), _("Score sheets and reviews are made by "
                           "signed-in accounts: sign in (or sign up) first."))
     return account
 
@@ -145,25 +147,6 @@ def _me(s: Session, account: Account | None) -> dict[str, Any] | None:
         return None
     me: dict[str, Any] = person_json(account)
     return me
-
-
-def _wants_json(request: Request) -> bool:
-    accept = request.headers.get("accept", "")
-    return "application/json" in accept and "text/html" not in accept
-
-
-def _refused(request: Request, e: RefusedPage, me: dict[str, Any] | None = None) -> Response:
-    if _wants_json(request):
-        return JSONResponse({"error": {"code": e.code, "message": e.message}}, e.status)
-    return render(request, "sheet_refused.html", e.status, me=me, title=e.title,
-                           message=e.message)
-
-
-async def refused_page(request: Request, exc: Exception) -> Response:
-    """A :class:`RefusedPage` that left a page's handler (the store's session rolled back):
-    its page with her nav, or JSON for a client that asks for it."""
-    assert isinstance(exc, RefusedPage)
-    return _refused(request, exc, await asyncio.to_thread(viewer, request))
 
 
 def _inbox_item(n: Notification) -> dict[str, Any]:
@@ -276,7 +259,7 @@ def sheet_routes() -> APIRouter:
                     event, drawn = sheet_table(s, table)
                     numbers = sheet_players(s, drawn)
                 except EventError as e:
-                    return _refused(request, RefusedPage(409, _("No sheet to enter"), str(e)),
+                    return refused(request, SheetRefused(409, _("No sheet to enter"), str(e)),
                                     me)
                 sheet.values |= {"event": event_label(event, drawn), "set": str(event.set),
                                  "date": min(round_day(event, drawn.round),
@@ -323,10 +306,7 @@ def sheet_routes() -> APIRouter:
                               linked=account.player_id is not None, asked=_asked(s, account))
 
     @router.post("/sheets")
-    async def post_sheet(request: Request) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def post_sheet(request: Request, form: Form) -> Response:
         return await asyncio.to_thread(_enter, request, form)
 
     @router.get("/sheets/players")
@@ -361,11 +341,11 @@ def sheet_routes() -> APIRouter:
                 game = find_game(s, game_id)
                 _check_open(s, game)
             except ResultError:
-                return _refused(request, RefusedPage(
+                return refused(request, SheetRefused(
                     404, _("No such sheet"), _("There is no game {game}.").format(game=game_id)),
                     _me(s, account))
             except RefusedPage as e:
-                return _refused(request, e, _me(s, account))
+                return refused(request, e, _me(s, account))
             if account is not None:
                 notes.mark_read(s, account.id, game.id)
             me = _me(s, account)
@@ -388,7 +368,7 @@ def sheet_routes() -> APIRouter:
                 _check_open(s, game)
                 if verdict in ("confirm", "dispute"):
                     if account.player is None:
-                        raise RefusedPage(403, _("Not linked"), _(
+                        raise SheetRefused(403, _("Not linked"), _(
                             "Your account is not linked to a ranking player: the federation "
                             "links it."))
                     review = confirm if verdict == "confirm" else dispute
@@ -405,25 +385,22 @@ def sheet_routes() -> APIRouter:
                     players = notes.accounts_of_players(s, [ln.player_id for ln in game.lines])
                     notes.notify(s, set(players) - {account.id}, "settled", game)
                 else:
-                    raise RefusedPage(400, _("Which verdict?"), _(
+                    raise SheetRefused(400, _("Which verdict?"), _(
                         "Choose confirm or dispute (or, settling, accept or reject)."))
         except RefusedPage as e:
             if e.status == 401:
-                return _refused(request, e)
+                return refused(request, e)
             return _show(request, game_id, error=e.message, status=e.status, note=note)
         except RoleError as e:
             return _show(request, game_id, error=str(e), status=403, note=note)
         except ResultError as e:
             if e.field == "game":
-                return _refused(request, RefusedPage(404, _("No such sheet"), str(e)))
+                return refused(request, SheetRefused(404, _("No such sheet"), str(e)))
             return _show(request, game_id, error=str(e), status=409, note=note)
         return see_other(f"/sheets/{game_id}")
 
     @router.post("/sheets/{game_id}/review")
-    async def post_review(request: Request, game_id: int) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def post_review(request: Request, form: Form, game_id: int) -> Response:
         return await asyncio.to_thread(_review, request, game_id, form)
 
     # ------------------------------------------------------------ lists
@@ -475,11 +452,8 @@ def sheet_routes() -> APIRouter:
         return see_other(back)
 
     @router.post("/sheets/player")
-    async def ask_player(request: Request) -> Response:
+    async def ask_player(request: Request, form: Form) -> Response:
         """She asks the federation to link her account to her ranking player."""
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
         return await asyncio.to_thread(_ask, request, form)
 
     @router.get("/reviews", response_class=HTMLResponse)
@@ -489,7 +463,7 @@ def sheet_routes() -> APIRouter:
             me = _me(s, account)
             roles = roles_of(s, account.id)
             if not roles:
-                raise RefusedPage(403, _("Organisers only"), _(
+                raise SheetRefused(403, _("Organisers only"), _(
                     "Disputes are settled by an organiser of the game's club or event, or by "
                     "the federation; your account holds neither role."))
             disputed = select(ReviewRow.game_id).where(ReviewRow.verdict == "dispute")
@@ -526,10 +500,7 @@ def sheet_routes() -> APIRouter:
         return see_other("/inbox")
 
     @router.post("/inbox/read")
-    async def read_all(request: Request) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def read_all(request: Request, form: Form) -> Response:
         return await asyncio.to_thread(_read_all, request)
 
     # ------------------------------------------------------------ the federation's roles page
@@ -607,10 +578,7 @@ def sheet_routes() -> APIRouter:
         return see_other("/admin/roles" + (f"?done={quote(done)}" if done else ""))
 
     @router.post("/admin/roles")
-    async def post_role(request: Request) -> Response:
-        form = await page_form(request)
-        if isinstance(form, HTMLResponse):
-            return form
+    async def post_role(request: Request, form: Form) -> Response:
         return await asyncio.to_thread(_change_role, request, form)
 
     return router
@@ -618,5 +586,5 @@ def sheet_routes() -> APIRouter:
 
 def _federation(s: Session, account: Account) -> None:
     if not any(r.role == FEDERATION for r in roles_of(s, account.id)):
-        raise RefusedPage(403, _("The federation only"), _(
+        raise SheetRefused(403, _("The federation only"), _(
             "Only a federation account links accounts to players and grants roles."))

@@ -2,7 +2,7 @@
 // in a FIDO game the table knocks, unless the double scored: then the knock is
 // wiped. The engine names these events (fido.announcements.events_of); the server
 // sends them with each move (its event's table_event) and each replay step, so
-// no page repeats the rule (tests/test_web_extras.py checks what is played).
+// no page repeats the rule (tests/web/test_web_extras.py checks what is played).
 //
 // Shown as a short badge over the board and a pulse of the tile, and heard as
 // a short sound generated with the Web Audio API (no sound files). The sound

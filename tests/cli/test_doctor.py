@@ -1,0 +1,468 @@
+"""The administrator's first day: ``fido serve`` on an empty database says how to make
+the first federation account, and ``fido doctor`` checks the configuration.
+
+Every check runs the real command in a fresh process (``python -m fido.cli``)
+and reads its lines: ``LEVEL NAME message``, then a summary; exit code 1 when
+a line is ``FAIL``. Each check has its OK case and its WARN or FAIL case; no
+output ever holds a traceback, and the doctor changes nothing it looks at.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import sqlite3
+import ssl
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+import pytest
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine, text
+
+from fido.store import MIGRATIONS, migrate, open_store
+from support.server_live import free_port
+from support.server_procs import SRC, ServerProcess, servers
+
+POSTGRES = os.environ.get("FIDO_TEST_POSTGRES_URL")
+STRONG = "o2Vd8kQ-1fZr7xWm3pLs9aTb4nYc6hJe5uGi0qRt"  # 40 characters, many different
+
+
+def _head() -> str:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    return head
+
+
+HEAD = _head()  # the newest migration shipped
+
+
+def fido(*args: str, cwd: Path, **env: str) -> tuple[int, str]:
+    """``fido args`` in a fresh process, without the caller's FIDO_* settings."""
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("FIDO_DB", "FIDO_SECRET", "FORWARDED_ALLOW_IPS")}
+    out = subprocess.run(
+        [sys.executable, "-m", "fido.cli", *args], capture_output=True, text=True,
+        timeout=120, check=False, cwd=cwd,
+        env={**base, "PYTHONPATH": SRC, "COLUMNS": "200", **env},
+    )
+    text_ = out.stdout + out.stderr
+    assert "Traceback" not in text_, text_
+    return out.returncode, text_
+
+
+def doctor(*args: str, cwd: Path, **env: str) -> tuple[int, dict[str, list[str]], str]:
+    """``fido doctor args``: its exit code, its lines by check ("LEVEL message"), all."""
+    code, out = fido("doctor", *args, cwd=cwd, **env)
+    lines: dict[str, list[str]] = {}
+    *checks, summary = out.strip().splitlines()
+    for line in checks:
+        level, name, message = line.split(None, 2)
+        assert level in ("OK", "WARN", "FAIL"), out
+        lines.setdefault(name, []).append(f"{level} {message}")
+    fails = sum(v.startswith("FAIL") for vs in lines.values() for v in vs)
+    assert summary.startswith(f"{fails} failed,"), out
+    assert code == (1 if fails else 0), out
+    return code, lines, out
+
+
+def levels(lines: dict[str, list[str]], name: str) -> list[str]:
+    return [line.split()[0] for line in lines.get(name, [])]
+
+
+def sqlite_db(tmp_path: Path, revision: str = "head") -> tuple[str, Path]:
+    path = tmp_path / "fido.db"
+    engine = create_engine(f"sqlite:///{path}")
+    migrate(engine, revision)
+    engine.dispose()
+    return f"sqlite:///{path}", path
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# ---------------------------------------------------------------- the first day
+
+
+def test_the_first_day_from_fido_serve_to_a_clean_doctor(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    server = ServerProcess(url, tmp_path / "serve.log")
+    with servers(server):
+        server.start()
+        out = server.output()
+        assert "No federation account yet" in out, out
+        assert f"fido accounts grant NAME federation --db '{url}'" in out, out
+        assert "fido doctor" in out
+        # she follows it: signs up on the web, then grants herself the role
+        with httpx.Client(base_url=server.base, timeout=20) as web:
+            web.get("/api/session")
+            r = web.post("/api/accounts", json={"name": "Anna", "password": "a long pass 42"},
+                         headers={"X-CSRF-Token": web.cookies["fido_csrf"]})
+            assert r.status_code == 201, r.text
+        server.stop()
+    code, out = fido("accounts", "grant", "Anna", "federation", "--db", url, cwd=tmp_path)
+    assert code == 0 and "Anna is federation" in out, out
+    # the next start says nothing of it
+    again = ServerProcess(url, tmp_path / "again.log")
+    with servers(again):
+        again.start()
+        assert "No federation account" not in again.output()
+        assert "fido server at" in again.output()
+        again.stop()
+    code, lines, out = doctor("--db", url, cwd=tmp_path)
+    assert code == 0, out
+    assert {level for name in lines for level in levels(lines, name)} == {"OK"}, out
+    assert "stored in the database" in lines["secret"][0]  # made by the first start
+    assert lines["federation"] == ["OK 1 federation account"]
+    assert out.strip().endswith("0 failed, 0 warnings, 6 ok")
+
+
+def test_without_a_federation_account_the_doctor_says_how_to_make_one(tmp_path: Path) -> None:
+    url, _ = sqlite_db(tmp_path)
+    code, lines, _out = doctor("--db", url, cwd=tmp_path, FIDO_SECRET=STRONG)
+    assert code == 0
+    assert levels(lines, "federation") == ["WARN"]
+    assert "fido accounts grant NAME federation" in lines["federation"][0]
+
+
+# ---------------------------------------------------------------- the database
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    (f"postgresql+psycopg://fido@127.0.0.1:{free_port()}/fido", "cannot be reached"),
+    ("sqlite:////no/such/folder/fido.db", "does not exist"),
+    ("not a url at all", "not a database URL"),
+    ("mysql://fido@localhost/fido", "SQLite or PostgreSQL"),
+    ("sqlite:///:memory:", "in memory"),
+])
+def test_a_database_it_cannot_use_fails(tmp_path: Path, url: str, said: str) -> None:
+    code, lines, out = doctor("--db", url, cwd=tmp_path, FIDO_SECRET=STRONG)
+    assert code == 1
+    assert levels(lines, "database") == ["FAIL"], out
+    assert said in lines["database"][0]
+    assert "migrations" not in lines  # nothing to check behind it
+    assert levels(lines, "secret") == ["OK"]  # the others still run
+
+
+def test_a_password_in_the_url_is_never_shown(tmp_path: Path) -> None:
+    url = f"postgresql+psycopg://fido:hunter2secret@127.0.0.1:{free_port()}/fido"
+    code, _lines, out = doctor("--db", url, cwd=tmp_path)
+    assert code == 1 and "hunter2secret" not in out and "***" in out
+
+
+def test_fido_db_is_read_from_the_environment(tmp_path: Path) -> None:
+    url, _ = sqlite_db(tmp_path)
+    code, lines, out = doctor(cwd=tmp_path, FIDO_DB=url, FIDO_SECRET=STRONG)
+    assert code == 0 and url in lines["database"][0], out
+
+
+def test_a_database_not_made_yet_warns_and_is_not_made(tmp_path: Path) -> None:
+    code, lines, out = doctor(cwd=tmp_path, FIDO_SECRET=STRONG)  # sqlite:///fido.db here
+    assert code == 0
+    assert levels(lines, "database") == ["WARN", "WARN"], out
+    assert "fido serve creates it" in lines["database"][0]
+    assert "relative" in lines["database"][1]  # the default is the folder it starts in
+    assert not (tmp_path / "fido.db").exists()
+
+
+def test_a_file_that_is_no_database_fails(tmp_path: Path) -> None:
+    (tmp_path / "fido.db").write_text("these are my notes, not a database\n" * 100)
+    code, lines, out = doctor("--db", f"sqlite:///{tmp_path / 'fido.db'}", cwd=tmp_path)
+    assert code == 1 and levels(lines, "database") == ["FAIL"], out
+
+
+# ---------------------------------------------------------------- migrations
+
+
+def test_a_current_schema_is_ok_and_the_doctor_changes_nothing(tmp_path: Path) -> None:
+    url, path = sqlite_db(tmp_path)
+    before, files = digest(path), sorted(os.listdir(tmp_path))
+    code, lines, out = doctor("--db", url, cwd=tmp_path, FIDO_SECRET=STRONG)
+    assert code == 0
+    assert lines["migrations"] == [f"OK the schema is current (revision {HEAD})"], out
+    assert digest(path) == before and sorted(os.listdir(tmp_path)) == files
+
+
+def test_a_database_behind_on_migrations_warns_and_stays_behind(tmp_path: Path) -> None:
+    url, path = sqlite_db(tmp_path, "0014")
+    code, lines, out = doctor("--db", url, cwd=tmp_path, FIDO_SECRET=STRONG)
+    assert code == 0
+    assert levels(lines, "migrations") == ["WARN"], out
+    said = lines["migrations"][0]
+    assert "revision 0014" in said and HEAD in said and "fido serve" in said
+    assert f"{int(HEAD) - 14} migrations to run" in said
+    with sqlite3.connect(path) as conn:  # not migrated by the doctor
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0014",)
+
+
+def test_a_database_from_a_newer_fido_fails(tmp_path: Path) -> None:
+    url, path = sqlite_db(tmp_path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '0099'")
+    code, lines, out = doctor("--db", url, cwd=tmp_path, FIDO_SECRET=STRONG)
+    assert code == 1
+    assert levels(lines, "migrations") == ["FAIL"], out
+    assert "0099" in lines["migrations"][0] and "upgrade fido" in lines["migrations"][0]
+
+
+def test_an_empty_database_warns_that_serve_makes_the_schema(tmp_path: Path) -> None:
+    path = tmp_path / "empty.db"
+    sqlite3.connect(path).close()
+    code, lines, out = doctor("--db", f"sqlite:///{path}", cwd=tmp_path, FIDO_SECRET=STRONG)
+    assert code == 0 and levels(lines, "migrations") == ["WARN"], out
+    assert "empty" in lines["migrations"][0]
+
+
+# ---------------------------------------------------------------- the secret
+
+
+@pytest.mark.parametrize(("secret", "why"), [
+    ("secret", "well-known"),
+    ("changeme", "well-known"),
+    ("my-own-little-secret", "fewer than 32"),
+    ("ab" * 30, "different characters"),
+])
+def test_a_weak_secret_fails(tmp_path: Path, secret: str, why: str) -> None:
+    url, _ = sqlite_db(tmp_path)
+    code, lines, out = doctor("--db", url, cwd=tmp_path, FIDO_SECRET=secret)
+    assert code == 1
+    assert levels(lines, "secret") == ["FAIL"], out
+    assert why in lines["secret"][0] and "FIDO_SECRET" in lines["secret"][0]
+    assert secret == "secret" or secret not in out  # never repeated (but a word of it)
+
+
+def test_a_strong_secret_is_ok(tmp_path: Path) -> None:
+    url, _ = sqlite_db(tmp_path)
+    code, lines, out = doctor("--db", url, cwd=tmp_path, FIDO_SECRET=STRONG)
+    assert code == 0 and levels(lines, "secret") == ["OK"] and STRONG not in out
+
+
+def test_a_weak_stored_secret_fails(tmp_path: Path) -> None:
+    url, path = sqlite_db(tmp_path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO settings (key, value) VALUES ('secret', 'fido')")
+    code, lines, out = doctor("--db", url, cwd=tmp_path)
+    assert code == 1 and levels(lines, "secret") == ["FAIL"], out
+    assert "stored in the database" in lines["secret"][0]
+
+
+# ---------------------------------------------------------------- cookies behind a proxy
+
+
+def test_loopback_behind_a_proxy_is_ok(tmp_path: Path) -> None:
+    for host in ("127.0.0.1", "::1", "localhost"):
+        _code, lines, out = doctor("--db", "sqlite:///x.db", "--host", host, cwd=tmp_path)
+        assert levels(lines, "cookies") == ["OK"], out
+        assert "X-Forwarded-Proto" in lines["cookies"][0]
+
+
+def test_a_public_address_in_plain_http_warns(tmp_path: Path) -> None:
+    _code, lines, out = doctor("--db", "sqlite:///x.db", "--host", "0.0.0.0", cwd=tmp_path)
+    assert levels(lines, "cookies") == ["WARN"], out
+    assert "Secure" in lines["cookies"][0] and "127.0.0.1" in lines["cookies"][0]
+
+
+def test_a_proxy_on_another_machine_is_named(tmp_path: Path) -> None:
+    _code, lines, out = doctor("--db", "sqlite:///x.db", "--host", "10.0.0.2", cwd=tmp_path,
+                               FORWARDED_ALLOW_IPS="10.0.0.1")
+    assert levels(lines, "cookies") == ["WARN"], out
+    assert "10.0.0.1" in lines["cookies"][0]
+
+
+def test_trusting_every_address_warns(tmp_path: Path) -> None:
+    _code, lines, out = doctor("--db", "sqlite:///x.db", cwd=tmp_path, FORWARDED_ALLOW_IPS="*")
+    assert levels(lines, "cookies") == ["WARN", "OK"], out
+    assert "'*'" in lines["cookies"][0]
+
+
+# ---------------------------------------------------------------- through the proxy
+
+
+@contextlib.contextmanager
+def tls_proxy(backend: str, tmp_path: Path, *, forwarded_proto: bool) -> Iterator[str]:
+    """A reverse proxy terminating TLS (a self-signed certificate made here) in front of
+    ``backend``, that sends ``X-Forwarded-Proto: https`` as nginx is told to, or not (the
+    mistake the doctor finds). Yields its https:// address; the certificate is
+    trusted through ``SSL_CERT_FILE``."""
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+
+    class Forward(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            headers = {"X-Forwarded-Proto": "https"} if forwarded_proto else {}
+            r = httpx.get(backend + self.path, headers=headers, timeout=20)
+            self.send_response(r.status_code)
+            for name, value in r.headers.multi_items():
+                if name.lower() not in ("content-length", "transfer-encoding", "connection",
+                                        "content-encoding"):
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(r.content)))
+            self.end_headers()
+            self.wfile.write(r.content)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", free_port()), Forward)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"https://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make a certificate")
+def test_cookies_through_the_proxy(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'fido.db'}"
+    server = ServerProcess(url, tmp_path / "serve.log")
+    cert = str(tmp_path / "cert.pem")
+    with servers(server):
+        server.start()
+        # a proxy that tells fido the request was HTTPS: Secure cookies
+        with tls_proxy(server.base, tmp_path, forwarded_proto=True) as public:
+            code, lines, out = doctor("--db", url, "--url", public, cwd=tmp_path,
+                                      FIDO_SECRET=STRONG, SSL_CERT_FILE=cert)
+        assert levels(lines, "proxy") == ["OK"], out
+        assert "Secure" in lines["proxy"][0]
+        # one that does not (nginx without proxy_set_header X-Forwarded-Proto)
+        with tls_proxy(server.base, tmp_path, forwarded_proto=False) as public:
+            code, lines, out = doctor("--db", url, "--url", public, cwd=tmp_path,
+                                      FIDO_SECRET=STRONG, SSL_CERT_FILE=cert)
+        assert code == 1 and levels(lines, "proxy") == ["FAIL"], out
+        assert "X-Forwarded-Proto" in lines["proxy"][0]
+        # fido itself in plain HTTP, as people would reach a server on a public address
+        code, lines, out = doctor("--db", url, "--url", server.base, cwd=tmp_path,
+                                  FIDO_SECRET=STRONG)
+        assert code == 0 and levels(lines, "proxy") == ["WARN"], out
+        assert "plain HTTP" in lines["proxy"][0]
+        server.stop()
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    (f"http://127.0.0.1:{free_port()}/", "cannot be reached"),
+    ("fido.example.org", "the address people open"),
+])
+def test_a_public_address_it_cannot_use_fails(tmp_path: Path, url: str, said: str) -> None:
+    code, lines, out = doctor("--db", "sqlite:///x.db", "--url", url, cwd=tmp_path)
+    assert code == 1 and levels(lines, "proxy") == ["FAIL"], out
+    assert said in lines["proxy"][0]
+
+
+def test_a_public_address_that_is_not_fido_fails(tmp_path: Path) -> None:
+    class NotFido(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b"<h1>Welcome to nginx!</h1>"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", free_port()), NotFido)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        code, lines, out = doctor("--db", "sqlite:///x.db", "--url",
+                                  f"http://127.0.0.1:{httpd.server_address[1]}", cwd=tmp_path)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert code == 1 and levels(lines, "proxy") == ["FAIL"], out
+    assert "did not answer as fido does" in lines["proxy"][0]
+
+
+# ---------------------------------------------------------------- disk space for backups
+
+
+def test_room_for_the_backups_is_ok(tmp_path: Path) -> None:
+    url, _ = sqlite_db(tmp_path)
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    code, lines, out = doctor("--db", url, "--backups", str(backups), cwd=tmp_path,
+                              FIDO_SECRET=STRONG)
+    assert code == 0 and levels(lines, "disk") == ["OK"], out
+    assert str(backups) in lines["disk"][0] and "room for 7 backups" in lines["disk"][0]
+
+
+def test_too_little_room_for_the_backups_to_keep_warns(tmp_path: Path) -> None:
+    url, _ = sqlite_db(tmp_path)
+    code, lines, out = doctor("--db", url, "--keep", "1000000", cwd=tmp_path,
+                              FIDO_SECRET=STRONG)
+    assert code == 0  # a warning
+    assert levels(lines, "disk") == ["WARN"], out
+    assert "not the 1000000 to keep" in lines["disk"][0]
+
+
+def test_no_room_for_one_backup_fails(tmp_path: Path) -> None:
+    url, path = sqlite_db(tmp_path)
+    free = shutil.disk_usage(tmp_path).free
+    try:  # the file as big as the disk's free space and more, but sparse: no room taken
+        with path.open("r+b") as f:
+            f.truncate(free * 2 + 2**30)
+    except OSError:
+        pytest.skip("this filesystem holds no sparse file that large")
+    code, lines, out = doctor("--db", url, cwd=tmp_path, FIDO_SECRET=STRONG)
+    assert code == 1
+    assert levels(lines, "disk") == ["FAIL"], out
+    assert "would not fit" in lines["disk"][0]
+
+
+def test_a_missing_backup_folder_fails(tmp_path: Path) -> None:
+    url, _ = sqlite_db(tmp_path)
+    code, lines, out = doctor("--db", url, "--backups", str(tmp_path / "nope"), cwd=tmp_path,
+                              FIDO_SECRET=STRONG)
+    assert code == 1 and levels(lines, "disk") == ["FAIL"], out
+
+
+# ---------------------------------------------------------------- PostgreSQL
+
+
+@pytest.mark.skipif(not POSTGRES, reason="FIDO_TEST_POSTGRES_URL is not set "
+                    "(tests/with_postgres.py sets it)")
+def test_postgresql_version_and_listen_notify(tmp_path: Path) -> None:
+    assert POSTGRES
+    open_store(POSTGRES).close()
+    code, lines, out = doctor("--db", POSTGRES, "--backups", str(tmp_path), cwd=tmp_path,
+                              FIDO_SECRET=STRONG)
+    assert code == 0, out
+    assert levels(lines, "database") == ["OK"] and "PostgreSQL" in lines["database"][0], out
+    assert levels(lines, "migrations") == ["OK"], out
+    assert levels(lines, "postgresql") == ["OK"], out
+    assert levels(lines, "notify") == ["OK"] and "LISTEN/NOTIFY" in lines["notify"][0], out
+    assert levels(lines, "disk") == ["OK"], out
+    # behind on migrations there too, stamped older; the doctor leaves it so
+    engine = create_engine(POSTGRES)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '0016'"))
+    try:
+        _code, lines, out = doctor("--db", POSTGRES, cwd=tmp_path, FIDO_SECRET=STRONG)
+        assert levels(lines, "migrations") == ["WARN"] and "0016" in lines["migrations"][0]
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() \
+                == "0016"
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE alembic_version SET version_num = :h"), {"h": HEAD})
+        engine.dispose()

@@ -1,0 +1,107 @@
+"""The deployment of docs/deploy.md, tested: Debian's nginx terminating TLS in front of two
+``fido serve`` processes on one PostgreSQL, a game played through it from chromium.
+
+The nginx site is docs/deploy.md's own (its ``nginx`` block, with the loopback ports,
+the certificate and the log paths of the test put in), so the document cannot drift from
+what is tested. The test makes a self-signed certificate (``openssl req``) and runs
+nginx unprivileged in a fresh directory (as ``nobody`` when the test runs as root).
+
+Process A starts alone; a person opens a double-6 table with two bots through https
+and plays, her page's socket on A (B is down: nginx passes over it). B starts (it loads
+the running table as a restarted process does); A is killed (SIGKILL) mid-game. Her page
+reconnects by itself, through nginx, to B and she plays the game to its end there.
+Checked: her cookies are ``Secure`` over https (uvicorn trusts nginx's
+``X-Forwarded-Proto``) and not when B is asked directly over http; nginx's log shows her
+socket on A, then on B, and no answer of 500 or more; the page shows no error; the
+table's log has every move once and replays, the record's moves being the log's.
+
+Skipped, with the reason, without nginx or openssl (`make test` installs them) or
+without PostgreSQL (``tests/with_postgres.py`` runs one).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser
+
+from support.nginx import BOT_DELAY, NGINX, OPENSSL, Nginx, play_some, sockets_on
+from support.postgres import POSTGRES, empty_postgres
+from support.server_procs import ServerProcess, check_log, check_record, read_log, servers
+from support.web_browser import Person
+
+pytestmark = [
+    pytest.mark.skipif(not POSTGRES, reason="two servers meet through PostgreSQL: "
+                       "FIDO_TEST_POSTGRES_URL is not set (tests/with_postgres.py sets it)"),
+    pytest.mark.skipif(NGINX is None, reason="nginx is not installed "
+                       "(`make test` installs Debian's package: apt-get install nginx)"),
+    pytest.mark.skipif(OPENSSL is None, reason="openssl is not installed, the test's "
+                       "certificate needs it (`make test` installs it)"),
+]
+
+
+def test_a_game_through_nginx_survives_a_killed_process(browser: Browser,
+                                                         tmp_path: Path) -> None:
+    assert POSTGRES
+    empty_postgres(POSTGRES)
+    a, b = (ServerProcess(POSTGRES, tmp_path / f"{name}.log", bot_delay=BOT_DELAY,
+                          bot_processes=1) for name in "ab")
+    proxy = Nginx((a.port, b.port))
+    try:
+        with servers(a, b):
+            a.start()
+            proxy.start()
+            anna = Person(browser, proxy.base, seed=3, ignore_https_errors=True)
+            try:
+                table = anna.create_table("fido", 6, ("me", "bot:greedy", "bot:greedy"))
+                # the cookies she got through https are Secure (X-Forwarded-Proto)
+                cookies = {c["name"]: c for c in anna.context.cookies()}
+                assert cookies["fido_session"]["secure"], cookies["fido_session"]
+                assert cookies["fido_csrf"]["secure"], cookies["fido_csrf"]
+                anna.page.wait_for_function("() => window.fidoTable && window.fidoTable.view"
+                                            " && window.fidoTable.socket"
+                                            " && window.fidoTable.socket.readyState === 1")
+                play_some(anna, 4)
+
+                # B starts; her socket stays where it is, on A
+                b.start()
+                direct = httpx.get(f"{b.base}/api/session", timeout=10)
+                assert "secure" not in direct.headers["set-cookie"].lower()  # http: not
+                play_some(anna, 2)
+                assert not anna.state()["over"], "the game ended before A was killed"
+                anna.page.evaluate("() => { window.socketOnA = window.fidoTable.socket; }")
+
+                assert not a.kill(), "A's bot worker outlived it"
+                # nginx ends her socket; the page opens another, nginx gives it to B
+                anna.page.wait_for_function(
+                    "() => { const s = window.fidoTable.socket;"
+                    " return s && s !== window.socketOnA && s.readyState === 1; }",
+                    timeout=30_000)
+                on_b = play_some(anna, 1000, timeout=240)  # to the end
+                assert anna.state()["over"]
+                assert on_b >= 1, "she made no move through B"
+                assert sockets_on(proxy, a.port) >= 1, proxy.access()
+                wait = time.monotonic() + 10
+                anna.page.close()  # her socket on B ends: nginx logs it
+                while sockets_on(proxy, b.port) < 1 and time.monotonic() < wait:
+                    time.sleep(0.1)
+                assert sockets_on(proxy, b.port) >= 1, proxy.access()
+                assert not anna.errors, (anna.errors, proxy.access(), proxy.errors())
+            finally:
+                anna.close()
+            failed = [line for line in proxy.access() if line[0] >= "500"]
+            assert not failed, failed
+            row, log = read_log(POSTGRES, table)
+            check_log(log)
+            assert row.status == "finished" and row.record is not None
+            record = httpx.get(f"{proxy.base}/api/tables/{table}/record", verify=False,
+                               timeout=10)
+            assert record.status_code == 200, record.text
+            check_record(record.text, row, log)
+            for process in (a, b):
+                assert "Traceback" not in process.output(), process.output()[-3000:]
+    finally:
+        proxy.stop()

@@ -1,0 +1,166 @@
+"""nginx in front of fido serve for the tests, configured with docs/deploy.md's own site: a
+self-signed certificate, loopback ports, unprivileged."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from support.server_live import free_port
+from support.web_browser import Person
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx")
+                                   else None)
+
+
+OPENSSL = shutil.which("openssl")
+
+
+BOT_DELAY = 0.05  # seconds a bot waits: the game goes quickly, a person can still follow
+
+
+def site(port: int, upstreams: tuple[int, int], cert: Path, key: Path) -> str:
+    """docs/deploy.md's nginx site, on the test's ports and certificate."""
+    doc = (ROOT / "docs" / "deploy.md").read_text()
+    found = re.search(r"```nginx\n(.*?)```", doc, re.S)
+    assert found, "docs/deploy.md has no nginx block"
+    text = found.group(1)
+
+    def sub(pattern: str, new: str, count: int) -> None:
+        nonlocal text
+        text, n = re.subn(pattern, new, text, flags=re.M)
+        assert n == count, f"docs/deploy.md's nginx block: {pattern!r} found {n} times"
+
+    # the upstreams: the two processes (the document's 8001 and 8002)
+    sub(r"server 127\.0\.0\.1:8001\b", f"server 127.0.0.1:{upstreams[0]}", 1)
+    sub(r"server 127\.0\.0\.1:8002\b", f"server 127.0.0.1:{upstreams[1]}", 1)
+    # the http site that sends to https: not tested (port 80); the https one on loopback
+    sub(r"^server \{\n(?:(?!^\}).*\n)*?\s*listen 80;\n(?:.*\n)*?^\}\n", "", 1)
+    sub(r"^\s*listen \[::\]:443 .*\n", "", 1)
+    sub(r"listen 443 ssl", f"listen 127.0.0.1:{port} ssl", 1)
+    sub(r"ssl_certificate \S+;", f"ssl_certificate {cert};", 1)
+    sub(r"ssl_certificate_key \S+;", f"ssl_certificate_key {key};", 1)
+    return text
+
+
+def configuration(where: Path, port: int, upstreams: tuple[int, int]) -> Path:
+    """nginx.conf: Debian's frame around the site (its ``http`` block), every file of
+    nginx's in ``where`` (pid, logs, buffers): nothing of the system's is touched."""
+    cert, key = where / "cert.pem", where / "key.pem"
+    subprocess.run([str(OPENSSL), "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                    "-keyout", str(key), "-out", str(cert), "-days", "2",
+                    "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)
+    temp = "\n".join(f"    {kind}_temp_path {where / kind};"
+                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    conf = where / "nginx.conf"
+    conf.write_text(f"""daemon off;
+worker_processes 1;
+pid {where / "nginx.pid"};
+error_log {where / "error.log"} info;
+events {{ worker_connections 256; }}
+http {{
+{temp}
+    log_format upstreams '$status $request_method $uri $upstream_addr';
+    access_log {where / "access.log"} upstreams;
+{site(port, upstreams, cert, key)}
+}}
+""")
+    return conf
+
+
+class Nginx:
+    """nginx on ``port`` (https) before the processes at ``upstreams``, in a directory of
+    its own, unprivileged."""
+
+    def __init__(self, upstreams: tuple[int, int]) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="fido-nginx-"))
+        self.port = free_port()
+        self.conf = configuration(self.dir, self.port, upstreams)
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"https://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        assert NGINX is not None
+        user: dict[str, object] = {}
+        if os.geteuid() == 0:  # never as root: nobody, who owns its directory
+            pw = pwd.getpwnam("nobody")
+            for path in [self.dir, *self.dir.iterdir()]:
+                os.chown(path, pw.pw_uid, pw.pw_gid)
+            user = {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": []}
+        with (self.dir / "nginx.out").open("wb") as out:
+            self.proc = subprocess.Popen(  # type: ignore[call-overload]
+                [NGINX, "-p", str(self.dir), "-c", str(self.conf),
+                 "-e", str(self.dir / "error.log")],
+                stdout=out, stderr=subprocess.STDOUT, **user)
+        deadline = time.monotonic() + 20
+        while True:
+            assert self.proc.poll() is None, f"nginx ended:\n{self.errors()}"
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                assert time.monotonic() < deadline, f"nginx does not listen:\n{self.errors()}"
+                time.sleep(0.05)
+
+    def errors(self) -> str:
+        out = ""
+        for name in ("nginx.out", "error.log"):
+            path = self.dir / name
+            if path.exists():
+                out += path.read_text(errors="replace")[-3000:]
+        return out
+
+    def access(self) -> list[list[str]]:
+        """nginx's log of answers: status, method, path, the upstream(s) tried."""
+        path = self.dir / "access.log"
+        return [line.split(" ", 3) for line in path.read_text().splitlines()]
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def play_some(person: Person, events: int, timeout: float = 60) -> int:
+    """She plays whenever it is her turn until ``events`` more are in her log (or the game
+    is over). Her moves made."""
+    start, made = person.state()["log"], 0
+    deadline = time.monotonic() + timeout
+    while True:
+        st = person.state()
+        if st["over"] or st["log"] >= start + events:
+            return made
+        assert time.monotonic() < deadline, f"the game does not go on: {st}"
+        if person.my_turn(st):
+            person.play_one()
+            made += 1
+        else:
+            time.sleep(0.05)
+
+
+def sockets_on(proxy: Nginx, port: int) -> int:
+    """Table sockets nginx opened (101) to the process on ``port`` and that have closed
+    (nginx logs a socket when it ends), or that are still open when ``port`` is dead."""
+    return sum(1 for status, _method, path, upstream in proxy.access()
+               if status == "101" and path.startswith("/ws/tables/")
+               and upstream.split(", ")[-1] == f"127.0.0.1:{port}")

@@ -1,0 +1,111 @@
+"""A real fido server for the tests: uvicorn on a free loopback port, in a thread.
+
+The tests talk to it over HTTP with httpx, as a browser would; the server
+can be stopped and started again on the same database (a restart).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from http.cookies import SimpleCookie
+
+import httpx
+import uvicorn
+
+from fido.accounts.claims import link_player
+from fido.accounts.roles import find_account
+from fido.server.hub import PlaySettings
+from fido.store import open_store
+from fido.web.app import Limits, create_app
+
+# The settings `fido serve` uses (PlaySettings' defaults), but for two, each for a reason:
+# bots move at once (the tests would wait a second a move), and bots and analyses run in
+# threads (a spawned process per server costs seconds on 2 cores). A test that changes
+# another setting says why (e.g. test_web_analysis: few samples, to end in seconds).
+FAST = PlaySettings(bot_delay=0.0, bot_processes=0, analysis_processes=0)
+# analyses of 8 worlds a decision: for the tests that wait for an analysis to end
+QUICK_ANALYSES = replace(FAST, analysis_samples=8)
+# `fido serve`'s limits but the bound on tables with bots per address: every person of a
+# test comes from 127.0.0.1, so a module whose tests leave more than six such tables
+# running would find its address full (the bound itself: test_server_security)
+ONE_ADDRESS = Limits(bot_tables_per_address=0, strong_bot_tables_per_address=0)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def live_server(
+    db_url: str, *, limits: Limits = Limits(), play: PlaySettings = FAST,  # noqa: B008
+    port: int | None = None,
+) -> Iterator[str]:
+    """Serve ``create_app(db_url)`` until the block ends; yields its base URL."""
+    app = create_app(db_url, limits=limits, play=play)
+    port = port or free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield base
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        app.state.server.store.close()
+
+
+def browser(base: str) -> httpx.Client:
+    """A client that keeps cookies and sends the CSRF token like the web pages do: the
+    ``fido_csrf`` cookie's value at the time of each request (it changes with the
+    session). A header set by the test itself is sent as it is."""
+    client = httpx.Client(base_url=base, timeout=20, event_hooks={"request": [csrf_hook]})
+    client.get("/api/session")
+    client.headers["X-CSRF-Token"] = CURRENT
+    return client
+
+
+CURRENT = "(the cookie's)"  # browser()'s header until a test sets its own
+
+
+def csrf_hook(request: httpx.Request) -> None:
+    if request.headers.get("X-CSRF-Token") == CURRENT:
+        cookie = SimpleCookie(request.headers.get("cookie", ""))
+        morsel = cookie.get("fido_csrf")
+        request.headers["X-CSRF-Token"] = morsel.value if morsel is not None else ""
+
+
+def link(db: str, name: str, number: int) -> None:
+    """Link the account ``name`` to the ranking player ``number``, as the federation does
+    (an account only asks: fido.accounts.claims)."""
+    store = open_store(db)
+    try:
+        with store.session() as s:
+            link_player(s, find_account(s, name), number)
+    finally:
+        store.close()
+
+
+def token_of(client: httpx.Client) -> str:
+    """The CSRF token a browser's next form carries: its cookie's (it follows the session)."""
+    token: str = client.cookies["fido_csrf"]
+    return token
+
+
+def cookie_header(client: httpx.Client) -> str:
+    """The client's cookies as a ``Cookie`` header (a WebSocket's handshake sends it)."""
+    return "; ".join(f"{k}={v}" for k, v in client.cookies.items())
