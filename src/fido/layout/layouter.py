@@ -123,11 +123,11 @@ class Layouter:
         self.lookahead = bool(lookahead)
         self.budget = budget
         self._placed: list[Placed] = []
-        self._faces: list[tuple[Face | None, ...]] = []  # per tile, per port
-        self._how: list[_How] = []  # per tile
-        self._cells: list[tuple[list[int], list[int]]] = []  # per tile: its cells, unit cells
-        self._slots: dict[int, _Slot] = {}
-        self._covered: dict[int, int] = {}  # cell under a tile -> that tile
+        self.faces: list[tuple[Face | None, ...]] = []  # per tile, per port
+        self.how: list[_How] = []  # per tile
+        self.cells: list[tuple[list[int], list[int]]] = []  # per tile: its cells, unit cells
+        self.slots: dict[int, _Slot] = {}
+        self.covered: dict[int, int] = {}  # cell under a tile -> that tile
         self._units: set[int] = set()  # unit cells a tile reaches into
         # what the open slots keep free: front cells (hard, half-unit cells), and
         # softly tees and runways (unit cells, weighted TEE_W and 1 into one count)
@@ -135,7 +135,7 @@ class Layouter:
         self._soft: dict[int, int] = {}
         self._doubles: set[int] = set()  # numbers whose double is on the table
         self._left: list[int] = []  # per number: tiles showing it still to come
-        self._area = 0  # half the side of the table area, half units (set at the opening)
+        self.area = 0  # half the side of the table area, half units (set at the opening)
         self._crosswise = shape is not Layout.INLINE
         self._tee = TEE_CROSS_UNITS if shape is Layout.CROSS else TEE_LINE_UNITS
         self._double = DOUBLES_CROSS if shape is Layout.CROSS else DOUBLES_LINE
@@ -181,11 +181,11 @@ class Layouter:
         new = copy.copy(self)
         new._table = self._table.copy()
         new._placed = self._placed.copy()
-        new._faces = self._faces.copy()
-        new._how = self._how.copy()
-        new._cells = self._cells.copy()
-        new._slots = self._slots.copy()
-        new._covered = self._covered.copy()
+        new.faces = self.faces.copy()
+        new.how = self.how.copy()
+        new.cells = self.cells.copy()
+        new.slots = self.slots.copy()
+        new.covered = self.covered.copy()
         new._units = self._units.copy()
         new._fronts = self._fronts.copy()
         new._soft = self._soft.copy()
@@ -216,10 +216,10 @@ class Layouter:
         if slot is None or slot[0] not in tile:
             table.copy().place(tile, code)  # refuses it with the table's own words
             raise AssertionError("unreachable")  # pragma: no cover
-        state = self._slots[code]
+        state = self.slots[code]
         self._loosen(state)
         fx, fy, d = state.face
-        order = self._order(tile, d, True)
+        order = self.order(tile, d, True)
         need = self._need(tile, slot[0])
         pens: dict[int, int] = {}
         choice = self._choose(order, fx, fy, need, (0,), pens=pens)
@@ -243,7 +243,7 @@ class Layouter:
         self.last_resorts += 1
         return self._fallback(placement)
 
-    def _order(self, tile: Tile, d: int, proper: bool) -> tuple[tuple[Shape, int, int], ...]:
+    def order(self, tile: Tile, d: int, proper: bool) -> tuple[tuple[Shape, int, int], ...]:
         """The positions of ``tile`` at a face facing d (``proper``: doubles crosswise)."""
         if tile.is_double and self._crosswise:
             return self._proper_double[d] if proper else self._double[d]
@@ -265,10 +265,10 @@ class Layouter:
     def _fallback(self, pl: Placement) -> Placed:
         """The next tile with no proper room: a double in line, a front cell covered,
         and last detached (nearest free spot ahead of its face)."""
-        state = self._slots[pl.slot]
+        state = self.slots[pl.slot]
         self._loosen(state)
         fx, fy, d = state.face
-        order = self._order(pl.tile, d, False)
+        order = self.order(pl.tile, d, False)
         need = self._need(pl.tile, self._table.open[pl.slot][0])
         chosen = self._choose(order, fx, fy, need, (0, 1, 2))
         spot = None if chosen >= 0 else self._free_spot(order[0][0], fx, fy, d)
@@ -290,7 +290,7 @@ class Layouter:
         else:
             value = table.open[code][0]
             table.place(tile, code)
-            state = self._slots.pop(code)
+            state = self.slots.pop(code)
             if not loosened:
                 self._loosen(state)
             fx, fy, d = state.face
@@ -299,12 +299,12 @@ class Layouter:
             if spot is not None:
                 placed = replace(placed, detached=True)
             how = _How(choice, proper)
-        self._covered.update(dict.fromkeys(cells, index))
+        self.covered.update(dict.fromkeys(cells, index))
         self._units.update(units)
         self._placed.append(placed)
-        self._faces.append(faces)
-        self._how.append(how)
-        self._cells.append((cells, units))
+        self.faces.append(faces)
+        self.how.append(how)
+        self.cells.append((cells, units))
         if tile.is_double:
             self._doubles.add(tile.high)
             self._drop_room(tile.high, True)
@@ -326,7 +326,7 @@ class Layouter:
         x, y, d = face
         tile = pl.tile
         code = pl.slot
-        shape = self._order(tile, d, False)[choice][0]
+        shape = self.order(tile, d, False)[choice][0]
         cells = list(map((x * K + y).__add__, shape.cells))
         units = list(map(unit_cell(x, y).__add__, shape.units[2 * (x & 1) + (y & 1)]))
         faces: list[Face | None] = [None, None, None, None]
@@ -342,28 +342,28 @@ class Layouter:
         """Lay the given tiles (none of them the last) at new positions (tile -> index in
         its face's order, in placement order: a moved tile's anchor moves first): their
         cells, drawings and open slots follow."""
-        covered = self._covered
+        covered = self.covered
         touched: set[int] = set()  # unit cells
         for k in choices:
-            cells, units = self._cells[k]
+            cells, units = self.cells[k]
             for c in cells:
                 del covered[c]
             touched.update(units)
         pls = self._table.placements
         for k, choice in choices.items():
             pl = pls[k]
-            face = self._faces[pl.anchor][pl.port]
+            face = self.faces[pl.anchor][pl.port]
             assert face is not None
             value = self._placed[k].first
             placed, faces, cells, units = self._lay(k, pl, value, face, choice)
             covered.update(dict.fromkeys(cells, k))
             touched.update(units)
             self._placed[k] = placed
-            self._faces[k] = faces
-            self._how[k] = _How(choice, True)
-            self._cells[k] = (cells, units)
+            self.faces[k] = faces
+            self.how[k] = _How(choice, True)
+            self.cells[k] = (cells, units)
             for p, f in enumerate(faces):
-                state = self._slots.get(k * 4 + p)
+                state = self.slots.get(k * 4 + p)
                 if state is not None and f is not None:
                     self._loosen(state)
                     self._reserve(k * 4 + p, bool(state.runway), bool(state.tee))
@@ -377,7 +377,7 @@ class Layouter:
 
     def _open(self, tile: Tile) -> tuple[Placed, tuple[Face | None, ...], list[int], list[int]]:
         n = self._max_pips if self._max_pips is not None else max(tile.high, 6)
-        self._area = math.ceil(math.sqrt((n + 1) * (n + 2) // 2 * AREA_PER_TILE))
+        self.area = math.ceil(math.sqrt((n + 1) * (n + 2) // 2 * AREA_PER_TILE))
         self._left = [n + 1] * (n + 1)
         upright = tile.is_double and self._table.layout in (Layout.LINE, Layout.SPINNER)
         if upright:  # across the west-east line
@@ -414,7 +414,7 @@ class Layouter:
         n = len(self._placed)
         placements = [*self._table.placements, new]
         rep = Repair(self, placements)
-        seeds = {k for k in range(1, n) if not self._how[k].proper}
+        seeds = {k for k in range(1, n) if not self.how[k].proper}
         free = rep.closure(seeds | rep.blockers(n) | {n, new.anchor})
         budget = self.budget
         ok = False
@@ -458,7 +458,7 @@ class Layouter:
                 extra: set[int]) -> bool:  # fmt: skip
         """Whether a position of ``order`` at ``face`` (whose front cells are ``own``)
         fits properly with the ``extra`` cells taken too."""
-        covered = self._covered.keys()
+        covered = self.covered.keys()
         fronts = self._fronts.keys()
         base = face[0] * K + face[1]
         for foot in FOOTPRINTS[id(order)]:
@@ -490,7 +490,7 @@ class Layouter:
         proper_double = self._proper_double if self._crosswise else None
         none: set[int] = set()
         harm = 0
-        for c, state in self._slots.items():
+        for c, state in self.slots.items():
             sx, sy, sd = state.face
             if c == code or not (x0 <= sx <= x1 and y0 <= sy <= y1):
                 continue
@@ -568,7 +568,7 @@ class Layouter:
         leaving a new front covered; tier 1 allows the first, tier 2 both); else how
         much room it takes from the other slots and leaves its new slots, as far as
         they ``need`` it (0 none, 1 a runway, 2 also a tee)."""
-        covered = self._covered.keys()
+        covered = self.covered.keys()
         fronts = self._fronts.keys()
         cells = list(map((fx * K + fy).__add__, shape.cells))
         if not covered.isdisjoint(cells):
@@ -582,7 +582,7 @@ class Layouter:
         parity = 2 * (fx & 1) + (fy & 1)
         for k in soft.keys() & map(((fx >> 1) * K + (fy >> 1)).__add__, shape.units[parity]):
             pen += ON_TEE if soft[k] >= TEE_W else ON_RUNWAY
-        a = self._area
+        a = self.area
         x0, y0, x1, y1 = shape.rect
         out = max(-a - fx - x0, -a - fy - y0, fx + x1 - a, fy + y1 - a)
         if out > 0:
@@ -630,7 +630,7 @@ class Layouter:
     def _free_spot(self, shape: Shape, fx: int, fy: int, d: int) -> tuple[int, int]:
         """The nearest face position ahead of (fx, fy) facing d where ``shape`` fits with
         free front cells: where a tile with no room at its anchor is drawn."""
-        covered = self._covered.keys()
+        covered = self.covered.keys()
         fronts = self._fronts.keys()
         rx, ry = DX[(d + 1) & 3], DY[(d + 1) & 3]
         for k in range(1, 1 << 12):
@@ -655,7 +655,7 @@ class Layouter:
         """Open slot ``code``: its front cell (always: its marker goes there) and, while
         a tile may come, its runway and, where a double may come, its tee (each only
         if asked for)."""
-        face = self._faces[code >> 2][code & 3]
+        face = self.faces[code >> 2][code & 3]
         assert face is not None
         x, y, d = face
         runway: list[int] = []
@@ -670,7 +670,7 @@ class Layouter:
                 tee = list(map(u.__add__, self._tee[d][parity]))
         state = _Slot(face, front, runway, tee)
         self._tighten(state)
-        self._slots[code] = state
+        self.slots[code] = state
 
     def _tighten(self, state: _Slot) -> None:
         """Keep the room of a slot."""
@@ -688,7 +688,7 @@ class Layouter:
         """Its double is placed (``tees_only``) or every tile showing ``value`` is: its
         slots keep no room for a double, or none at all but their front cells."""
         open_ = self._table.open
-        slots = self._slots
+        slots = self.slots
         for code, state in slots.items():
             if open_[code][0] == value and (state.tee or (state.runway and not tees_only)):
                 room_drop(self._soft, state.tee, TEE_W)
@@ -704,9 +704,9 @@ class Layouter:
         """Where each open slot is drawn, in the table's slot order: every legal target
         of the next placement is one of them."""
         out = []
-        covered = self._covered
+        covered = self.covered
         for code, (v, k, _w) in self._table.open.items():
-            state = self._slots[code]
+            state = self.slots[code]
             x, y, d = state.face
             base = x * K + y
             detached = any(base + c in covered for c in FRONT[d])

@@ -1,10 +1,12 @@
-"""A re-layout's search (:meth:`Layouter._search <fido.layout.layouter.Layouter._search>`):
-the tiles taken off and laid again until every tile lies properly."""
+"""A re-layout's search (:meth:`Layouter._search <fido.layout.layouter.Layouter._search>`
+hands it the table as :class:`Laid`): the tiles taken off and laid again until every tile
+lies properly."""
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from fido.layout.costs import FURTHER_OUT, HEAVY, NOISE, ON_RUNWAY, OUT_OF_AREA
 from fido.layout.grid import (
@@ -20,9 +22,48 @@ from fido.layout.grid import (
     room_drop,
 )
 from fido.moves import Placement
+from fido.tiles import Tile
 
-if TYPE_CHECKING:  # the layouter runs the search on itself: its type only
-    from fido.layout.layouter import Layouter
+
+class Slot(Protocol):
+    """An open slot as the search reads it: its face and its front cells."""
+
+    @property
+    def face(self) -> Face: ...
+    @property
+    def front(self) -> list[int]: ...
+
+
+class How(Protocol):
+    """How a tile was laid: its position's index in its face's order, and whether the
+    position is proper."""
+
+    @property
+    def choice(self) -> int: ...
+    @property
+    def proper(self) -> bool: ...
+
+
+class Laid(Protocol):
+    """The table the search starts from, as the layouter that runs it has laid it (the
+    layouter is one: the search names no module above it)."""
+
+    @property
+    def covered(self) -> Mapping[int, int]: ...  # cell under a tile -> that tile
+    @property
+    def slots(self) -> Mapping[int, Slot]: ...
+    @property
+    def faces(self) -> Sequence[Sequence[Face | None]]: ...  # per tile, per port
+    @property
+    def cells(self) -> Sequence[tuple[list[int], list[int]]]: ...  # per tile
+    @property
+    def how(self) -> Sequence[How]: ...  # per tile
+    @property
+    def area(self) -> int: ...
+
+    def order(self, tile: Tile, d: int, proper: bool) -> tuple[tuple[Shape, int, int], ...]:
+        """A tile's positions on a face of direction ``d``, best first."""
+        ...
 
 class Repair:
     """A re-layout's search (see :meth:`Layouter._search`): the table as a set of cells
@@ -35,19 +76,19 @@ class Repair:
     them in any order, the most constrained first.
     """
 
-    def __init__(self, lay: Layouter, placements: list[Placement]) -> None:
+    def __init__(self, lay: Laid, placements: list[Placement]) -> None:
         n = len(placements) - 1
         self.lay = lay
         self.pls = placements
-        self.occ: dict[int, int] = dict(lay._covered)  # cell -> the tile on it
+        self.occ: dict[int, int] = dict(lay.covered)  # cell -> the tile on it
         self.res: dict[int, int] = {}  # front cell of an open slot -> that slot
-        for code, state in lay._slots.items():
+        for code, state in lay.slots.items():
             self.res.update(dict.fromkeys(state.front, code))
-        self.faces: list[list[Face | None]] = [list(f) for f in lay._faces]
+        self.faces: list[list[Face | None]] = [list(f) for f in lay.faces]
         self.faces.append([None, None, None, None])
-        self.cells: list[list[int]] = [cells for cells, _units in lay._cells]
+        self.cells: list[list[int]] = [cells for cells, _units in lay.cells]
         self.cells.append([])
-        self.orig = [h.choice if h.proper else -1 for h in lay._how] + [-1]
+        self.orig = [h.choice if h.proper else -1 for h in lay.how] + [-1]
         self.choice = self.orig.copy()
         self.laid = [True] * n + [False]
         self.kids: list[list[int]] = [[] for _ in range(n + 1)]
@@ -56,12 +97,12 @@ class Repair:
             self.kids[placements[k].anchor].append(k)
             self.size[placements[k].anchor] += self.size[k]
         self.fill = {pl.slot: k for k, pl in enumerate(placements) if k}
-        self.area = lay._area
+        self.area = lay.area
         self.nodes = 0
         self.fresh = False  # a fresh layout: no tile prefers where it was
         self.rng: random.Random | None = None  # noise on the scores of a restart
         self.soft: dict[int, int] = {}  # cells ahead of the open slots (runways): how many
-        for code, state in lay._slots.items():
+        for code, state in lay.slots.items():
             room_add(self.soft, self.runway(code, state.face), 1)
         # the room the new tile's positions need (at its anchor as it lies now)
         face = self.faces[placements[n].anchor][placements[n].port]
@@ -95,7 +136,7 @@ class Repair:
         pl = self.pls[j]
         face = self.faces[pl.anchor][pl.port]
         assert face is not None
-        return self.lay._order(pl.tile, face[2], True)
+        return self.lay.order(pl.tile, face[2], True)
 
     def fits(self, j: int, o: int) -> bool:
         """Whether tile j (its anchor laid) fits properly at position o."""
@@ -103,7 +144,7 @@ class Repair:
         face = self.faces[pl.anchor][pl.port]
         assert face is not None
         base = face[0] * K + face[1]
-        cells = list(map(base.__add__, FOOTPRINTS[id(self.lay._order(pl.tile, face[2], True))][o]))
+        cells = list(map(base.__add__, FOOTPRINTS[id(self.lay.order(pl.tile, face[2], True))][o]))
         if not self.occ.keys().isdisjoint(cells):
             return False
         res = self.res
@@ -185,7 +226,7 @@ class Repair:
         and tiles in the way ahead of its new slots, as far as tiles will come there."""
         fx, fy, d = face
         pl = self.pls[j]
-        shape, cost, _g = self.lay._order(pl.tile, d, True)[o]
+        shape, cost, _g = self.lay.order(pl.tile, d, True)[o]
         a = self.area
         x0, y0, x1, y1 = shape.rect
         out = max(-a - fx - x0, -a - fy - y0, fx + x1 - a, fy + y1 - a)
@@ -306,7 +347,7 @@ class Repair:
         face = self.faces[pl.anchor][pl.port]
         assert face is not None
         base = face[0] * K + face[1]
-        foot = FOOTPRINTS[id(self.lay._order(pl.tile, face[2], True))][o]
+        foot = FOOTPRINTS[id(self.lay.order(pl.tile, face[2], True))][o]
         return not self.wanted.isdisjoint(map(base.__add__, foot))
 
     def _why(self, k: int, free: set[int], frontier: set[int]) -> set[int]:
@@ -345,7 +386,7 @@ class Repair:
             assert face is not None
             if x0 <= face[0] <= x1 and y0 <= face[1] <= y1:
                 base = face[0] * K + face[1]
-                feet = FOOTPRINTS[id(lay._order(pl.tile, face[2], True))]
+                feet = FOOTPRINTS[id(lay.order(pl.tile, face[2], True))]
                 narrowed = [o2 for o2 in opts if taken.isdisjoint(map(base.__add__, feet[o2]))]
                 if len(narrowed) < len(opts):
                     saved[k] = opts

@@ -32,7 +32,7 @@ from fido.ranking.clock import utc, utcnow
 from fido.ranking.errors import ResultError
 from fido.ranking.players import find_player
 from fido.ranking.snapshot import closed_until
-from fido.ranking.submission import SOURCES, _stored_key, check_received, check_result, parse_result
+from fido.ranking.submission import SOURCES, check_received, check_result, parse_result, stored_key
 from fido.store import Base, GameRow, LineRow, Player, Store
 
 __all__ = ["BATCH", "import_results"]
@@ -141,7 +141,7 @@ def _caller_keys(store: Store, batch: list[Spooled], labels: list[str]) -> None:
     with store.session(write=False) as s:
         for old in s.scalars(select(GameRow).where(GameRow.key.in_(given))):
             g, label = given[old.key]
-            if g[11] != _stored_key(old):
+            if g[11] != stored_key(old):
                 raise ResultError(
                     f"{label}: game {old.key!r} was already submitted with other results"
                 )

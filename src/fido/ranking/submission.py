@@ -46,6 +46,7 @@ __all__ = [
     "games_of",
     "parse_result",
     "set_pips",
+    "stored_key",
     "submit",
     "submit_many",
 ]
@@ -277,7 +278,7 @@ def submit(
     key = r.key or r.content_key()
     old = s.scalar(select(GameRow).where(GameRow.key == key))
     if old is not None:
-        if r.key is not None and r.content_key() != _stored_key(old):
+        if r.key is not None and r.content_key() != stored_key(old):
             raise ResultError(_("game {key} was already submitted with other results").format(
                 key=repr(r.key)))
         if now < utc(old.received_at):
@@ -322,7 +323,8 @@ def submit(
     return game, True
 
 
-def _stored_key(game: GameRow) -> str:
+def stored_key(game: GameRow) -> str:
+    """The content key of a stored game (a result sent again must match it)."""
     # built unvalidated: a row stored before a check was added must not make this raise
     return ResultIn.model_construct(
         date=game.played_on,

@@ -94,6 +94,8 @@ __all__ = [
     "database_url",
     "db_message",
     "open_store",
+    "sqlite_begin",
+    "sqlite_connect",
 ]
 
 DEFAULT_URL = "sqlite:///fido.db"
@@ -126,8 +128,10 @@ def database_url(url: str | None = None) -> str:
     return url or os.environ.get("FIDO_DB") or DEFAULT_URL
 
 
-def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
-    # the driver's own transaction handling off: _sqlite_begin says BEGIN itself
+def sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    """A new SQLite connection's settings (an engine's ``connect`` listener: the store's
+    and the backup's)."""
+    # the driver's own transaction handling off: sqlite_begin says BEGIN itself
     dbapi_connection.isolation_level = None
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA foreign_keys=ON")
@@ -142,7 +146,7 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cur.close()
 
 
-def _sqlite_begin(conn: Connection) -> None:
+def sqlite_begin(conn: Connection) -> None:
     """A writing transaction takes SQLite's write lock at its start (BEGIN IMMEDIATE).
 
     With a plain BEGIN, two writers both read, then the second one's first
@@ -306,8 +310,8 @@ def open_store(url: str | None = None) -> Store:
     try:
         engine = create_engine(url, **kwargs)
         if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_connect)
-            event.listen(engine, "begin", _sqlite_begin)
+            event.listen(engine, "connect", sqlite_connect)
+            event.listen(engine, "begin", sqlite_begin)
         migrate(engine)
     except (SQLAlchemyError, CommandError, OSError, ImportError, ValueError) as e:
         raise StoreError(f"cannot open the database: {db_message(e)}") from None

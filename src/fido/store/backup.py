@@ -68,10 +68,10 @@ from fido import __version__
 from fido.store import (
     MIGRATIONS,
     StoreError,
-    _sqlite_begin,
-    _sqlite_connect,
     database_url,
     db_message,
+    sqlite_begin,
+    sqlite_connect,
 )
 
 __all__ = ["FORMAT", "BackupError", "Manifest", "backup", "read_manifest", "restore"]
@@ -126,8 +126,8 @@ def _engine(url: str) -> Engine:
     """An engine without migrations (a backup reads the schema it finds)."""
     engine = create_engine(url, poolclass=NullPool)
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_connect)
-        event.listen(engine, "begin", _sqlite_begin)
+        event.listen(engine, "connect", sqlite_connect)
+        event.listen(engine, "begin", sqlite_begin)
     return engine
 
 
