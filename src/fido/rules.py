@@ -23,8 +23,11 @@ from fido.errors import ConfigurationError, NotationError, quote
 from fido.tiles import DominoSet
 
 __all__ = [
+    "ALIASES",
+    "CLASSICS",
     "FIDO_DIVISORS",
     "RULESETS",
+    "Classic",
     "EndScoring",
     "Layout",
     "Opener",
@@ -277,22 +280,30 @@ def _fido(opts: dict[str, object]) -> Ruleset:
     )
 
 
-def _classic(
-    name: str,
-    opts: dict[str, object],
-    *,
-    players: tuple[int, int],
-    hands: dict[int, int],
-    stuck: Stuck,
-    opener: Opener,
-    scoring: Scoring,
-    end: EndScoring,
-    teams: bool,
-    layout: Layout = Layout.LINE,
-    target: int | None = None,
-    keep: int = 0,
-    extra: tuple[str, ...] = (),
-) -> Ruleset:
+@dataclass(frozen=True)
+class Classic:
+    """A classic game as the registry holds it: its players, hands, rules when stuck,
+    opener, scoring, teams and layout, its match target, tiles kept in the pile, and
+    its own yes/no options (``extra``)."""
+
+    players: tuple[int, int]
+    hands: tuple[tuple[int, int], ...]  # (players, tiles each)
+    stuck: Stuck
+    opener: Opener
+    scoring: Scoring
+    end: EndScoring
+    teams: bool
+    layout: Layout = Layout.LINE
+    target: int | None = None
+    keep: int = 0
+    extra: tuple[str, ...] = ()
+
+
+def _classic(name: str, opts: dict[str, object], spec: Classic) -> Ruleset:
+    """The classic game ``name`` (``spec``) with the options asked for, checked."""
+    players, layout, opener, scoring = spec.players, spec.layout, spec.opener, spec.scoring
+    hands = dict(spec.hands)
+    extra = spec.extra
     n = opts.pop("set", 6)
     if n != 6:
         raise ConfigurationError(f"{name} is played with the double-six set, not double-{n}")
@@ -329,20 +340,54 @@ def _classic(
         max_players=players[1],
         official_players=players,
         layout=layout,
-        stuck=stuck,
+        stuck=spec.stuck,
         opener=opener,
         scoring=scoring,
-        end_scoring=end,
-        team_play=teams,
+        end_scoring=spec.end,
+        team_play=spec.teams,
         count_pips=flags.get("count_pips", False),
-        match_target=target,
-        keep_in_stock=keep,
+        match_target=spec.target,
+        keep_in_stock=spec.keep,
         hand_table=tuple(sorted(hands.items())),
         options=tuple(options),
     )
 
 
-BLOCK_HANDS: Final = {2: 7, 3: 5, 4: 5}
+BLOCK_HANDS: Final = ((2, 7), (3, 5), (4, 5))
+
+# every classic game fido plays, by name (python-chess's chess.variant.VARIANTS): FIDO,
+# with its sets and divisors, is built by its own function
+CLASSICS: Final[dict[str, Classic]] = {
+    "straight": Classic(
+        players=(2, 4), hands=((2, 8), (3, 6), (4, 5)), stuck=Stuck.PASS,
+        opener=Opener.HIGHEST_DOUBLE, scoring=Scoring.NONE, end=EndScoring.STRAIGHT,
+        teams=False, target=100, extra=("count_pips",)),
+    "block": Classic(
+        players=(2, 4), hands=BLOCK_HANDS, stuck=Stuck.PASS, opener=Opener.HIGHEST_DOUBLE,
+        scoring=Scoring.NONE, end=EndScoring.BLOCK, teams=True),
+    "draw": Classic(
+        players=(2, 4), hands=((2, 7), (3, 5), (4, 6)), stuck=Stuck.DRAW_FREE,
+        opener=Opener.FIRST_SEAT, scoring=Scoring.NONE, end=EndScoring.BLOCK, teams=True,
+        keep=2),
+    "muggins": Classic(
+        players=(2, 4), hands=BLOCK_HANDS, stuck=Stuck.DRAW_UNTIL,
+        opener=Opener.HIGHEST_DOUBLE, scoring=Scoring.DIVISOR, end=EndScoring.MUGGINS,
+        teams=True, target=61),
+    "fives_and_threes": Classic(
+        players=(2, 4), hands=((2, 7), (3, 7), (4, 7)), stuck=Stuck.DRAW_UNTIL,
+        opener=Opener.LOWEST_DOUBLE, scoring=Scoring.FIVES_AND_THREES,
+        end=EndScoring.FIVES_AND_THREES, teams=True, target=31),
+    "sebastopol": Classic(
+        players=(4, 4), hands=((4, 7),), stuck=Stuck.PASS, opener=Opener.HIGHEST_DOUBLE,
+        scoring=Scoring.NONE, end=EndScoring.BLOCK, teams=True, layout=Layout.SPINNER,
+        extra=("all_fives",)),
+}
+# other names players use for a game (lower case, ``_`` for ``-``)
+ALIASES: Final[dict[str, str]] = {
+    "all_fives": "muggins",
+    "all_fives_and_threes": "fives_and_threes",
+}
+RULESETS: Final = ("fido", *CLASSICS)
 
 
 def ruleset(name: str, **options: object) -> Ruleset:
@@ -359,96 +404,10 @@ def ruleset(name: str, **options: object) -> Ruleset:
         raise ConfigurationError(f"a ruleset's name is text, not {quote(name)}")
     opts = dict(options)
     key = name.lower().replace("-", "_")
+    key = ALIASES.get(key, key)
     if key == "fido":
         return _fido(opts)
-    if key == "straight":
-        return _classic(
-            "straight",
-            opts,
-            players=(2, 4),
-            hands={2: 8, 3: 6, 4: 5},
-            stuck=Stuck.PASS,
-            opener=Opener.HIGHEST_DOUBLE,
-            scoring=Scoring.NONE,
-            end=EndScoring.STRAIGHT,
-            teams=False,
-            target=100,
-            extra=("count_pips",),
-        )
-    if key == "block":
-        return _classic(
-            "block",
-            opts,
-            players=(2, 4),
-            hands=BLOCK_HANDS,
-            stuck=Stuck.PASS,
-            opener=Opener.HIGHEST_DOUBLE,
-            scoring=Scoring.NONE,
-            end=EndScoring.BLOCK,
-            teams=True,
-        )
-    if key == "draw":
-        return _classic(
-            "draw",
-            opts,
-            players=(2, 4),
-            hands={2: 7, 3: 5, 4: 6},
-            stuck=Stuck.DRAW_FREE,
-            opener=Opener.FIRST_SEAT,
-            scoring=Scoring.NONE,
-            end=EndScoring.BLOCK,
-            teams=True,
-            keep=2,
-        )
-    if key in ("muggins", "all_fives"):
-        return _classic(
-            "muggins",
-            opts,
-            players=(2, 4),
-            hands=BLOCK_HANDS,
-            stuck=Stuck.DRAW_UNTIL,
-            opener=Opener.HIGHEST_DOUBLE,
-            scoring=Scoring.DIVISOR,
-            end=EndScoring.MUGGINS,
-            teams=True,
-            target=61,
-        )
-    if key in ("fives_and_threes", "all_fives_and_threes"):
-        return _classic(
-            "fives_and_threes",
-            opts,
-            players=(2, 4),
-            hands={2: 7, 3: 7, 4: 7},
-            stuck=Stuck.DRAW_UNTIL,
-            opener=Opener.LOWEST_DOUBLE,
-            scoring=Scoring.FIVES_AND_THREES,
-            end=EndScoring.FIVES_AND_THREES,
-            teams=True,
-            target=31,
-        )
-    if key == "sebastopol":
-        return _classic(
-            "sebastopol",
-            opts,
-            players=(4, 4),
-            hands={4: 7},
-            stuck=Stuck.PASS,
-            opener=Opener.HIGHEST_DOUBLE,
-            scoring=Scoring.NONE,
-            end=EndScoring.BLOCK,
-            teams=True,
-            layout=Layout.SPINNER,
-            extra=("all_fives",),
-        )
-    raise ConfigurationError(f"unknown ruleset {quote(name)} (one of: {', '.join(RULESETS)})")
-
-
-RULESETS: Final = (
-    "fido",
-    "straight",
-    "block",
-    "draw",
-    "muggins",
-    "fives_and_threes",
-    "sebastopol",
-)
+    spec = CLASSICS.get(key)
+    if spec is None:
+        raise ConfigurationError(f"unknown ruleset {quote(name)} (one of: {', '.join(RULESETS)})")
+    return _classic(key, opts, spec)
