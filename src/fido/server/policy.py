@@ -257,7 +257,10 @@ def bot_tables(s: Session, viewer: Account | None = None, *, strong: bool = Fals
 
 def check_bot_tables_here(s: Session, tag: str, most: int, *, strong: bool = False) -> None:
     """Refuse (429 ``too_many_bot_tables_here``) a table with bots (``strong``: strong
-    ones) opened from an address whose ``most`` such tables are open or running."""
+    ones) opened from an address whose ``most`` such tables are open or running (0: no
+    bound)."""
+    if most <= 0:
+        return
     playing = bot_tables(s, strong=strong, opened_from=tag)
     if playing >= most:
         raise ApiError(429, "too_many_bot_tables_here", (ngettext(
