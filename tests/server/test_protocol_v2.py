@@ -27,7 +27,7 @@ from fido.rules import Ruleset
 from fido.server.tables.kinds import PAYLOADS, Kind
 from fido.server.wire import public_json, seat_json, sum_note, view_json
 from support.server_client import LEGACY, Person, first_legal, tiles_in
-from support.server_live import browser, live_server
+from support.server_live import browser, cookie_header, live_server
 
 # ---------------------------------------------------------------- the delta itself
 
@@ -193,7 +193,7 @@ def test_an_outside_bot_plays_a_whole_game_from_the_documented_protocol(
             "ruleset": "fido set=6", "players": 3,
             "seats": [{"kind": "me"}, {"kind": "bot", "level": "greedy"},
                       {"kind": "bot", "level": "expert"}]}).json()
-        cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+        cookie = cookie_header(http)
         ws = _open(base, table["id"], cookie)
         welcome = json.loads(ws.recv(timeout=10))
         view, seq, moves = welcome["view"], welcome["seq"], 0

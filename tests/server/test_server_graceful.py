@@ -31,6 +31,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from support.postgres import POSTGRES, empty_postgres
+from support.server_live import cookie_header
 from support.server_procs import (
     RESTART,
     Moving,
@@ -76,9 +77,9 @@ def test_sigterm_closes_sockets_with_1012_and_exits_0(tmp_path: Path) -> None:
         a.start()
         anna, bert = guest(a.base), guest(a.base)
         table = open_table(anna, [], "fido set=6", ["me", "random", "random"])
-        cookie = "; ".join(f"{k}={v}" for k, v in anna.cookies.items())
+        cookie = cookie_header(anna)
         url = f"ws://127.0.0.1:{a.port}/ws/tables/{table}?v=2&seq=0"
-        bert_cookie = "; ".join(f"{k}={v}" for k, v in bert.cookies.items())
+        bert_cookie = cookie_header(bert)
         with connect(url, additional_headers={"Cookie": cookie}, open_timeout=10) as player, \
                 connect(f"{url}&lang=de", additional_headers={"Cookie": bert_cookie},
                         open_timeout=10) as watcher:

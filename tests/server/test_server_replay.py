@@ -2,42 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-
-from websockets.sync.client import connect
 
 from fido.announcements import Knocked, Wiped, events_of
 from fido.record import GameRecord
 from fido.tiles import DominoSet
-from support.server_live import browser, live_server
+from support.server_live import live_server
+from support.tables import finish_game, guest_table
 
 
 def test_the_replay_steps_are_the_records_and_only_after_the_end(tmp_path: Path) -> None:
     with live_server(f"sqlite:///{tmp_path / 'fido.db'}") as base:
-        me = browser(base)
-        me.post("/api/guest")
-        table = me.post("/api/tables", json={
-            "ruleset": "fido set=9", "players": 3,
-            "seats": [{"kind": "me"}, {"kind": "bot", "level": "greedy"},
-                      {"kind": "bot", "level": "random"}]}).json()["id"]
+        me, table = guest_table(base, "fido set=9")
         early = me.get(f"/api/tables/{table}/replay")
         assert early.status_code == 409 and early.json()["error"]["code"] == "not_finished"
-        cookie = "; ".join(f"{k}={v}" for k, v in me.cookies.items())
-        with connect(f"{base.replace('http', 'ws')}/ws/tables/{table}",
-                     additional_headers={"Cookie": cookie}) as ws:
-            n = 0
-            while True:
-                frame = json.loads(ws.recv(timeout=20))
-                view = frame.get("view")
-                if frame["type"] not in ("welcome", "update") or view is None:
-                    continue
-                if view["outcome"] is not None:
-                    break
-                if view["turn"] == view["seat"] and view["legal"]:
-                    n += 1
-                    ws.send(json.dumps({"type": "move", "id": f"m{n}", "seq": frame["seq"],
-                                        "move": view["legal"][-1]["move"]}))
+        finish_game(base, me, table)
         replay = me.get(f"/api/tables/{table}/replay").json()
         record = GameRecord.from_json(me.get(f"/api/tables/{table}/record").text)
     steps = replay["steps"]

@@ -39,7 +39,7 @@ from websockets.sync.client import connect
 
 from support.postgres import POSTGRES, empty_postgres
 from support.server_client import Person, first_legal
-from support.server_live import live_server
+from support.server_live import cookie_header, live_server
 from support.server_procs import (
     Logged,
     Player,
@@ -71,7 +71,7 @@ def account_id(client: httpx.Client) -> int:
 
 def history_view(player: Player) -> dict[str, Any]:
     """Her view with its whole history: a second connection without ``seq``."""
-    cookie = "; ".join(f"{k}={v}" for k, v in player.client.cookies.items())
+    cookie = cookie_header(player.client)
     url = f"ws{player.base[4:]}/ws/tables/{player.table_id}"
     with connect(url, additional_headers={"Cookie": cookie}, open_timeout=10) as ws:
         welcome = json.loads(ws.recv(timeout=10))

@@ -25,7 +25,7 @@ import pytest
 from fido.server.tables.room import Room
 from support.postgres import POSTGRES, empty_postgres
 from support.server_client import Person, TableSocket, first_legal
-from support.server_live import live_server
+from support.server_live import cookie_header, live_server
 from support.server_procs import ServerProcess, guest, servers
 
 SEATS: list[dict[str, Any]] = [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]
@@ -120,12 +120,8 @@ two = pytest.mark.skipif(
     "FIDO_TEST_POSTGRES_URL is not set (tests/with_postgres.py sets it)")
 
 
-def _cookie(client: httpx.Client) -> str:
-    return "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-
-
 def _socket(base: str, client: httpx.Client, table_id: str, label: str) -> TableSocket:
-    return TableSocket.open(base, table_id, cookie=_cookie(client), label=label)
+    return TableSocket.open(base, table_id, cookie=cookie_header(client), label=label)
 
 
 def _open(creator: httpx.Client) -> str:

@@ -10,7 +10,7 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from support.server_client import LEGACY
-from support.server_live import browser, link
+from support.server_live import browser, cookie_header, link
 
 PASSWORD = "correct horse"
 
@@ -24,9 +24,8 @@ def linked_person(base: str, db: str, name: str, number: int) -> httpx.Client:
 
 
 def table_socket(base: str, client: httpx.Client, table: str) -> ClientConnection:
-    cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     ws: ClientConnection = connect(f"{base.replace('http', 'ws')}/ws/tables/{table}",
-                                   additional_headers={"Cookie": cookie}, **LEGACY)
+                                   additional_headers={"Cookie": cookie_header(client)}, **LEGACY)
     return ws
 
 

@@ -27,7 +27,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from fido.store import EventRow, Store, TableRow
 from fido.tiles import Tile
-from support.server_live import browser
+from support.server_live import browser, cookie_header
 
 __all__ = [
     "LEGACY",
@@ -98,7 +98,7 @@ class Person:
         return name
 
     def cookie(self) -> str:
-        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        return cookie_header(self.http)
 
     def open_table(
         self, ruleset: str, players: int, seats: list[dict[str, Any]] | None = None, **more: Any

@@ -39,7 +39,7 @@ from fido.record import GameRecord
 from fido.rules import Ruleset
 from fido.store import EventRow, TableRow
 from fido.tiles import Tile
-from support.server_live import CURRENT, browser, csrf_hook, free_port
+from support.server_live import CURRENT, browser, cookie_header, csrf_hook, free_port
 
 SRC = str(Path(fido.__file__).parent.parent)
 
@@ -447,7 +447,7 @@ class Player(threading.Thread):
         return f"ws{self.base[4:]}/ws/tables/{self.table_id}?seq={self.last}"
 
     def _connect(self) -> ClientConnection | None:
-        cookie = "; ".join(f"{k}={v}" for k, v in self.client.cookies.items())
+        cookie = cookie_header(self.client)
         try:
             return connect(self.url(), additional_headers={"Cookie": cookie},
                            open_timeout=5, close_timeout=1)

@@ -8,6 +8,7 @@ from typing import Any
 from websockets.sync.client import connect
 
 from support.server_live import browser as http_client
+from support.server_live import cookie_header
 
 
 def guest_table(base: str, ruleset: str = "fido set=6") -> tuple[Any, str]:
@@ -23,9 +24,8 @@ def guest_table(base: str, ruleset: str = "fido set=6") -> tuple[Any, str]:
 
 def finish_game(base: str, me: Any, table: str) -> None:
     """Play the guest's seat over the WebSocket (her last legal move each turn) to the end."""
-    cookie = "; ".join(f"{k}={v}" for k, v in me.cookies.items())
     with connect(f"{base.replace('http', 'ws')}/ws/tables/{table}",
-                 additional_headers={"Cookie": cookie}) as ws:
+                 additional_headers={"Cookie": cookie_header(me)}) as ws:
         n = 0
         while True:
             frame = json.loads(ws.recv(timeout=20))

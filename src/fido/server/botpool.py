@@ -85,7 +85,8 @@ class BotPool:
 
     async def decide(self, spec: str, view: SeatView, owner: str = "") -> Move:
         """Bot ``spec``'s move from ``view``, for a table of ``owner`` (whose turn in the
-        workers' fair order it takes: the table's opener, :attr:`Room.owner`)."""
+        workers' fair order it takes: the address the table was opened from,
+        :attr:`fido.server.tables.timers.Clock.owner`)."""
         seed = secrets.randbits(64)
         started = time.perf_counter()
         if spec in INLINE:  # decided in microseconds: cheaper than pickling the view

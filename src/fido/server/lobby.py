@@ -367,9 +367,8 @@ def _check_bot_tables(s: Session, me: Account, body: TableIn, limits: Limits,
                 .format(n=playing))
     for strong, most in ((False, limits.bot_tables_per_address),
                          (True, limits.strong_bot_tables_per_address)):
-        if most <= 0 or (strong and not strong_here):
-            continue
-        policy.check_bot_tables_here(s, tag, most, strong=strong)
+        if strong_here or not strong:
+            policy.check_bot_tables_here(s, tag, most, strong=strong)
 
 
 def _newest_of_each(n: int) -> Select[tuple[str]]:

@@ -127,9 +127,10 @@ class Room:
         self.record = row.record
         self.deal = row.deal
         self.match_id, self.hand, self.created_by = row.match_id, row.hand, row.created_by
-        # whose turn its bots take in the workers' fair order: the opener's address, else
-        # the table (an event's, one opened before addresses were kept)
-        self.timer.owner = row.opened_from or f"table:{self.id}"
+        # whose turn its bots take in the workers' fair order: the opener's address (else
+        # the Clock's own: the table, for an event's or one opened before addresses were kept)
+        if row.opened_from is not None:
+            self.timer.owner = row.opened_from
 
     def _apply_events(self, events: list[Event]) -> None:
         """Events written (by this process or another) applied to the memory state."""
