@@ -22,7 +22,7 @@ from fido.server.deps import CsrfChecked, errors
 from fido.server.errors import ApiError
 from fido.store import AnalysisRow, SeatRow
 
-__all__ = ["analysis_routes"]
+__all__ = ["router"]
 
 
 class AnalysisIn(BaseModel):
@@ -31,51 +31,50 @@ class AnalysisIn(BaseModel):
     seat: int | None = Field(default=None, ge=0, le=8, description="default: your seat")
 
 
-def analysis_routes() -> APIRouter:
-    api = APIRouter(prefix="/api", tags=["analysis"])
+router = APIRouter(prefix="/api", tags=["analysis"])
 
-    @api.post("/tables/{table_id}/analysis", dependencies=CsrfChecked, status_code=202,
-              responses=errors(401, 403, 404, 409, 429))
-    async def ask(table_id: Annotated[str, Depends(deps.table_id)], body: AnalysisIn,
-                  request: Request, response: Response) -> dict[str, Any]:
-        """Ask for the analysis of your moves in a finished game (202: queued or
-        running; 200: done already)."""
-        srv = deps.server(request)
-        await asyncio.to_thread(deps.finished_record, request, table_id, "analysis")
 
-        def check() -> tuple[int, int]:
-            with srv.store.session(write=False) as s:
-                me = deps.signed_in(request, s)
-                mine = list(s.scalars(select(SeatRow.seat).where(
-                    SeatRow.table_id == table_id, SeatRow.account_id == me.id,
-                    SeatRow.kind == "person")))
-                if not mine:
-                    raise ApiError(403, "not_seated", _("only the players of a game ask for "
-                                                         "the analysis of their moves"))
-                seat = mine[0] if body.seat is None else body.seat
-                if seat not in mine:
-                    raise ApiError(403, "not_your_seat", _("seat {seat} is not yours: ask for the "
-                                                            "analysis of your own moves")
-                                   .format(seat=seat))
-                return seat, me.id
+@router.post("/tables/{table_id}/analysis", dependencies=CsrfChecked, status_code=202,
+          responses=errors(401, 403, 404, 409, 429))
+async def ask(table_id: Annotated[str, Depends(deps.table_id)], body: AnalysisIn,
+              request: Request, response: Response) -> dict[str, Any]:
+    """Ask for the analysis of your moves in a finished game (202: queued or
+    running; 200: done already)."""
+    srv = deps.server(request)
+    await asyncio.to_thread(deps.finished_record, request, table_id, "analysis")
 
-        seat, account_id = await asyncio.to_thread(check)
-        row = await asyncio.to_thread(srv.hub.analyses.queue, table_id, seat, account_id,
-                                      deps.address(request))
-        if row.status == "queued":
-            srv.hub.analyses.start(row.id)  # after the commit: nothing asked is lost
-        if row.status == "done":
-            response.status_code = 200
-        return analysis_json(row)
+    def check() -> tuple[int, int]:
+        with srv.store.session(write=False) as s:
+            me = deps.signed_in(request, s)
+            mine = list(s.scalars(select(SeatRow.seat).where(
+                SeatRow.table_id == table_id, SeatRow.account_id == me.id,
+                SeatRow.kind == "person")))
+            if not mine:
+                raise ApiError(403, "not_seated", _("only the players of a game ask for "
+                                                     "the analysis of their moves"))
+            seat = mine[0] if body.seat is None else body.seat
+            if seat not in mine:
+                raise ApiError(403, "not_your_seat", _("seat {seat} is not yours: ask for the "
+                                                        "analysis of your own moves")
+                               .format(seat=seat))
+            return seat, me.id
 
-    @api.get("/tables/{table_id}/analysis", responses=errors(403, 404, 409))
-    def read(table_id: Annotated[str, Depends(deps.table_id)],
-             request: Request) -> dict[str, Any]:
-        """The analyses of a finished game (any seat asked for), with their status."""
-        deps.finished_record(request, table_id, "analysis")
-        with deps.server(request).store.session(write=False) as s:
-            rows = s.scalars(select(AnalysisRow).where(AnalysisRow.table_id == table_id)
-                             .order_by(AnalysisRow.seat))
-            return {"analyses": [analysis_json(r) for r in rows]}
+    seat, account_id = await asyncio.to_thread(check)
+    row = await asyncio.to_thread(srv.hub.analyses.queue, table_id, seat, account_id,
+                                  deps.address(request))
+    if row.status == "queued":
+        srv.hub.analyses.start(row.id)  # after the commit: nothing asked is lost
+    if row.status == "done":
+        response.status_code = 200
+    return analysis_json(row)
 
-    return api
+
+@router.get("/tables/{table_id}/analysis", responses=errors(403, 404, 409))
+def read(table_id: Annotated[str, Depends(deps.table_id)],
+         request: Request) -> dict[str, Any]:
+    """The analyses of a finished game (any seat asked for), with their status."""
+    deps.finished_record(request, table_id, "analysis")
+    with deps.server(request).store.session(write=False) as s:
+        rows = s.scalars(select(AnalysisRow).where(AnalysisRow.table_id == table_id)
+                         .order_by(AnalysisRow.seat))
+        return {"analyses": [analysis_json(r) for r in rows]}

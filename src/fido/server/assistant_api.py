@@ -42,7 +42,7 @@ from fido.store.models import INT_MAX
 if TYPE_CHECKING:
     pass
 
-__all__ = ["AssistantGame", "assistant_routes", "game_state"]
+__all__ = ["AssistantGame", "game_state", "router"]
 
 SETS = (6, 9, 12, 15, 18)  # the FIDO sets the setup page offers (3-9 players each)
 MAX_MOVES = 400  # a double-18 game has at most 190 placements and 190 draws and passes
@@ -189,73 +189,72 @@ def _ranking_names(s: Session, game: AssistantGame) -> list[str | None]:
     return out
 
 
-def assistant_routes() -> APIRouter:
-    api = APIRouter(prefix="/api/assistant", tags=["assistant"])
+router = APIRouter(prefix="/api/assistant", tags=["assistant"])
 
 
-    errors: dict[int | str, dict[str, Any]] = {
-        status: {"model": ErrorBody} for status in (401, 403, 409, 422)
-    }
+errors: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody} for status in (401, 403, 409, 422)
+}
 
-    @api.post("/state", responses=errors)
-    def state(body: AssistantGame, request: Request) -> dict[str, Any]:
-        """Judge a game entered at a real table: the state after the moves it accepts,
-        the first refused move and the engine's reason; stores nothing."""
-        srv = deps.server(request)
-        out = game_state(body)
-        if any(s.number is not None for s in body.seats):
-            with srv.store.session(write=False) as s:
-                out["ranking_names"] = _ranking_names(s, body)
-        return out
 
-    @api.post("/sheet", status_code=201, dependencies=CsrfChecked, responses=errors)
-    def sheet(body: SheetIn, request: Request) -> dict[str, Any]:
-        """Send the finished game's result sheet to the ranking (source ``sheet``); the
-        other players then confirm it. Every player must be a ranking player."""
-        from pydantic import ValidationError  # noqa: PLC0415
+@router.post("/state", responses=errors)
+def state(body: AssistantGame, request: Request) -> dict[str, Any]:
+    """Judge a game entered at a real table: the state after the moves it accepts,
+    the first refused move and the engine's reason; stores nothing."""
+    srv = deps.server(request)
+    out = game_state(body)
+    if any(s.number is not None for s in body.seats):
+        with srv.store.session(write=False) as s:
+            out["ranking_names"] = _ranking_names(s, body)
+    return out
 
-        from fido.accounts.roles import RoleError  # noqa: PLC0415
-        from fido.ranking import ResultError, ResultIn  # noqa: PLC0415
-        from fido.ranking.players import first_error  # noqa: PLC0415
-        from fido.server.sheet_entry import enter_sheet  # noqa: PLC0415
 
-        srv = deps.server(request)
-        out = game_state(body)
-        if out["refused"] is not None:
-            raise ApiError(409, "refused", _("move {n} is refused: {reason}").format(
-                n=out["refused"]["index"] + 1, reason=out["refused"]["message"]))
-        if out["result"] is None:
-            raise ApiError(409, "not_over", out["pips_error"] or (
-                _("enter the pips left in every hand first") if out["over"]
-                else _("the game is not over yet")))
-        missing = [s.name for s in body.seats if s.number is None]
-        if missing:
-            raise ApiError(409, "unranked", _("not ranking players: {names}; the sheet is "
-                                              "shown, not sent").format(names=", ".join(missing)))
-        with srv.store.session() as s:
-            account = deps.me(request, s)
-            if account is None or account.guest:
-                raise ApiError(401, "signed_out", _("sign in to send the sheet to the ranking"))
-            _ranking_names(s, body)
-            seats = out["result"]["seats"]
-            result = {
-                "date": body.date, "event": body.event, "set": body.set,
-                "divisor": FIDO_DIVISORS[body.set], "source": "sheet",
-                "submitted_by": account.player.number if account.player else None,
-                "lines": [
-                    {"player": seat.number, "points": r["points"], "pips": r["pips"]}
-                    for seat, r in zip(body.seats, seats, strict=True)
-                ],
-            }
-            try:
-                row, new = enter_sheet(s, account, ResultIn.model_validate(result),
-                                       [seat.number for seat in body.seats if seat.number])
-            except RoleError as e:
-                raise ApiError(403, "not_yours", str(e)) from None
-            except ResultError as e:
-                raise ApiError(422, "invalid", str(e)) from None
-            except ValidationError as e:
-                raise ApiError(422, "invalid", first_error(e, "sheet")) from None
-            return {"game": row.id, "new": new, "result": out["result"]}
+@router.post("/sheet", status_code=201, dependencies=CsrfChecked, responses=errors)
+def sheet(body: SheetIn, request: Request) -> dict[str, Any]:
+    """Send the finished game's result sheet to the ranking (source ``sheet``); the
+    other players then confirm it. Every player must be a ranking player."""
+    from pydantic import ValidationError  # noqa: PLC0415
 
-    return api
+    from fido.accounts.roles import RoleError  # noqa: PLC0415
+    from fido.ranking import ResultError, ResultIn  # noqa: PLC0415
+    from fido.ranking.players import first_error  # noqa: PLC0415
+    from fido.server.sheet_entry import enter_sheet  # noqa: PLC0415
+
+    srv = deps.server(request)
+    out = game_state(body)
+    if out["refused"] is not None:
+        raise ApiError(409, "refused", _("move {n} is refused: {reason}").format(
+            n=out["refused"]["index"] + 1, reason=out["refused"]["message"]))
+    if out["result"] is None:
+        raise ApiError(409, "not_over", out["pips_error"] or (
+            _("enter the pips left in every hand first") if out["over"]
+            else _("the game is not over yet")))
+    missing = [s.name for s in body.seats if s.number is None]
+    if missing:
+        raise ApiError(409, "unranked", _("not ranking players: {names}; the sheet is "
+                                          "shown, not sent").format(names=", ".join(missing)))
+    with srv.store.session() as s:
+        account = deps.me(request, s)
+        if account is None or account.guest:
+            raise ApiError(401, "signed_out", _("sign in to send the sheet to the ranking"))
+        _ranking_names(s, body)
+        seats = out["result"]["seats"]
+        result = {
+            "date": body.date, "event": body.event, "set": body.set,
+            "divisor": FIDO_DIVISORS[body.set], "source": "sheet",
+            "submitted_by": account.player.number if account.player else None,
+            "lines": [
+                {"player": seat.number, "points": r["points"], "pips": r["pips"]}
+                for seat, r in zip(body.seats, seats, strict=True)
+            ],
+        }
+        try:
+            row, new = enter_sheet(s, account, ResultIn.model_validate(result),
+                                   [seat.number for seat in body.seats if seat.number])
+        except RoleError as e:
+            raise ApiError(403, "not_yours", str(e)) from None
+        except ResultError as e:
+            raise ApiError(422, "invalid", str(e)) from None
+        except ValidationError as e:
+            raise ApiError(422, "invalid", first_error(e, "sheet")) from None
+        return {"game": row.id, "new": new, "result": out["result"]}

@@ -51,6 +51,7 @@ __all__ = [
     "me",
     "room",
     "server",
+    "session_cookie",
     "set_csrf_cookie",
     "set_session_cookie",
     "signed_in",
@@ -58,6 +59,7 @@ __all__ = [
 ]
 
 TABLE_ID = r"^[A-Za-z0-9_-]{6,16}$"
+_UNSET: Any = object()  # no session started in this request (session_cookie)
 
 
 @dataclass
@@ -106,9 +108,17 @@ async def _check_csrf(
 CsrfChecked = [Depends(_check_csrf)]
 
 
+def session_cookie(request: Request) -> str | None:
+    """The session this request speaks for: the one it started or ended
+    (:func:`set_session_cookie`: a page that makes a visitor a guest and then opens her
+    table in one request), else its cookie's."""
+    started = getattr(request.state, "session_cookie", _UNSET)
+    return request.cookies.get(COOKIE) if started is _UNSET else started
+
+
 def me(request: Request, s: Session) -> Account | None:
     """Who is asking: her account (a guest's too), or None."""
-    return server(request).sessions.account(s, request.cookies.get(COOKIE))
+    return server(request).sessions.account(s, session_cookie(request))
 
 
 def signed_in(request: Request, s: Session) -> Account:
@@ -164,7 +174,9 @@ def https(request: Request) -> bool:
 
 def set_session_cookie(request: Request, response: Response, value: str | None) -> str:
     """Start (``value``: the new session's cookie) or end (None) the browser's session
-    and give it the CSRF token that goes with it (:mod:`fido.server.csrf`): returned."""
+    and give it the CSRF token that goes with it (:mod:`fido.server.csrf`): returned.
+    The rest of this request speaks for the new session (:func:`session_cookie`)."""
+    request.state.session_cookie = value
     if value is None:
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
                                secure=https(request))

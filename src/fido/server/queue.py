@@ -10,7 +10,7 @@ server process sees the same queue (PostgreSQL or SQLite). Her waiting page poll
 The pairing is one transaction (:func:`pair`): it reads the waiting entries (PostgreSQL:
 ``FOR UPDATE SKIP LOCKED``, so two processes pairing at once never take the same
 person; SQLite has one writer at a time), forms tables longest-waiting first, makes each
-table as the lobby makes tables (:func:`fido.server.lobby.new_table`: the same checks,
+table as the lobby makes tables (:func:`fido.server.tables_service.new_table`: the same checks,
 every seat open or a bot) and marks its people seated, with the table and seat, before it
 commits. After the commit each person is seated through the table's room
 (:meth:`Room.join`: the last one deals); a process that stops in between leaves entries
@@ -41,8 +41,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from fido.accounts.sessions import COOKIE
 from fido.errors import FidoError, Refused
 from fido.rules import Ruleset
-from fido.server.lobby import new_table
 from fido.server.schemas import SeatIn, TableIn
+from fido.server.tables_service import new_table
 from fido.store import Account, QueueEntry, SeatRow, Store, TableRow, WebSession
 
 if TYPE_CHECKING:

@@ -1,212 +1,41 @@
 """The queue over HTTP (docs/server.md, "Play with people"): join it, see your entry and
 how many wait for each game (your poll is your heartbeat), leave it.
 
-The pairing itself is :mod:`fido.server.queue`; each join and each poll runs it once, so
-a table is formed as soon as its people are there, on whichever process they ask.
+Each route is a thin door to :mod:`fido.server.queue_service`, which the lobby page
+calls too.
 """
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
-from typing import Annotated, Literal
-
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session
 
-from fido.accounts.sessions import COOKIE
-from fido.errors import FidoError
-from fido.i18n import _
-from fido.rules import RULESETS, Ruleset
-from fido.server import deps, policy, queue
+from fido.server import queue_service as queue
 from fido.server.deps import CsrfChecked, errors
-from fido.server.errors import ApiError
-from fido.store import Account, QueueEntry
+from fido.server.queue_service import QueueIn, QueueOut
 
-__all__ = ["QueueIn", "QueueOut", "queue_routes"]
+__all__ = ["router"]
 
-BOTS_AFTER_MAX = 600  # seconds; the page offers 30, 60 and 120 (a test asks for fewer)
-
-
-class QueueIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    game: Annotated[str, Field(min_length=1, max_length=40, examples=["fido"])]
-    set: Annotated[int, Field(ge=1, le=99)] | None = None  # FIDO's set (default: its own)
-    players: Annotated[int, Field(ge=2, le=9)] | None = None  # None: any table size
-    bots_after: Annotated[int, Field(ge=1, le=BOTS_AFTER_MAX)] | None = None  # None: never
+router = APIRouter(prefix="/api", tags=["queue"])
 
 
-class EntryOut(BaseModel):
-    ruleset: str
-    players: int | None
-    bots_after: int | None
-    status: Literal["waiting", "seated"]
-    waited: float  # seconds since she joined
-    table: str | None  # seated: her table's id
-    seat: int | None
+@router.post("/queue", response_model=QueueOut, status_code=201, dependencies=CsrfChecked,
+             responses=errors(401, 409, 429))
+async def join_queue(body: QueueIn, request: Request) -> QueueOut:
+    """Wait for a table of people for a game (any size or one); a wait before bots
+    fill the other seats, or none. A second request replaces her first."""
+    return await queue.join(request, body)
 
 
-class GameCount(BaseModel):
-    ruleset: str
-    waiting: int
+@router.get("/queue", response_model=QueueOut, responses=errors())
+async def queue_state(request: Request) -> QueueOut:
+    """Her entry (waiting, or seated with her table), how many wait for each game and
+    how many people are online. Polling it keeps her in the queue: an entry not asked
+    for in 30 seconds is dropped."""
+    return await queue.state(request)
 
 
-class QueueOut(BaseModel):
-    entry: EntryOut | None
-    games: list[GameCount]  # how many people wait, each game some wait for
-    online: int  # accounts seen in the last minutes (docs/server.md)
-
-
-def _ruleset(body: QueueIn) -> str:
-    """The game asked for as a ruleset's text, and the size checked against it (422)."""
-    if body.game not in RULESETS:
-        raise ApiError(422, "invalid", _("there is no game named {name}").format(
-            name=repr(body.game)), field="game")
-    words = [body.game]
-    if body.set is not None:
-        if body.game != "fido":
-            raise ApiError(422, "invalid", _("only FIDO is played on a chosen set"),
-                           field="set")
-        words.append(f"set={body.set}")
-    try:
-        text = Ruleset.from_text(" ".join(words)).text()
-        can = queue.sizes(text)
-    except FidoError as e:
-        raise ApiError(422, "invalid", _("ruleset: {reason}").format(reason=e),
-                       field="set") from None
-    if body.players is not None and body.players not in can:
-        raise ApiError(422, "invalid", _("this game is played by {least} to {most} players")
-                       .format(least=can[0], most=can[-1]), field="players")
-    return text
-
-
-def _out(s: Session, me: Account | None) -> QueueOut:
-    entry = policy.queue_entry(s, me)
-    mine = None
-    if entry is not None:
-        seated = entry.status == "seated" and queue.is_seated(s, entry)
-        joined = entry.joined_at if entry.joined_at.tzinfo else entry.joined_at.replace(
-            tzinfo=dt.UTC)
-        mine = EntryOut(
-            ruleset=entry.ruleset, players=entry.players, bots_after=entry.bots_after,
-            # seated once her seat is hers: her page goes to the table then
-            status="seated" if seated else "waiting",
-            waited=round((dt.datetime.now(dt.UTC) - joined).total_seconds(), 1),
-            table=entry.table_id if seated else None, seat=entry.seat if seated else None)
-    games = [GameCount(ruleset=r, waiting=n) for r, n in sorted(queue.counts(s).items())]
-    return QueueOut(entry=mine, games=games, online=queue.online(s))
-
-
-def queue_routes() -> APIRouter:
-    api = APIRouter(prefix="/api", tags=["queue"])
-
-    async def paired(request: Request) -> None:
-        """One turn of the pairing, and the seating of what it formed."""
-        srv = deps.server(request)
-        skip_locked = srv.store.engine.dialect.name == "postgresql"
-
-        def work() -> list[queue.Formed]:
-            with srv.store.session(write=False) as s:
-                if not queue.anyone(s):  # a lobby's poll with nobody waiting: no write
-                    return []
-            with srv.store.session() as s:
-                return queue.pair(s, skip_locked=skip_locked)
-
-        try:
-            formed = await asyncio.to_thread(work)
-        except OperationalError:  # busy: the next poll pairs
-            return
-        await queue.seat(srv.store, srv.hub, formed)
-
-    async def answer(request: Request) -> QueueOut:
-        srv = deps.server(request)
-
-        def read() -> tuple[QueueOut, queue.Formed | None]:
-            with srv.store.session(write=False) as s:
-                me = deps.me(request, s)
-                entry = policy.queue_entry(s, me)
-                again = queue.seat_again(s, entry) if entry is not None else None
-                return _out(s, me), again
-
-        out, again = await asyncio.to_thread(read)
-        if again is not None:  # the process that paired her stopped before seating her
-            await queue.seat(srv.store, srv.hub, [again])
-            out, _again = await asyncio.to_thread(read)
-        return out
-
-    @api.post("/queue", response_model=QueueOut, status_code=201, dependencies=CsrfChecked,
-              responses=errors(401, 409, 429))
-    async def join_queue(body: QueueIn, request: Request) -> QueueOut:
-        """Wait for a table of people for a game (any size or one); a wait before bots
-        fill the other seats, or none. A second request replaces her first."""
-        ruleset = _ruleset(body)
-        srv = deps.server(request)
-
-        def enter() -> None:
-            with srv.store.session() as s:
-                me = deps.signed_in(request, s)
-                if (table := policy.playing_at(s, me)) is not None:
-                    raise ApiError(409, "playing", _(
-                        "you are playing at table {table}: the queue finds you your next "
-                        "game once that one is over").format(table=table))
-                tag = deps.address_tag(request)
-                if body.bots_after is not None:  # a table with bots, counted where she is
-                    policy.check_bot_tables_here(s, tag, srv.limits.bot_tables_per_address)
-                entry = policy.queue_entry(s, me, lock=True)
-                now = dt.datetime.now(dt.UTC)
-                if entry is None:
-                    entry = QueueEntry(account_id=me.id)
-                    s.add(entry)
-                entry.ruleset, entry.players, entry.bots_after = (
-                    ruleset, body.players, body.bots_after)
-                entry.status, entry.table_id, entry.seat = "waiting", None, None
-                entry.joined_from = tag
-                entry.joined_at = entry.seen_at = now
-
-        try:
-            await asyncio.to_thread(enter)
-        except IntegrityError:  # her other request entered her at the same moment
-            raise ApiError(409, "queue_busy", _("you joined the queue twice at once: "
-                                                "try again")) from None
-        await paired(request)
-        return await answer(request)
-
-    @api.get("/queue", response_model=QueueOut, responses=errors())
-    async def queue_state(request: Request) -> QueueOut:
-        """Her entry (waiting, or seated with her table), how many wait for each game and
-        how many people are online. Polling it keeps her in the queue: an entry not asked
-        for in 30 seconds is dropped."""
-        srv = deps.server(request)
-
-        def heartbeat() -> None:
-            with srv.store.session() as s:
-                entry = policy.queue_entry(s, deps.me(request, s))
-                if entry is not None:
-                    entry.seen_at = dt.datetime.now(dt.UTC)
-
-        if request.cookies.get(COOKIE):
-            await asyncio.to_thread(heartbeat)
-        await paired(request)
-        return await answer(request)
-
-    @api.delete("/queue", response_model=QueueOut, dependencies=CsrfChecked,
-                responses=errors(401, 409))
-    async def leave_queue(request: Request) -> QueueOut:
-        """Leave the queue (a table already formed for her stays hers)."""
-        srv = deps.server(request)
-
-        def leave() -> None:
-            with srv.store.session() as s:
-                me = deps.signed_in(request, s)
-                entry = policy.queue_entry(s, me, lock=True)
-                if entry is None:
-                    raise ApiError(409, "not_queued", _("you are not waiting for a table"))
-                s.delete(entry)
-
-        await asyncio.to_thread(leave)
-        return await answer(request)
-
-    return api
+@router.delete("/queue", response_model=QueueOut, dependencies=CsrfChecked,
+               responses=errors(401, 409))
+async def leave_queue(request: Request) -> QueueOut:
+    """Leave the queue (a table already formed for her stays hers)."""
+    return await queue.leave(request)

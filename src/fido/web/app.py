@@ -31,35 +31,33 @@ from fido.accounts.sessions import SESSION_SECONDS, Sessions, server_secret
 from fido.errors import Refused
 from fido.i18n import N_, _
 from fido.safe_text import printable
-from fido.server import csrf
-from fido.server.accounts_api import accounts_routes
-from fido.server.analysis_api import analysis_routes
-from fido.server.assistant_api import assistant_routes
+from fido.server import (
+    accounts_api,
+    analysis_api,
+    assistant_api,
+    csrf,
+    events_api,
+    lobby,
+    queue_api,
+)
 from fido.server.body_limit import MAX_BODY, BodyLimit
 from fido.server.deps import Limits, Server, https, server
 from fido.server.errors import headers_of, status_of
-from fido.server.events_api import events_routes, seat_waiting_rounds
+from fido.server.events_service import seat_waiting_rounds
 from fido.server.field_errors import field_errors
 from fido.server.hub import Hub, PlaySettings
 from fido.server.language import QUERY, Language, negotiate
-from fido.server.lobby import lobby_routes
 from fido.server.logs import RequestIds
 from fido.server.metrics import Metrics, metrics_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
 from fido.server.play import TableSockets
 from fido.server.queue import SeenSessions, touch_sockets
-from fido.server.queue_api import queue_routes
 from fido.server.ratelimit import RateLimiter
 from fido.server.schemas import ErrorBody
 from fido.server.sockets import SessionSockets, SocketCount
 from fido.store import Store, open_store
-from fido.web.assistant_pages import assistant_pages
-from fido.web.event_pages import event_routes
+from fido.web import assistant_pages, event_pages, pages, ranking_pages, rulebook, sheets
 from fido.web.kit import STATIC, RefusedPage, error_page, refused_page, wants_page
-from fido.web.pages import page_routes
-from fido.web.ranking_pages import ranking_routes
-from fido.web.rulebook import rules_routes
-from fido.web.sheets import sheet_routes
 
 __all__ = ["MAX_BODY", "Limits", "Server", "create_app", "install_web"]
 
@@ -176,17 +174,13 @@ def create_app(
     )
     app.state.metrics = metrics
     app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and records are long
-    app.include_router(accounts_routes())
-    app.include_router(lobby_routes())
-    app.include_router(assistant_routes())  # the table assistant (docs/web.md)
-    app.include_router(events_routes())
-    app.include_router(analysis_routes())  # finished games' analyses (docs/analysis.md)
-    app.include_router(queue_routes())  # play with people: the queue (docs/server.md)
+    app.include_router(accounts_api.router)
+    app.include_router(lobby.router)
+    app.include_router(assistant_api.router)  # the table assistant (docs/web.md)
+    app.include_router(events_api.router)
+    app.include_router(analysis_api.router)  # finished games' analyses (docs/analysis.md)
+    app.include_router(queue_api.router)  # play with people: the queue (docs/server.md)
     install_web(app)
-    app.include_router(assistant_pages())
-    app.include_router(sheet_routes())  # score sheets, reviews, inbox, the federation's page
-    app.add_exception_handler(RefusedPage, refused_page)
-    app.include_router(ranking_routes())
     app.include_router(metrics_routes(token))  # for the machine itself
     _csrf_cookie(app)
     _error_handlers(app)
@@ -265,8 +259,12 @@ def _error_handlers(app: FastAPI) -> None:
 
 
 def install_web(app: FastAPI) -> None:
-    """Add the pages and their static files to the server's app."""
-    app.include_router(page_routes())
-    app.include_router(rules_routes())
-    app.include_router(event_routes())
+    """Add every page, its static files and the pages' refusals to the server's app."""
+    app.include_router(pages.router)
+    app.include_router(rulebook.router)
+    app.include_router(event_pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(assistant_pages.router)
+    app.include_router(sheets.router)  # score sheets, reviews, inbox, the federation's page
+    app.add_exception_handler(RefusedPage, refused_page)
+    app.include_router(ranking_pages.router)

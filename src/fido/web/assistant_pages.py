@@ -15,22 +15,21 @@ from fido.rules import FIDO_DIVISORS
 from fido.server.assistant_api import SETS
 from fido.web.kit import render, viewer
 
-__all__ = ["assistant_pages"]
+__all__ = ["router"]
 
 
-def assistant_pages() -> APIRouter:
-    pages = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    @pages.get("/assistant", response_class=HTMLResponse)
-    def setup_page(request: Request) -> HTMLResponse:
-        """The setup: the set (and so the divisor), the players in their seating order."""
-        sets = [{"n": n, "divisor": FIDO_DIVISORS[n]} for n in SETS]
-        return render(request, "assistant.html", me=viewer(request), sets=sets,
-                      players=range(3, 10))
 
-    @pages.get("/assistant/play", response_class=HTMLResponse)
-    def play_page(request: Request) -> HTMLResponse:
-        """The game: the table drawn, the tiles left, draw and undo, then the sheet."""
-        return render(request, "assistant_play.html", me=viewer(request))
+@router.get("/assistant", response_class=HTMLResponse)
+def setup_page(request: Request) -> HTMLResponse:
+    """The setup: the set (and so the divisor), the players in their seating order."""
+    sets = [{"n": n, "divisor": FIDO_DIVISORS[n]} for n in SETS]
+    return render(request, "assistant.html", me=viewer(request), sets=sets,
+                  players=range(3, 10))
 
-    return pages
+
+@router.get("/assistant/play", response_class=HTMLResponse)
+def play_page(request: Request) -> HTMLResponse:
+    """The game: the table drawn, the tiles left, draw and undo, then the sheet."""
+    return render(request, "assistant_play.html", me=viewer(request))

@@ -1,28 +1,32 @@
 """The events' pages: the list and the form to create one, an event (players,
 rounds, standings, the organiser's buttons) and a round's printable table cards.
 
-Every action goes through the JSON API of :mod:`fido.server.events_api`, so
-the rules of events live in one place.
+Every action calls the service the JSON API calls (:mod:`fido.server.events_service`),
+so the rules of events live in one place.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import inspect
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
 from fido.accounts import notifications as notes
+from fido.errors import Refused
+from fido.events.championships import ChampionshipIn
 from fido.i18n import N_, _, format_date
 from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
-from fido.server import csrf
-from fido.web.api import InProcessApi
-from fido.web.kit import Form, render, see_other, viewer
+from fido.server import events_service as events
+from fido.server.errors import status_of
+from fido.web.kit import Form, checked, render, see_other, viewer
 
-__all__ = ["event_routes"]
+__all__ = ["router"]
 
 DEFAULTS = {"name": "", "starts_on": "", "ends_on": "", "set": "9", "table_size": "5",
             "rounds": "3", "mode": "online", "grace": "60", "clock": ""}
@@ -49,7 +53,7 @@ def _shown(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def _event_body(form: dict[str, str]) -> dict[str, Any]:
-    """The create form as the API's JSON (the API checks every value)."""
+    """The create form as the service's input (:func:`checked` checks every value)."""
     body: dict[str, Any] = {k: form.get(k, "").strip() for k in
                             ("name", "starts_on", "ends_on", "mode")}
     for k in ("set", "table_size", "rounds", "grace", "clock"):
@@ -73,123 +77,139 @@ def _valid_id(event_id: str) -> int | None:
     return n if n is not None and 0 < n < 2**31 else None
 
 
-def event_routes() -> APIRouter:
-    pages = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    async def events_page(request: Request, form: dict[str, str] | None = None,
-                          error: str = "", status: int = 200,
-                          ask: dict[str, str] | None = None) -> HTMLResponse:
-        me = await asyncio.to_thread(viewer, request)
-        answer = await InProcessApi(request).call("GET", "/api/events")
-        events = [_shown(e) for e in answer.body.get("events", [])] if answer.ok else []
-        asked = answer.body.get("organiser_request") if answer.ok else None
-        if me is not None and asked is not None and asked["status"] != "pending":
-            await asyncio.to_thread(_answer_read, request, me["id"])  # this page shows it
-            me = await asyncio.to_thread(viewer, request)  # her inbox's count without it
-        return render(request, "events.html", status, me=me, form=form or DEFAULTS,
-                      error=error, events=events, sets=FIDO_DIVISORS,
-                      may_organise=answer.ok and answer.body.get("may_organise", False),
-                      asked=asked, ask=ask or {})
 
-    @pages.get("/events", response_class=HTMLResponse)
-    async def events(request: Request) -> HTMLResponse:
-        return await events_page(request)
+async def _events_page(request: Request, form: dict[str, str] | None = None,
+                       error: str = "", status: int = 200,
+                       ask: dict[str, str] | None = None) -> HTMLResponse:
+    me = await asyncio.to_thread(viewer, request)
+    listed = await asyncio.to_thread(events.list_events, request)
+    asked = listed.get("organiser_request")
+    if me is not None and asked is not None and asked["status"] != "pending":
+        await asyncio.to_thread(_answer_read, request, me["id"])  # this page shows it
+        me = await asyncio.to_thread(viewer, request)  # her inbox's count without it
+    return render(request, "events.html", status, me=me, form=form or DEFAULTS,
+                  error=error, events=[_shown(e) for e in listed["events"]],
+                  sets=FIDO_DIVISORS, may_organise=listed["may_organise"],
+                  asked=asked, ask=ask or {})
 
-    @pages.post("/events")
-    async def create(request: Request, form: Form) -> Response:
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        answer = await api.call("POST", "/api/events", _event_body(form))
-        if answer.ok:
-            return see_other(f"/events/{answer.body['id']}", api)
-        return await events_page(request, form, answer.message, answer.status)
 
-    @pages.post("/events/organise")
-    async def ask_to_organise(request: Request, form: Form) -> Response:
-        """She asks the federation for an organiser's role (a club or an event by name)."""
-        kind = "event" if form.get("kind") == "event" else "club"
-        name = " ".join(form.get("scope", "").split())
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        answer = await api.call("POST", "/api/organiser-requests",
-                                {"scope": f"{kind}:{name}"[:200]})
-        if answer.ok:
-            return see_other("/events#organise", api)
-        return await events_page(request, error=answer.message, status=answer.status,
-                                 ask={"kind": kind, "scope": name})
+@router.get("/events", response_class=HTMLResponse)
+async def events_list(request: Request) -> HTMLResponse:
+    return await _events_page(request)
 
-    async def event_page(request: Request, event_id: int, error: str = "",
-                         status: int = 200) -> HTMLResponse:
-        me = await asyncio.to_thread(viewer, request)
-        answer = await InProcessApi(request).call("GET", f"/api/events/{event_id}")
-        if not answer.ok:
-            return render(request, "message.html", answer.status, me=me,
-                          title=_("No such event"), message=answer.message, back="/events")
-        event = _shown(answer.body)
-        rounds = [[t for t in event["tables"] if t["round"] == r]
-                  for r in range(1, event["drawn"] + 1)]
-        retired = {p["account"] for p in event["players"] if p["retired_after"] is not None}
-        criteria = {k: _(v) for k, v in CRITERIA.items()}
-        return render(request, "event.html", status, me=me, event=event, rounds=rounds,
-                      error=error, retired=retired, criteria=criteria)
 
-    @pages.get("/events/{event_id}", response_class=HTMLResponse)
-    async def event(request: Request, event_id: str) -> HTMLResponse:
-        eid = _valid_id(event_id)
-        if eid is None:
-            return render(request, "message.html", 404, title=_("No such event"),
-                          message=_("There is no event with this address."), back="/events")
-        return await event_page(request, eid)
+@router.post("/events")
+async def create(request: Request, form: Form) -> Response:
+    try:
+        body = checked(ChampionshipIn, _event_body(form))
+        event = await asyncio.to_thread(events.create_event, request, body)
+    except Refused as e:
+        return await _events_page(request, form, e.message, status_of(e))
+    return see_other(f"/events/{event['id']}")
 
-    async def act(request: Request, form: dict[str, str], event_id: str, method: str,
-                  path: str, *, body: dict[str, Any] | None = None) -> Response:
-        eid = _valid_id(event_id)
-        if eid is None:
-            return see_other("/events")
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        if body is not None and form.get("name", "").strip():
-            body = {"name": form["name"].strip()}
-        answer = await api.call(method, f"/api/events/{eid}{path}", body)
-        if answer.ok:
-            return see_other(f"/events/{eid}", api)
-        return await event_page(request, eid, answer.message, answer.status)
 
-    @pages.post("/events/{event_id}/register")
-    async def register(request: Request, form: Form, event_id: str) -> Response:
-        return await act(request, form, event_id, "POST", "/entries", body={})
+@router.post("/events/organise")
+async def ask_to_organise(request: Request, form: Form) -> Response:
+    """She asks the federation for an organiser's role (a club or an event by name)."""
+    kind = "event" if form.get("kind") == "event" else "club"
+    name = " ".join(form.get("scope", "").split())
+    try:
+        body = checked(events.OrganiserRequestIn, {"scope": f"{kind}:{name}"[:200]})
+        await asyncio.to_thread(events.ask_to_organise, request, body)
+    except Refused as e:
+        return await _events_page(request, error=e.message, status=status_of(e),
+                                  ask={"kind": kind, "scope": name})
+    return see_other("/events#organise")
 
-    @pages.post("/events/{event_id}/withdraw")
-    async def withdraw(request: Request, form: Form, event_id: str) -> Response:
-        return await act(request, form, event_id, "DELETE", "/entries/mine")
 
-    @pages.post("/events/{event_id}/players/{account_id}/retire")
-    async def retire(request: Request, form: Form, event_id: str, account_id: str) -> Response:
-        """The organiser takes a player off the rounds still to draw."""
-        aid = _valid_id(account_id)
-        return await act(request, form, event_id, "DELETE", f"/entries/{aid or 0}")
+async def _event_page(request: Request, event_id: int, error: str = "",
+                      status: int = 200) -> HTMLResponse:
+    me = await asyncio.to_thread(viewer, request)
+    try:
+        event = _shown(await asyncio.to_thread(events.event, request, event_id))
+    except Refused as e:
+        return render(request, "message.html", status_of(e), me=me,
+                      title=_("No such event"), message=e.message, back="/events")
+    rounds = [[t for t in event["tables"] if t["round"] == r]
+              for r in range(1, event["drawn"] + 1)]
+    retired = {p["account"] for p in event["players"] if p["retired_after"] is not None}
+    criteria = {k: _(v) for k, v in CRITERIA.items()}
+    return render(request, "event.html", status, me=me, event=event, rounds=rounds,
+                  error=error, retired=retired, criteria=criteria)
 
-    @pages.post("/events/{event_id}/cancel")
-    async def cancel(request: Request, form: Form, event_id: str) -> Response:
-        return await act(request, form, event_id, "POST", "/cancel")
 
-    @pages.post("/events/{event_id}/rounds")
-    async def draw(request: Request, form: Form, event_id: str) -> Response:
-        return await act(request, form, event_id, "POST", "/rounds")
+@router.get("/events/{event_id}", response_class=HTMLResponse)
+async def event(request: Request, event_id: str) -> HTMLResponse:
+    eid = _valid_id(event_id)
+    if eid is None:
+        return render(request, "message.html", 404, title=_("No such event"),
+                      message=_("There is no event with this address."), back="/events")
+    return await _event_page(request, eid)
 
-    @pages.get("/events/{event_id}/rounds/{round_no}/cards", response_class=HTMLResponse)
-    async def cards(request: Request, event_id: str, round_no: int) -> HTMLResponse:
-        """The round's table cards, one a table, to print (one card a page)."""
-        eid = _valid_id(event_id)
-        me = await asyncio.to_thread(viewer, request)
-        answer = await InProcessApi(request).call("GET", f"/api/events/{eid or 0}")
-        if eid is None or not answer.ok:
-            return render(request, "message.html", 404, title=_("No such event"),
-                          message=_("There is no event with this address."), back="/events")
-        event = answer.body
-        tables = [t for t in event["tables"] if t["round"] == round_no]
-        if not tables:
-            return render(request, "message.html", 404, title=_("No such round"),
-                          message=_("Round {n} has not been drawn.").format(n=round_no),
-                          back=f"/events/{eid}")
-        return render(request, "event_cards.html", me=me, event=event, round_no=round_no,
-                      tables=tables)
 
-    return pages
+async def _act(request: Request, event_id: str,
+               work: Callable[[int], Awaitable[object] | object]) -> Response:
+    """The organiser's or a player's button: ``work`` on the event, then its page (with
+    the refusal's sentence when refused)."""
+    eid = _valid_id(event_id)
+    if eid is None:
+        return see_other("/events")
+    try:
+        done = await asyncio.to_thread(work, eid)
+        if inspect.isawaitable(done):
+            await done
+    except Refused as e:
+        return await _event_page(request, eid, e.message, status_of(e))
+    return see_other(f"/events/{eid}")
+
+
+@router.post("/events/{event_id}/register")
+async def register(request: Request, form: Form, event_id: str) -> Response:
+    name = form.get("name", "").strip()
+    return await _act(request, event_id, lambda eid: events.register(
+        request, eid, checked(events.RegisterIn, {"name": name} if name else {})))
+
+
+@router.post("/events/{event_id}/withdraw")
+async def withdraw(request: Request, form: Form, event_id: str) -> Response:
+    return await _act(request, event_id, lambda eid: events.withdraw(request, eid))
+
+
+@router.post("/events/{event_id}/players/{account_id}/retire")
+async def retire(request: Request, form: Form, event_id: str, account_id: str) -> Response:
+    """The organiser takes a player off the rounds still to draw."""
+    aid = _valid_id(account_id) or 0
+    return await _act(request, event_id, lambda eid: events.retire(request, eid, aid))
+
+
+@router.post("/events/{event_id}/cancel")
+async def cancel(request: Request, form: Form, event_id: str) -> Response:
+    return await _act(request, event_id, lambda eid: events.cancel(request, eid))
+
+
+@router.post("/events/{event_id}/rounds")
+async def draw(request: Request, form: Form, event_id: str) -> Response:
+    return await _act(request, event_id, lambda eid: events.draw_round(request, eid))
+
+
+@router.get("/events/{event_id}/rounds/{round_no}/cards", response_class=HTMLResponse)
+async def cards(request: Request, event_id: str, round_no: int) -> HTMLResponse:
+    """The round's table cards, one a table, to print (one card a page)."""
+    eid = _valid_id(event_id)
+    me = await asyncio.to_thread(viewer, request)
+    try:
+        event = await asyncio.to_thread(events.event, request, eid or 0)
+    except Refused:
+        event = None
+    if eid is None or event is None:
+        return render(request, "message.html", 404, title=_("No such event"),
+                      message=_("There is no event with this address."), back="/events")
+    tables = [t for t in event["tables"] if t["round"] == round_no]
+    if not tables:
+        return render(request, "message.html", 404, title=_("No such round"),
+                      message=_("Round {n} has not been drawn.").format(n=round_no),
+                      back=f"/events/{eid}")
+    return render(request, "event_cards.html", me=me, event=event, round_no=round_no,
+                  tables=tables)

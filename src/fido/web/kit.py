@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import Depends, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
+from pydantic import BaseModel, ValidationError
 from sqlalchemy.orm import Session, object_session
 
 import fido
@@ -29,15 +30,17 @@ from fido.errors import Refused
 from fido.i18n import N_, _
 from fido.server import deps
 from fido.server.errors import ApiError
+from fido.server.field_errors import field_errors
 from fido.store import Account
-from fido.web.api import InProcessApi
 from fido.web.forms import bot_name, game_label
 
 __all__ = [
     "CSP",
     "STATIC",
+    "Body",
     "Form",
     "RefusedPage",
+    "checked",
     "env",
     "error_page",
     "guest_name",
@@ -52,6 +55,7 @@ __all__ = [
     "viewer",
     "wants_json",
     "wants_page",
+    "with_cookies",
 ]
 
 STATIC = Path(__file__).parent / "static"
@@ -178,9 +182,30 @@ def local_path(path: str | None) -> str:
     return path
 
 
-def see_other(path: str, api: InProcessApi | None = None) -> Response:
-    response = RedirectResponse(local_path(path), status_code=303)
-    return api.pass_cookies(response) if api is not None else response
+def see_other(path: str, cookies: Response | None = None) -> Response:
+    """A redirect to ``path`` on this site, with the ``cookies`` a service set."""
+    return with_cookies(RedirectResponse(local_path(path), status_code=303), cookies)
+
+
+def with_cookies(response: Response, cookies: Response | None) -> Response:
+    """``response`` with the cookies a service set on ``cookies`` (a session started or
+    ended, the language chosen): the services answer the API and the pages alike."""
+    if cookies is not None:
+        for raw in cookies.headers.getlist("set-cookie"):
+            response.headers.append("set-cookie", raw)
+    return response
+
+
+Body = TypeVar("Body", bound=BaseModel)
+
+
+def checked(model: type[Body], data: dict[str, Any]) -> Body:
+    """A form's values as the service's input, checked as the API checks its JSON (an
+    :class:`ApiError` with the same sentence as the API's 422)."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        raise ApiError(422, "invalid", field_errors(e.errors())) from None
 
 
 class RefusedPage(Refused):

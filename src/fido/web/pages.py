@@ -3,14 +3,16 @@
 Pages are rendered on the server with Jinja2 (autoescaped: a name such as
 ``<b>`` is shown as text). Every form posts its CSRF token (the
 ``fido_csrf`` cookie's value in a ``csrf_token`` field, checked first) and
-then does what the JSON API does, through the API itself
-(:mod:`fido.web.api`), so the rules live in one place. The table page is a
+then calls the service the JSON API calls (:mod:`fido.server.tables_service`,
+:mod:`fido.server.sessions_service`, :mod:`fido.server.queue_service`), so the rules
+live in one place. The table page is a
 shell: ``static/js/table.js`` plays over the WebSocket.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from typing import Any
@@ -21,14 +23,18 @@ from fastapi.responses import HTMLResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fido import i18n
+from fido.errors import Refused
 from fido.i18n import _, ngettext
 from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
-from fido.server import csrf, deps, policy
-from fido.server.errors import ApiError
+from fido.server import deps, policy
+from fido.server import queue_service as queue
+from fido.server import sessions_service as sessions
+from fido.server import tables_service as tables
+from fido.server.errors import ApiError, status_of
+from fido.server.schemas import JoinIn, LanguageChoice, SignIn, SignUp, TableIn
 from fido.server.tables.matches import match_json
 from fido.store import Account, SeatRow, TableRow
-from fido.web.api import Answer, InProcessApi
 from fido.web.forms import (
     GAMES,
     FormError,
@@ -42,27 +48,21 @@ from fido.web.forms import (
 )
 from fido.web.kit import (
     Form,
+    checked,
     guest_name,
     local_path,
     person_json,
     render,
     see_other,
     viewer,
+    with_cookies,
 )
 from fido.web.queue_form import BOT_WAITS, queue_body, queue_games, queue_view
 
-__all__ = ["page_routes"]
+__all__ = ["router"]
 
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{6,16}")
 _INVITE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-async def _ensure_someone(api: InProcessApi, me: dict[str, Any] | None) -> Answer | None:
-    """Make an anonymous visitor a guest (she plays at once); an error answer if refused."""
-    if me is not None:
-        return None
-    answer = await api.call("POST", "/api/guest")
-    return None if answer.ok else answer
 
 
 def _results(record: str | None) -> dict[str, Any] | None:
@@ -134,290 +134,308 @@ def _invite(value: str | None) -> str | None:
     return value if value and _INVITE.fullmatch(value) else None
 
 
-def page_routes() -> APIRouter:
-    pages = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    # ------------------------------------------------------------ lobby
 
-    async def lobby(request: Request, form: dict[str, str] | None = None, error: str = "",
-                    status: int = 200, *, queue_error: str = "",
-                    queue_form: dict[str, str] | None = None) -> HTMLResponse:
+async def _someone(request: Request, cookies: Response) -> None:
+    """Make an anonymous visitor a guest (she plays at once): the rest of this request
+    speaks for her (:func:`fido.server.deps.session_cookie`); refused: :class:`Refused`."""
+    if await asyncio.to_thread(viewer, request) is None:
+        await asyncio.to_thread(sessions.start_guest, request, cookies)
+
+
+def _table_lists(request: Request) -> dict[str, list[dict[str, Any]]]:
+    """The lobby's lists: the open tables and the running ones, as she sees them."""
+    return {f"{status}_tables": [t.model_dump(mode="json") for t in
+                                 tables.list_tables(request, status).tables]
+            for status in ("open", "running")}
+
+
+# ---------------------------------------------------------------- lobby
+
+async def _lobby(request: Request, form: dict[str, str] | None = None, error: str = "",
+                 status: int = 200, *, queue_error: str = "",
+                 queue_form: dict[str, str] | None = None) -> HTMLResponse:
+    me = await asyncio.to_thread(viewer, request)
+    lists = await asyncio.to_thread(_table_lists, request)
+    waiting = await queue.state(request)  # play with people: her entry, counts
+    return render(
+        request, "lobby.html", status, me=me, form=form or default_form(), error=error,
+        **lists, games=GAMES, sets=FIDO_DIVISORS, seat_choices=seat_choices(),
+        bot_levels=bot_help(), clocks=clock_choices(), set_label=set_label,
+        queue=queue_view(waiting.model_dump(mode="json")), queue_games=queue_games(),
+        bot_waits=BOT_WAITS, queue_error=queue_error, queue_form=queue_form or {},
+    )
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> HTMLResponse:
+    return await _lobby(request)
+
+
+@router.get("/lobby/tables", response_class=HTMLResponse)
+async def lobby_tables(request: Request) -> HTMLResponse:
+    """The lobby's table lists alone: htmx refreshes them every few seconds."""
+    lists = await asyncio.to_thread(_table_lists, request)
+    return render(request, "_tables.html", 200, **lists)
+
+
+@router.post("/tables")
+async def create_table(request: Request, form: Form) -> Response:
+    cookies = Response()
+    try:
+        body = checked(TableIn, table_body(form))
+        await _someone(request, cookies)
+        table = await tables.open_table(request, body)
+    except FormError as e:
+        return await _lobby(request, form, str(e), 422)
+    except Refused as e:
+        return with_cookies(await _lobby(request, form, e.message, status_of(e)), cookies)
+    return see_other(f"/tables/{table.id}", cookies)
+
+
+@router.post("/queue")
+async def join_queue(request: Request, form: Form) -> Response:
+    """Play with people: wait for a table (an anonymous visitor becomes a guest)."""
+    cookies = Response()
+    try:
+        body = checked(queue.QueueIn, queue_body(form))
+        await _someone(request, cookies)
+        entry = (await queue.join(request, body)).entry
+    except FormError as e:
+        return await _lobby(request, status=422, queue_error=str(e), queue_form=form)
+    except Refused as e:
+        return with_cookies(await _lobby(request, status=status_of(e), queue_error=e.message,
+                                         queue_form=form), cookies)
+    if entry is not None and entry.status == "seated":
+        return see_other(f"/tables/{entry.table}", cookies)
+    return see_other("/#play-people", cookies)
+
+
+@router.post("/queue/leave")
+async def leave_queue(request: Request, form: Form) -> Response:
+    with contextlib.suppress(Refused):  # not waiting (any more): the lobby all the same
+        await queue.leave(request)
+    return see_other("/#play-people")
+
+
+# ---------------------------------------------------------------- accounts
+
+@router.get("/signup", response_class=HTMLResponse)
+async def signup_page(request: Request, next: str = "/") -> HTMLResponse:
+    me = await asyncio.to_thread(viewer, request)
+    return render(request, "signup.html", me=me, next=local_path(next), form={})
+
+
+@router.post("/signup")
+async def signup(request: Request, form: Form) -> Response:
+    cookies = Response()
+    data: dict[str, Any] = {"name": form.get("name", ""), "password": form.get("password", "")}
+    if form.get("email", "").strip():
+        data["email"] = form["email"].strip()
+    try:
+        await sessions.sign_up(request, cookies, checked(SignUp, data))
+    except Refused as e:
         me = await asyncio.to_thread(viewer, request)
-        api = InProcessApi(request)
-        open_ = await api.call("GET", "/api/tables?status=open")
-        running = await api.call("GET", "/api/tables?status=running")
-        queue = await api.call("GET", "/api/queue")  # play with people: her entry, counts
-        return render(
-            request, "lobby.html", status, me=me, form=form or default_form(), error=error,
-            open_tables=open_.body.get("tables", []) if open_.ok else [],
-            running_tables=running.body.get("tables", []) if running.ok else [],
-            games=GAMES, sets=FIDO_DIVISORS, seat_choices=seat_choices(),
-            bot_levels=bot_help(),
-            clocks=clock_choices(), set_label=set_label,
-            queue=queue_view(queue.body if queue.ok else None), queue_games=queue_games(),
-            bot_waits=BOT_WAITS, queue_error=queue_error,
-            queue_form=queue_form or {},
-        )
-
-    @pages.get("/", response_class=HTMLResponse)
-    async def home(request: Request) -> HTMLResponse:
-        return await lobby(request)
-
-    @pages.get("/lobby/tables", response_class=HTMLResponse)
-    async def lobby_tables(request: Request) -> HTMLResponse:
-        """The lobby's table lists alone: htmx refreshes them every few seconds."""
-        api = InProcessApi(request)
-        open_ = await api.call("GET", "/api/tables?status=open")
-        running = await api.call("GET", "/api/tables?status=running")
-        return render(
-            request, "_tables.html",
-            open_tables=open_.body.get("tables", []) if open_.ok else [],
-            running_tables=running.body.get("tables", []) if running.ok else [],
-        )
-
-    @pages.post("/tables")
-    async def create_table(request: Request, form: Form) -> Response:
-        try:
-            body = table_body(form)
-        except FormError as e:
-            return await lobby(request, form, str(e), 422)
-        me = await asyncio.to_thread(viewer, request)
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        refused = await _ensure_someone(api, me)
-        if refused is None:
-            answer = await api.call("POST", "/api/tables", body)
-            if answer.ok:
-                return see_other(f"/tables/{answer.body['id']}", api)
-            refused = answer
-        page = await lobby(request, form, refused.message, refused.status)
-        return api.pass_cookies(page)
-
-    @pages.post("/queue")
-    async def join_queue(request: Request, form: Form) -> Response:
-        """Play with people: wait for a table (an anonymous visitor becomes a guest)."""
-        try:
-            body = queue_body(form)
-        except FormError as e:
-            return await lobby(request, status=422, queue_error=str(e), queue_form=form)
-        me = await asyncio.to_thread(viewer, request)
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        refused = await _ensure_someone(api, me)
-        if refused is None:
-            answer = await api.call("POST", "/api/queue", body)
-            if answer.ok:
-                entry = answer.body["entry"]
-                if entry["status"] == "seated":
-                    return see_other(f"/tables/{entry['table']}", api)
-                return see_other("/#play-people", api)
-            refused = answer
-        page = await lobby(request, status=refused.status, queue_error=refused.message,
-                           queue_form=form)
-        return api.pass_cookies(page)
-
-    @pages.post("/queue/leave")
-    async def leave_queue(request: Request, form: Form) -> Response:
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        await api.call("DELETE", "/api/queue")  # not waiting (any more): the lobby all the same
-        return see_other("/#play-people", api)
-
-    # ------------------------------------------------------------ accounts
-
-    @pages.get("/signup", response_class=HTMLResponse)
-    async def signup_page(request: Request, next: str = "/") -> HTMLResponse:
-        me = await asyncio.to_thread(viewer, request)
-        return render(request, "signup.html", me=me, next=local_path(next), form={})
-
-    @pages.post("/signup")
-    async def signup(request: Request, form: Form) -> Response:
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        body: dict[str, Any] = {"name": form.get("name", ""),
-                                "password": form.get("password", "")}
-        if form.get("email", "").strip():
-            body["email"] = form["email"].strip()
-        answer = await api.call("POST", "/api/accounts", body)
-        if answer.ok:
-            return see_other(form.get("next", "/"), api)
-        me = await asyncio.to_thread(viewer, request)
-        return render(request, "signup.html", answer.status, me=me, error=answer.message,
+        return render(request, "signup.html", status_of(e), me=me, error=e.message,
                       next=local_path(form.get("next")), form={"name": form.get("name", ""),
                                                           "email": form.get("email", "")})
+    return see_other(form.get("next", "/"), cookies)
 
-    @pages.get("/signin", response_class=HTMLResponse)
-    async def signin_page(request: Request, next: str = "/") -> HTMLResponse:
-        me = await asyncio.to_thread(viewer, request)
-        return render(request, "signin.html", me=me, next=local_path(next), form={})
 
-    @pages.post("/signin")
-    async def signin(request: Request, form: Form) -> Response:
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        answer = await api.call("POST", "/api/session", {
-            "name": form.get("name", ""), "password": form.get("password", "")})
-        if answer.ok:
-            return see_other(form.get("next", "/"), api)
+@router.get("/signin", response_class=HTMLResponse)
+async def signin_page(request: Request, next: str = "/") -> HTMLResponse:
+    me = await asyncio.to_thread(viewer, request)
+    return render(request, "signin.html", me=me, next=local_path(next), form={})
+
+
+@router.post("/signin")
+async def signin(request: Request, form: Form) -> Response:
+    cookies = Response()
+    try:
+        await sessions.sign_in(request, cookies, checked(SignIn, {
+            "name": form.get("name", ""), "password": form.get("password", "")}))
+    except Refused as e:
         me = await asyncio.to_thread(viewer, request)
-        return render(request, "signin.html", answer.status, me=me, error=answer.message,
+        return render(request, "signin.html", status_of(e), me=me, error=e.message,
                       next=local_path(form.get("next")), form={"name": form.get("name", "")})
+    return see_other(form.get("next", "/"), cookies)
 
-    @pages.post("/signout")
-    async def signout(request: Request, form: Form) -> Response:
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        await api.call("DELETE", "/api/session")
-        return see_other("/", api)
 
-    @pages.post("/guest")
-    async def guest(request: Request, form: Form) -> Response:
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        answer = await api.call("POST", "/api/guest")
-        if not answer.ok:
-            return render(request, "message.html", answer.status, title=_("Not now"),
-                          message=answer.message)
-        return see_other(form.get("next", "/"), api)
+@router.post("/signout")
+async def signout(request: Request, form: Form) -> Response:
+    cookies = Response()
+    await sessions.sign_out(request, cookies)
+    return see_other("/", cookies)
 
-    @pages.post("/language")
-    async def language(request: Request, form: Form) -> Response:
-        """The header's switch: the API keeps the choice (cookie and account)."""
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        answer = await api.call("PUT", "/api/language", {"language": form.get("language", "")})
-        if not answer.ok:
-            return render(request, "message.html", answer.status,
-                          title=_("That did not work"), message=answer.message)
-        return see_other(form.get("next", "/"), api)
 
-    @pages.get("/i18n/{lang}.json")
-    def script_catalog(lang: str) -> Response:
-        """The page scripts' sentences in ``lang`` (the scripts load it by the page's
-        ``lang``; the address carries the version, so it is kept a day)."""
-        if lang not in i18n.LANGUAGES:
-            raise StarletteHTTPException(404)
-        return Response(json.dumps(i18n.js_catalog(lang), ensure_ascii=False),
-                        media_type="application/json",
-                        headers={"Cache-Control": "public, max-age=86400"})
+@router.post("/guest")
+async def guest(request: Request, form: Form) -> Response:
+    cookies = Response()
+    try:
+        await asyncio.to_thread(sessions.start_guest, request, cookies)
+    except Refused as e:
+        return render(request, "message.html", status_of(e), title=_("Not now"),
+                      message=e.message)
+    return see_other(form.get("next", "/"), cookies)
 
-    # ------------------------------------------------------------ tables
 
-    @pages.get("/tables/{table_id}", response_class=HTMLResponse)
-    async def table_page(request: Request, table_id: str,
-                         invite: str | None = None) -> HTMLResponse:
-        if not _TABLE_ID.fullmatch(table_id):
-            return _no_table(request)
-        me = await asyncio.to_thread(viewer, request)
-        answer = await InProcessApi(request).call("GET", f"/api/tables/{table_id}")
-        if not answer.ok:
-            return render(request, "message.html", answer.status, me=me,
-                          title=_("No such table"), message=answer.message)
-        table = answer.body
-        invite = _invite(invite)
-        link = None
-        if table.get("invite"):
-            link = f"{request.url.scheme}://{request.url.netloc}/tables/{table_id}" \
-                   f"?invite={quote(table['invite'])}"
-        config = {"id": table_id, "seat": table.get("my_seat"), "me": me,
-                  "status": table["status"], "csrf": request.state.csrf_token}
-        return render(request, "table.html", me=me, table=table, invite=invite,
-                      invite_link=link, config=config)
+@router.post("/language")
+async def language(request: Request, form: Form) -> Response:
+    """The header's switch: the choice is kept (cookie and account)."""
+    cookies = Response()
+    try:
+        choice = checked(LanguageChoice, {"language": form.get("language", "")})
+        await asyncio.to_thread(sessions.choose_language, request, cookies, choice)
+    except Refused as e:
+        return render(request, "message.html", status_of(e),
+                      title=_("That did not work"), message=e.message)
+    return see_other(form.get("next", "/"), cookies)
 
-    @pages.get("/tables/{table_id}/replay", response_class=HTMLResponse)
-    async def replay_page(request: Request, table_id: str) -> HTMLResponse:
-        """A finished game move by move; the page's script loads the steps from the API
-        (only a finished game has them: a running game's hands are secret)."""
-        if not _TABLE_ID.fullmatch(table_id):
-            return _no_table(request)
-        me = await asyncio.to_thread(viewer, request)
-        answer = await InProcessApi(request).call("GET", f"/api/tables/{table_id}")
-        if not answer.ok:
-            return render(request, "message.html", answer.status, me=me,
-                          title=_("No such table"), message=answer.message)
-        table = answer.body
-        if not table.get("finished"):
-            why = {
-                "open": _("This table's game has not begun yet: there is nothing to replay."),
-                "abandoned": _("This table was closed before its game began: "
-                               "there is nothing to replay."),
-            }.get(table["status"]) or _("This game is still running: its replay opens when "
-                                        "the game is over (until then the hands are secret).")
-            return render(request, "message.html", 409, me=me, title=_("No replay yet"),
-                          message=why, back=f"/tables/{table_id}")
-        refused = await asyncio.to_thread(_replay_refused, request, table_id)
-        if refused is not None:  # private, or its duplicate round still plays
-            return render(request, "message.html", refused.status, me=me,
-                          title=_("No replay for you yet"), message=refused.message,
-                          back=f"/tables/{table_id}")
-        config = {"id": table_id, "seats": table["seats"], "me": me,
-                  "my_seat": table.get("my_seat"), "csrf": request.state.csrf_token}
-        return render(request, "replay.html", me=me, table=table, config=config)
 
-    @pages.post("/tables/{table_id}/join")
-    async def join(request: Request, form: Form, table_id: str) -> Response:
-        if not _TABLE_ID.fullmatch(table_id):
-            return _no_table(request)
-        me = await asyncio.to_thread(viewer, request)
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        refused = await _ensure_someone(api, me)
-        if refused is None:
-            body: dict[str, Any] = {}
-            if (seat := whole_or_none(form.get("seat", ""))) is not None:
-                body["seat"] = seat
-            if _invite(form.get("invite")):
-                body["invite"] = form["invite"]
-            answer = await api.call("POST", f"/api/tables/{table_id}/seats", body)
-            if answer.ok:
-                return see_other(f"/tables/{table_id}", api)
-            refused = answer
-        page = render(request, "message.html", refused.status, me=me,
-                      title=_("You could not sit down"), message=refused.message,
+@router.get("/i18n/{lang}.json")
+def script_catalog(lang: str) -> Response:
+    """The page scripts' sentences in ``lang`` (the scripts load it by the page's
+    ``lang``; the address carries the version, so it is kept a day)."""
+    if lang not in i18n.LANGUAGES:
+        raise StarletteHTTPException(404)
+    return Response(json.dumps(i18n.js_catalog(lang), ensure_ascii=False),
+                    media_type="application/json",
+                    headers={"Cache-Control": "public, max-age=86400"})
+
+
+# ---------------------------------------------------------------- tables
+
+async def _table(request: Request, table_id: str) -> tuple[dict[str, Any] | None,
+                                                           dict[str, Any] | HTMLResponse]:
+    """Who asks, and the table as she sees it (or the page saying there is none)."""
+    me = await asyncio.to_thread(viewer, request)
+    try:
+        return me, (await tables.table(request, table_id)).model_dump(mode="json")
+    except Refused as e:
+        return me, render(request, "message.html", status_of(e), me=me,
+                          title=_("No such table"), message=e.message)
+
+
+@router.get("/tables/{table_id}", response_class=HTMLResponse)
+async def table_page(request: Request, table_id: str,
+                     invite: str | None = None) -> HTMLResponse:
+    if not _TABLE_ID.fullmatch(table_id):
+        return _no_table(request)
+    me, table = await _table(request, table_id)
+    if isinstance(table, HTMLResponse):
+        return table
+    invite = _invite(invite)
+    link = None
+    if table.get("invite"):
+        link = f"{request.url.scheme}://{request.url.netloc}/tables/{table_id}" \
+               f"?invite={quote(table['invite'])}"
+    config = {"id": table_id, "seat": table.get("my_seat"), "me": me,
+              "status": table["status"], "csrf": request.state.csrf_token}
+    return render(request, "table.html", me=me, table=table, invite=invite,
+                  invite_link=link, config=config)
+
+
+@router.get("/tables/{table_id}/replay", response_class=HTMLResponse)
+async def replay_page(request: Request, table_id: str) -> HTMLResponse:
+    """A finished game move by move; the page's script loads the steps from the API
+    (only a finished game has them: a running game's hands are secret)."""
+    if not _TABLE_ID.fullmatch(table_id):
+        return _no_table(request)
+    me, table = await _table(request, table_id)
+    if isinstance(table, HTMLResponse):
+        return table
+    if not table.get("finished"):
+        why = {
+            "open": _("This table's game has not begun yet: there is nothing to replay."),
+            "abandoned": _("This table was closed before its game began: "
+                           "there is nothing to replay."),
+        }.get(table["status"]) or _("This game is still running: its replay opens when "
+                                    "the game is over (until then the hands are secret).")
+        return render(request, "message.html", 409, me=me, title=_("No replay yet"),
+                      message=why, back=f"/tables/{table_id}")
+    refused = await asyncio.to_thread(_replay_refused, request, table_id)
+    if refused is not None:  # private, or its duplicate round still plays
+        return render(request, "message.html", refused.status, me=me,
+                      title=_("No replay for you yet"), message=refused.message,
                       back=f"/tables/{table_id}")
-        return api.pass_cookies(page)
+    config = {"id": table_id, "seats": table["seats"], "me": me,
+              "my_seat": table.get("my_seat"), "csrf": request.state.csrf_token}
+    return render(request, "replay.html", me=me, table=table, config=config)
 
-    @pages.post("/tables/{table_id}/leave")
-    async def leave(request: Request, form: Form, table_id: str) -> Response:
-        if not _TABLE_ID.fullmatch(table_id):
-            return see_other("/")
-        api = InProcessApi(request, form.get(csrf.FIELD))
-        answer = await api.call("DELETE", f"/api/tables/{table_id}/seats/mine")
-        if not answer.ok:
-            return render(request, "message.html", answer.status,
-                          title=_("You are still seated"),
-                          message=answer.message, back=f"/tables/{table_id}")
+
+@router.post("/tables/{table_id}/join")
+async def join(request: Request, form: Form, table_id: str) -> Response:
+    if not _TABLE_ID.fullmatch(table_id):
+        return _no_table(request)
+    cookies = Response()
+    data: dict[str, Any] = {}
+    if (seat := whole_or_none(form.get("seat", ""))) is not None:
+        data["seat"] = seat
+    if _invite(form.get("invite")):
+        data["invite"] = form["invite"]
+    try:
+        body = checked(JoinIn, data)
+        await _someone(request, cookies)
+        await tables.join(request, table_id, body)
+    except Refused as e:
+        me = await asyncio.to_thread(viewer, request)
+        page = render(request, "message.html", status_of(e), me=me,
+                      title=_("You could not sit down"), message=e.message,
+                      back=f"/tables/{table_id}")
+        return with_cookies(page, cookies)
+    return see_other(f"/tables/{table_id}", cookies)
+
+
+@router.post("/tables/{table_id}/leave")
+async def leave(request: Request, form: Form, table_id: str) -> Response:
+    if not _TABLE_ID.fullmatch(table_id):
         return see_other("/")
+    try:
+        await tables.leave(request, table_id)
+    except Refused as e:
+        return render(request, "message.html", status_of(e), title=_("You are still seated"),
+                      message=e.message, back=f"/tables/{table_id}")
+    return see_other("/")
 
-    # ------------------------------------------------------------ games and players
 
-    @pages.get("/games", response_class=HTMLResponse)
-    def finished(request: Request) -> HTMLResponse:
-        srv = request.app.state.server
-        with srv.store.session(write=False) as s:
-            account = deps.me(request, s)
-            me = person_json(account) if account is not None else None
-            rows = s.scalars(
-                policy.listed_tables(account).where(TableRow.status == "finished")
-                .order_by(TableRow.finished_at.desc()).limit(100)
-            ).all()
-            games = _games_rows(list(rows))
-        return render(request, "games.html", me=me, games=games)
+# ---------------------------------------------------------------- games and players
 
-    @pages.get("/players/{account_id}", response_class=HTMLResponse)
-    def player(request: Request, account_id: int) -> HTMLResponse:
-        srv = request.app.state.server
-        with srv.store.session(write=False) as s:
-            account = deps.me(request, s)
-            me = person_json(account) if account is not None else None
-            who = s.get(Account, account_id) if 0 < account_id < 2**31 else None
-            if who is None:
-                return render(request, "message.html", 404, me=me, title=_("No such player"),
-                              message=_("There is no player with this number."))
-            rows = s.scalars(
-                policy.listed_tables(account)
-                .join(SeatRow, SeatRow.table_id == TableRow.id)
-                .where(SeatRow.account_id == who.id)
-                .order_by(TableRow.created_at.desc()).limit(200)
-            ).all()
-            games = _games_rows(list(rows))
-            person = person_json(who)
-        for g in games:
-            g["her"] = next((x for x in g["seats"] if x["account"] == person["id"]), None)
-        return render(request, "player.html", me=me, person=person, games=games)
+@router.get("/games", response_class=HTMLResponse)
+def finished(request: Request) -> HTMLResponse:
+    srv = request.app.state.server
+    with srv.store.session(write=False) as s:
+        account = deps.me(request, s)
+        me = person_json(account) if account is not None else None
+        rows = s.scalars(
+            policy.listed_tables(account).where(TableRow.status == "finished")
+            .order_by(TableRow.finished_at.desc()).limit(100)
+        ).all()
+        games = _games_rows(list(rows))
+    return render(request, "games.html", me=me, games=games)
 
-    return pages
+
+@router.get("/players/{account_id}", response_class=HTMLResponse)
+def player(request: Request, account_id: int) -> HTMLResponse:
+    srv = request.app.state.server
+    with srv.store.session(write=False) as s:
+        account = deps.me(request, s)
+        me = person_json(account) if account is not None else None
+        who = s.get(Account, account_id) if 0 < account_id < 2**31 else None
+        if who is None:
+            return render(request, "message.html", 404, me=me, title=_("No such player"),
+                          message=_("There is no player with this number."))
+        rows = s.scalars(
+            policy.listed_tables(account)
+            .join(SeatRow, SeatRow.table_id == TableRow.id)
+            .where(SeatRow.account_id == who.id)
+            .order_by(TableRow.created_at.desc()).limit(200)
+        ).all()
+        games = _games_rows(list(rows))
+        person = person_json(who)
+    for g in games:
+        g["her"] = next((x for x in g["seats"] if x["account"] == person["id"]), None)
+    return render(request, "player.html", me=me, person=person, games=games)
 
 
 def _no_table(request: Request) -> HTMLResponse:

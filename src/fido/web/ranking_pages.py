@@ -42,7 +42,7 @@ from fido.store import INT_MAX, EntryRow, Player, SnapshotRow
 from fido.web.kit import person_of, render
 from fido.web.ranking_chart import history_chart
 
-__all__ = ["PAGE_SIZE", "ranking_routes"]
+__all__ = ["PAGE_SIZE", "router"]
 
 PAGE_SIZE = 100  # players per page of a month's ranking
 _NUMBER = re.compile(r"[0-9]{1,10}")
@@ -182,8 +182,6 @@ def _matches(entries: tuple[Entry, ...], query: str) -> list[Entry]:
     return [e for e in entries if folded in e.name.casefold()]
 
 
-
-
 def plain(x: float, digits: int = 2) -> str:
     """A ranking number with ``digits`` places and the current language's decimal sign,
     without thousands separators (1768.28 / 1768,28): FLADUB is read as one number, and
@@ -221,152 +219,158 @@ def _download(body: str, media: str, filename: str) -> Response:
     })
 
 
-def ranking_routes() -> APIRouter:
-    pages = APIRouter(include_in_schema=False)
-    kept = Snapshots()  # one per app: each app has its own store
-    computed = Computations()  # the players' pages: published months computed once
+router = APIRouter(include_in_schema=False)
 
-    def month_page(request: Request, month_text: str | None, query: str | None,
-                   page_text: str | None) -> HTMLResponse:
-        srv = request.app.state.server
-        with srv.store.session(write=False) as s:
-            me = person_of(request, s)
-            months = _months(s)
-            if month_text is None:
-                if not months:
-                    return render(request, "ranking_missing.html", 200, me=me,
-                                  title=_("World ranking"), months=[],
-                                  message=_("No monthly ranking has been published yet: the "
-                                            "first is published when the first month with "
-                                            "results ends."))
-                month: str | None = months[0]
-            else:
-                month = _month(month_text)
-                if month is None or month not in months:
-                    shown = month or month_text[:20]
-                    return _missing(request, me, months, _("No such ranking"),
-                                    _("The ranking of {month} has not been published.").format(
-                                        month=shown))
-            assert month is not None
-            try:
-                got = kept.get(s, month)
-            except ResultError as e:
-                return _broken(request, me, str(e))
-            if got is None:  # withdrawn between the two reads
+
+kept = Snapshots()  # one per app: each app has its own store
+computed = Computations()  # the players' pages: published months computed once
+
+
+def month_page(request: Request, month_text: str | None, query: str | None,
+               page_text: str | None) -> HTMLResponse:
+    srv = request.app.state.server
+    with srv.store.session(write=False) as s:
+        me = person_of(request, s)
+        months = _months(s)
+        if month_text is None:
+            if not months:
+                return render(request, "ranking_missing.html", 200, me=me,
+                              title=_("World ranking"), months=[],
+                              message=_("No monthly ranking has been published yet: the "
+                                        "first is published when the first month with "
+                                        "results ends."))
+            month: str | None = months[0]
+        else:
+            month = _month(month_text)
+            if month is None or month not in months:
+                shown = month or month_text[:20]
                 return _missing(request, me, months, _("No such ranking"),
                                 _("The ranking of {month} has not been published.").format(
-                                    month=month))
-            ranking, countries = got
-        search = (query or "")[:_MAX_QUERY]
-        found = _matches(ranking.entries, search)
-        pages_ = max(1, math.ceil(len(found) / PAGE_SIZE))
-        page = min(_page_number(page_text), pages_)
-        shown_entries = found[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
-        rows = [Row(e, countries.get(e.player_id)) for e in shown_entries]
-        index = months.index(month)
-        older = months[index + 1] if index + 1 < len(months) else None
-        newer = months[index - 1] if index > 0 else None
+                                    month=shown))
+        assert month is not None
+        try:
+            got = kept.get(s, month)
+        except ResultError as e:
+            return _broken(request, me, str(e))
+        if got is None:  # withdrawn between the two reads
+            return _missing(request, me, months, _("No such ranking"),
+                            _("The ranking of {month} has not been published.").format(
+                                month=month))
+        ranking, countries = got
+    search = (query or "")[:_MAX_QUERY]
+    found = _matches(ranking.entries, search)
+    pages_ = max(1, math.ceil(len(found) / PAGE_SIZE))
+    page = min(_page_number(page_text), pages_)
+    shown_entries = found[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+    rows = [Row(e, countries.get(e.player_id)) for e in shown_entries]
+    index = months.index(month)
+    older = months[index + 1] if index + 1 < len(months) else None
+    newer = months[index - 1] if index > 0 else None
 
-        def link(p: int) -> str:
-            args = {"q": search} if search.strip() else {}
-            if p > 1:
-                args["page"] = str(p)
-            return f"/ranking/{month}" + (f"?{urlencode(args)}" if args else "")
+    def link(p: int) -> str:
+        args = {"q": search} if search.strip() else {}
+        if p > 1:
+            args["page"] = str(p)
+        return f"/ranking/{month}" + (f"?{urlencode(args)}" if args else "")
 
-        return render(
-            request, "ranking.html", me=me, ranking=ranking, rows=rows, months=months,
-            older=older, newer=newer, search=search, found=len(found), page=page,
-            pages=pages_, link=link, latest=month_text is None,
-            provisional_games=ranking.params.min_games, signed=signed, plain=plain,
-        )
+    return render(
+        request, "ranking.html", me=me, ranking=ranking, rows=rows, months=months,
+        older=older, newer=newer, search=search, found=len(found), page=page,
+        pages=pages_, link=link, latest=month_text is None,
+        provisional_games=ranking.params.min_games, signed=signed, plain=plain,
+    )
 
-    @pages.get("/ranking", response_class=HTMLResponse)
-    def latest(request: Request, q: str | None = None, page: str | None = None) -> HTMLResponse:
-        return month_page(request, None, q, page)
 
-    def month_ranking(request: Request, month_text: str) -> tuple[Ranking | None, Response | None]:
-        srv = request.app.state.server
-        with srv.store.session(write=False) as s:
-            month = _month(month_text)
-            try:
-                got = kept.get(s, month) if month else None
-            except ResultError as e:
-                return None, _broken(request, person_of(request, s), str(e))
-            ranking = got[0] if got else None
-            if ranking is None:
-                return None, _missing(
-                    request, person_of(request, s), _months(s), _("No such ranking"),
-                    _("The ranking of {month} has not been published.").format(
-                        month=month or month_text[:20]))
-        return ranking, None
+@router.get("/ranking", response_class=HTMLResponse)
+def latest(request: Request, q: str | None = None, page: str | None = None) -> HTMLResponse:
+    return month_page(request, None, q, page)
 
-    @pages.get("/ranking/{month}.csv")
-    def month_csv(request: Request, month: str) -> Response:
-        ranking, refused = month_ranking(request, month)
+
+def month_ranking(request: Request, month_text: str) -> tuple[Ranking | None, Response | None]:
+    srv = request.app.state.server
+    with srv.store.session(write=False) as s:
+        month = _month(month_text)
+        try:
+            got = kept.get(s, month) if month else None
+        except ResultError as e:
+            return None, _broken(request, person_of(request, s), str(e))
+        ranking = got[0] if got else None
         if ranking is None:
-            assert refused is not None
-            return refused
-        return _download(export.csv_text(ranking), "text/csv; charset=utf-8",
-                         f"fido-ranking-{ranking.month}.csv")
+            return None, _missing(
+                request, person_of(request, s), _months(s), _("No such ranking"),
+                _("The ranking of {month} has not been published.").format(
+                    month=month or month_text[:20]))
+    return ranking, None
 
-    @pages.get("/ranking/{month}.json")
-    def month_json(request: Request, month: str) -> Response:
-        ranking, refused = month_ranking(request, month)
-        if ranking is None:
-            assert refused is not None
-            return refused
-        return _download(export.json_text(ranking), "application/json",
-                         f"fido-ranking-{ranking.month}.json")
 
-    @pages.get("/ranking/players/{number}", response_class=HTMLResponse)
-    def player_page(request: Request, number: str, month: str | None = None) -> Response:
-        srv = request.app.state.server
-        with srv.store.session(write=False) as s:
-            me = person_of(request, s)
-            months = _months(s)
-            who = None
-            if _NUMBER.fullmatch(number) and 1 <= int(number) <= INT_MAX:
-                who = s.scalar(select(Player).where(Player.number == int(number)))
-            if who is None:
-                return _missing(request, me, months, _("No such player"),
-                                _("No registered player has the number {number}.").format(
-                                    number=number[:20]))
-            if who.merged_into is not None:
-                into = survivor(s, who)
-                if into.id != who.id:
-                    args = f"?{urlencode({'month': month})}" if month else ""
-                    return RedirectResponse(f"/ranking/players/{into.number}{args}", 301)
-            if month is None:
-                if not months:
-                    return _missing(request, me, months, _("No ranking yet"),
-                                    _("No monthly ranking has been published yet."))
-                key: str | None = months[0]
-            else:
-                key = _month(month)
-                if key is None or key not in months:
-                    return _missing(request, me, months, _("No such ranking"),
-                                    _("The ranking of {month} has not been published.").format(
-                                        month=key or month[:20]))
-            assert key is not None
-            try:
-                got = kept.get(s, key)
-                report = player_report(s, key, who.number, computed.get(s, key))
-            except ResultError as e:
-                return _broken(request, me, str(e))
-            assert got is not None
-            ranking = got[0]
-            country = who.country
-        chart = history_chart(report.history)
-        late = any(g.late_factor != 1.0 for g in report.games)
-        return render(
-            request, "ranking_player.html", me=me, report=report, chart=chart,
-            country=country, months=months, late=late,
-            provisional_games=ranking.params.min_games, signed=signed, plain=plain,
-        )
+@router.get("/ranking/{month}.csv")
+def month_csv(request: Request, month: str) -> Response:
+    ranking, refused = month_ranking(request, month)
+    if ranking is None:
+        assert refused is not None
+        return refused
+    return _download(export.csv_text(ranking), "text/csv; charset=utf-8",
+                     f"fido-ranking-{ranking.month}.csv")
 
-    @pages.get("/ranking/{month}", response_class=HTMLResponse)
-    def month_view(request: Request, month: str, q: str | None = None,
-                   page: str | None = None) -> HTMLResponse:
-        return month_page(request, month, q, page)
 
-    return pages
+@router.get("/ranking/{month}.json")
+def month_json(request: Request, month: str) -> Response:
+    ranking, refused = month_ranking(request, month)
+    if ranking is None:
+        assert refused is not None
+        return refused
+    return _download(export.json_text(ranking), "application/json",
+                     f"fido-ranking-{ranking.month}.json")
+
+
+@router.get("/ranking/players/{number}", response_class=HTMLResponse)
+def player_page(request: Request, number: str, month: str | None = None) -> Response:
+    srv = request.app.state.server
+    with srv.store.session(write=False) as s:
+        me = person_of(request, s)
+        months = _months(s)
+        who = None
+        if _NUMBER.fullmatch(number) and 1 <= int(number) <= INT_MAX:
+            who = s.scalar(select(Player).where(Player.number == int(number)))
+        if who is None:
+            return _missing(request, me, months, _("No such player"),
+                            _("No registered player has the number {number}.").format(
+                                number=number[:20]))
+        if who.merged_into is not None:
+            into = survivor(s, who)
+            if into.id != who.id:
+                args = f"?{urlencode({'month': month})}" if month else ""
+                return RedirectResponse(f"/ranking/players/{into.number}{args}", 301)
+        if month is None:
+            if not months:
+                return _missing(request, me, months, _("No ranking yet"),
+                                _("No monthly ranking has been published yet."))
+            key: str | None = months[0]
+        else:
+            key = _month(month)
+            if key is None or key not in months:
+                return _missing(request, me, months, _("No such ranking"),
+                                _("The ranking of {month} has not been published.").format(
+                                    month=key or month[:20]))
+        assert key is not None
+        try:
+            got = kept.get(s, key)
+            report = player_report(s, key, who.number, computed.get(s, key))
+        except ResultError as e:
+            return _broken(request, me, str(e))
+        assert got is not None
+        ranking = got[0]
+        country = who.country
+    chart = history_chart(report.history)
+    late = any(g.late_factor != 1.0 for g in report.games)
+    return render(
+        request, "ranking_player.html", me=me, report=report, chart=chart,
+        country=country, months=months, late=late,
+        provisional_games=ranking.params.min_games, signed=signed, plain=plain,
+    )
+
+
+@router.get("/ranking/{month}", response_class=HTMLResponse)
+def month_view(request: Request, month: str, q: str | None = None,
+               page: str | None = None) -> HTMLResponse:
+    return month_page(request, month, q, page)

@@ -32,7 +32,7 @@ from fido.server.wire import layout_json
 from fido.table import Table
 from fido.web.kit import render, viewer
 
-__all__ = ["Picture", "pictures", "rules_html", "rules_routes"]
+__all__ = ["Picture", "pictures", "router", "rules_html"]
 
 _PICTURE = re.compile(r"^<!-- picture: (.+?) \| (.+?) \| S = (\d+) \| (.+?) -->$", re.MULTILINE)
 _COMMENT = re.compile(r"^<!--.*?-->\n?", re.MULTILINE | re.DOTALL)
@@ -118,13 +118,11 @@ def _rules_html(lang: str) -> Markup:
     return Markup(html)  # markdown-it escaped the source's own markup (html=False)
 
 
-def rules_routes() -> APIRouter:
-    router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    @router.get("/rules", response_class=HTMLResponse)
-    async def rules_page(request: Request) -> HTMLResponse:
-        """The rule book, for players: what fido plays, with pictures of the examples."""
-        who = await asyncio.to_thread(viewer, request)
-        return render(request, "rules.html", me=who, body=rules_html())
 
-    return router
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_page(request: Request) -> HTMLResponse:
+    """The rule book, for players: what fido plays, with pictures of the examples."""
+    who = await asyncio.to_thread(viewer, request)
+    return render(request, "rules.html", me=who, body=rules_html())
