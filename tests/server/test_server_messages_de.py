@@ -18,7 +18,7 @@ import pytest
 from websockets.sync.client import connect
 
 from fido.rules import Ruleset
-from fido.store import Store, open_store
+from fido.store import Store
 from fido.web.app import Limits
 from support.server_client import (
     LEGACY,
@@ -38,21 +38,10 @@ LIMITS = Limits(per_account=2, per_address=50, window=60)
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return f"sqlite:///{tmp_path_factory.mktemp('messages_de') / 'fido.db'}"
-
-
-@pytest.fixture(scope="module")
-def base(db: str) -> Iterator[str]:
-    with live_server(db, limits=LIMITS) as url:
+def base(live_db: str) -> Iterator[str]:
+    """The server with few sign-ins allowed (LIMITS): its refusal is read in German."""
+    with live_server(live_db, limits=LIMITS) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def store(base: str, db: str) -> Iterator[Store]:
-    opened = open_store(db)  # after the server: it has migrated the database
-    yield opened
-    opened.close()
 
 
 def german(client: httpx.Client, how: str = "header") -> httpx.Client:
@@ -243,7 +232,7 @@ def refused(reply: dict[str, Any], code: str) -> str:
 
 
 @pytest.mark.parametrize("how", ["header", "cookie"])
-def test_table_socket_refuses_in_german(base: str, store: Store, how: str) -> None:
+def test_table_socket_refuses_in_german(base: str, live_store: Store, how: str) -> None:
     anna, bob = Person.guest(base), Person.guest(base)
     tid = anna.open_table("draw", 2)["id"]
     a = german_socket(anna, base, tid, how)
@@ -261,7 +250,7 @@ def test_table_socket_refuses_in_german(base: str, store: Store, how: str) -> No
     text = refused(other.move(first_legal(mover.view or {})), "not_your_turn")
     assert text == f"Platz {mover.seat} ist am Zug"
     # illegal moves: the table's own German sentences, never the engine's English
-    truth = read_truth(store, tid)
+    truth = read_truth(live_store, tid)
     opening = refused(mover.move("draw"), "illegal")
     assert opening.startswith("Zuerst wird das Spiel eröffnet"), opening
     assert refused(mover.move("nonsense"), "illegal") == (

@@ -9,7 +9,6 @@ server's truth.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -34,25 +33,7 @@ from support.server_client import (
     play_to_end,
     read_truth,
 )
-from support.server_live import browser, live_server
-
-
-@pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return f"sqlite:///{tmp_path_factory.mktemp('play') / 'fido.db'}"
-
-
-@pytest.fixture(scope="module")
-def base(db: str) -> Iterator[str]:
-    with live_server(db) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def store(base: str, db: str) -> Iterator[Store]:
-    st = open_store(db)  # after the server: it has migrated the database
-    yield st
-    st.close()
+from support.server_live import browser
 
 
 def normal(value: Any) -> Any:
@@ -71,7 +52,7 @@ def prefer_draw(sock: TableSocket) -> str:
 
 
 def check_finished(
-    person: Person, store: Store, table_id: str, sockets: list[TableSocket], end: int
+    person: Person, live_store: Store, table_id: str, sockets: list[TableSocket], end: int
 ) -> GameRecord:
     """The frames of each connection follow each other without gaps, acks come first, and
     the downloaded record replays to the outcome every connection's last view shows."""
@@ -102,7 +83,7 @@ def check_finished(
         assert [e["outcome"] for e in ends] == [outcome]
     table = person.table(table_id)
     assert table["status"] == "finished" and table["finished"] and table["seq"] == end
-    truth = read_truth(store, table_id)
+    truth = read_truth(live_store, table_id)
     assert truth.seq == end == len(truth.events)
     assert [set(h) for h in record.hands] == truth.hands  # the record holds the stored deal
     drawn = [t for t, _ in sorted(truth.drawn_at.items(), key=lambda x: x[1][1])]
@@ -115,7 +96,7 @@ def check_finished(
 # ---------------------------------------------------------------- whole games
 
 
-def test_fido6_one_person_two_bots(base: str, store: Store) -> None:
+def test_fido6_one_person_two_bots(base: str, live_store: Store) -> None:
     anna = Person.guest(base)
     table = anna.open_table("fido set=6", 3, [
         {"kind": "me"}, {"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "random"}])
@@ -124,11 +105,11 @@ def test_fido6_one_person_two_bots(base: str, store: Store) -> None:
     watcher = connect_anonymous(base, table["id"])
     assert mine.seat == 0 and watcher.seat is None
     end = play_to_end([mine], watchers=[watcher])
-    record = check_finished(anna, store, table["id"], [mine, watcher], end)
+    record = check_finished(anna, live_store, table["id"], [mine, watcher], end)
     assert record.bots == (None, "greedy", "random")
 
 
-def test_fido9_two_people_two_bots(base: str, store: Store) -> None:
+def test_fido9_two_people_two_bots(base: str, live_store: Store) -> None:
     """Two people, each on her own connection; Anna has a second one (same seat)."""
     anna, bob = Person.guest(base), Person.guest(base)
     table = anna.open_table("fido set=9", 4, [
@@ -143,14 +124,14 @@ def test_fido9_two_people_two_bots(base: str, store: Store) -> None:
     a2 = anna.connect(tid)
     assert (b.seat, a2.seat) == (1, 0)
     end = play_to_end([a1, b], prefer_draw, watchers=[a2])
-    check_finished(anna, store, tid, [a1, b, a2], end)
+    check_finished(anna, live_store, tid, [a1, b, a2], end)
     # Anna's two connections saw the same events (her draws' tiles included) from a2's start
     start = a2.frames[0]["seq"]
     assert [e for e in a1.events() if e["seq"] > start] == a2.events()
 
 
 @pytest.mark.parametrize(("ruleset", "players"), [("draw", 3), ("block", 2), ("muggins", 2)])
-def test_classic_people_only(base: str, store: Store, ruleset: str, players: int) -> None:
+def test_classic_people_only(base: str, live_store: Store, ruleset: str, players: int) -> None:
     people = [Person.guest(base) for _ in range(players)]
     table = people[0].open_table(ruleset, players)
     tid = table["id"]
@@ -159,7 +140,7 @@ def test_classic_people_only(base: str, store: Store, ruleset: str, players: int
     sockets = [p.connect(tid) for p in people]
     assert [s.seat for s in sockets] == list(range(players))
     end = play_to_end(sockets, prefer_draw)
-    check_finished(people[0], store, tid, sockets, end)
+    check_finished(people[0], live_store, tid, sockets, end)
     # each seat's events name a drawn tile only for her own draws
     for sock in sockets:
         for e in sock.events():
@@ -176,7 +157,7 @@ def listed(person: Person, status: str) -> set[str]:
     return {t["id"] for t in r.json()["tables"]}
 
 
-def test_lobby_join_leave_start(base: str, store: Store) -> None:
+def test_lobby_join_leave_start(base: str, live_store: Store) -> None:
     anna, bob, cleo, dan = (Person.guest(base) for _ in range(4))
     table = anna.open_table("fido set=6", 3)
     tid = table["id"]
@@ -211,7 +192,7 @@ def test_lobby_join_leave_start(base: str, store: Store) -> None:
 
     b, c = bob.connect(tid), cleo.connect(tid)
     end = play_to_end([watch, b, c])
-    check_finished(anna, store, tid, [watch, b, c], end)
+    check_finished(anna, live_store, tid, [watch, b, c], end)
     assert tid in listed(dan, "finished") and tid not in listed(dan, "running")
 
 
@@ -266,7 +247,7 @@ def test_reserved_seat_only_for_the_named_account(base: str) -> None:
 # ---------------------------------------------------------------- chat
 
 
-def test_chat_is_stored_and_broadcast(base: str, store: Store) -> None:
+def test_chat_is_stored_and_broadcast(base: str, live_store: Store) -> None:
     anna, bob = Person.guest(base), Person.guest(base)
     tid = anna.open_table("fido set=6", 3)["id"]  # chat works before the start too
     assert bob.join(tid).status_code == 200
@@ -285,7 +266,7 @@ def test_chat_is_stored_and_broadcast(base: str, store: Store) -> None:
     # stored: a later connection from the start gets it, and the log holds it
     late = connect_anonymous(base, tid, seq=0)
     assert [e["text"] for e in late.events() if e["kind"] == "chat"] == [text]
-    assert json.loads(read_truth_chat(store, tid, seq))["text"] == text
+    assert json.loads(read_truth_chat(live_store, tid, seq))["text"] == text
 
     assert a.chat("x" * MAX_CHAT)["type"] == "ack"
     before = anna.table(tid)["seq"]
@@ -299,10 +280,10 @@ def test_chat_is_stored_and_broadcast(base: str, store: Store) -> None:
     assert b.drain(0.2) == []  # the refusals went to Anna alone
 
 
-def read_truth_chat(store: Store, table_id: str, seq: int) -> str:
+def read_truth_chat(live_store: Store, table_id: str, seq: int) -> str:
     from fido.store import EventRow  # noqa: PLC0415
 
-    with store.session(write=False) as s:
+    with live_store.session(write=False) as s:
         row = s.get(EventRow, (table_id, seq))
         assert row is not None and row.kind == "chat"
         return row.public
@@ -311,7 +292,7 @@ def read_truth_chat(store: Store, table_id: str, seq: int) -> str:
 # ---------------------------------------------------------------- reconnecting
 
 
-def test_reconnect_with_seq_gets_exactly_the_missed_events(base: str, store: Store) -> None:
+def test_reconnect_with_seq_gets_exactly_the_missed_events(base: str, live_store: Store) -> None:
     """Anna's first connection drops; her second one and Bob play on (drawing); she comes
     back with the last seq she saw and gets exactly what she missed, her draws' tiles with
     it and no one else's, and plays on from the same seat."""
@@ -355,14 +336,14 @@ def test_reconnect_with_seq_gets_exactly_the_missed_events(base: str, store: Sto
         other = bob_saw[e["seq"]]
         assert {k: v for k, v in e.items() if k != "drawn"} == {
             k: v for k, v in other.items() if k != "drawn"}
-    truth = read_truth(store, tid)
+    truth = read_truth(live_store, tid)
     for e in draws:
         if e["seat"] == welcome["seat"]:
             assert truth.drawn_at[Tile.from_text(e["drawn"])] == (e["seat"], e["seq"])
     check_sequence(back.frames)
 
 
-def test_reconnect_far_behind_or_ahead_gets_a_fresh_view(base: str, store: Store) -> None:
+def test_reconnect_far_behind_or_ahead_gets_a_fresh_view(base: str, live_store: Store) -> None:
     anna, bob = Person.guest(base), Person.guest(base)
     tid = anna.open_table("draw", 2, grace=3600)["id"]
     assert bob.join(tid).status_code == 200
@@ -382,9 +363,9 @@ def test_reconnect_far_behind_or_ahead_gets_a_fresh_view(base: str, store: Store
     keep = anna.connect(tid)  # she is back (an event): further connections add none
     assert keep.seq is not None
     keep.until_seq(keep.seq + 1)
-    now = log_length(store, tid)
+    now = log_length(live_store, tid)
     assert now - old > CATCH_UP and keep.seq == now
-    truth = read_truth(store, tid)
+    truth = read_truth(live_store, tid)
     moves = [json.loads(e.public) | {"seat": e.seat} for e in truth.events if e.kind == "move"]
     for since in (old, now + 1000, -1, None):
         sock = anna.connect(tid, seq=since)
@@ -401,7 +382,7 @@ def test_reconnect_far_behind_or_ahead_gets_a_fresh_view(base: str, store: Store
     # and the game goes on from there
     b = bob.connect(tid)
     end = play_to_end([up_to_date, b])
-    assert end == log_length(store, tid)
+    assert end == log_length(live_store, tid)
     keep.until_seq(end)
     check_sequence(keep.frames)
 
@@ -458,7 +439,7 @@ def test_signing_out_closes_the_sessions_sockets(base: str) -> None:
 
 
 def test_a_socket_whose_session_ended_elsewhere_is_closed_within_recheck(
-        base: str, db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        base: str, live_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Another server process signed her out (here: the session's row deleted): this
     process's sweep of its sockets' sessions (one query for all, every RECHECK seconds)
     closes her socket."""
@@ -469,8 +450,8 @@ def test_a_socket_whose_session_ended_elsewhere_is_closed_within_recheck(
         {"kind": "bot", "level": "greedy"}])["id"]
     sock = bea.connect(tid)
     assert sock.ping()["type"] == "pong"  # alive: checked and answered
-    store = open_store(db)
-    with store.session() as s:
+    live_store = open_store(live_db)
+    with live_store.session() as s:
         s.execute(delete(WebSession).where(WebSession.account_id == bea.id))
-    store.close()
+    live_store.close()
     assert sock.close_code() == 4401

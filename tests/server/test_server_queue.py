@@ -6,21 +6,13 @@ and the counts (people waiting for each game, people online) are right."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from fido.server import queue
-from support.server_live import browser, live_server
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = f"sqlite:///{tmp_path_factory.mktemp('queue') / 'fido.db'}"
-    with live_server(db) as url:
-        yield url
+from support.server_live import browser
 
 
 def guest(base: str) -> httpx.Client:

@@ -25,16 +25,10 @@ import pytest
 from fido.server.tables.room import Room
 from support.postgres import POSTGRES, empty_postgres
 from support.server_client import Person, TableSocket, first_legal
-from support.server_live import cookie_header, live_server
+from support.server_live import cookie_header
 from support.server_procs import ServerProcess, guest, servers
 
 SEATS: list[dict[str, Any]] = [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(f"sqlite:///{tmp_path_factory.mktemp('seats') / 'fido.db'}") as url:
-        yield url
 
 
 def _hand_seen(frames: list[dict[str, Any]], hand: set[str]) -> list[str]:

@@ -31,7 +31,7 @@ from websockets.sync.client import connect
 from fido.position import parse_view
 from fido.rules import Ruleset
 from fido.server.protocol import MAX_FRAME
-from fido.store import EventRow, Store, open_store
+from fido.store import EventRow, Store
 from fido.tiles import Tile
 from support.server_client import (
     LEGACY,
@@ -50,25 +50,6 @@ from support.server_client import (
     tiles_in,
     ws_url,
 )
-from support.server_live import live_server
-
-
-@pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return f"sqlite:///{tmp_path_factory.mktemp('security') / 'fido.db'}"
-
-
-@pytest.fixture(scope="module")
-def base(db: str) -> Iterator[str]:
-    with live_server(db) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def store(base: str, db: str) -> Iterator[Store]:
-    st_ = open_store(db)  # after the server: it has migrated the database
-    yield st_
-    st_.close()
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +159,7 @@ def check_secrecy(truth: Truth, sock: TableSocket, seat: int | None, max_pips: i
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(plan=plans())
 def test_no_frame_names_a_hidden_tile(
-    plan: Plan, base: str, store: Store, people: list[Person]
+    plan: Plan, base: str, live_store: Store, people: list[Person]
 ) -> None:
     rules = Ruleset.from_text(plan.ruleset)
     persons = [i for i, p in enumerate(plan.people) if p]
@@ -213,7 +194,7 @@ def test_no_frame_names_a_hidden_tile(
 
     play_to_end(players, lambda s: rng.choice((s.view or {})["legal"])["move"],
                 watchers=watchers, between=between)
-    truth = read_truth(store, tid)
+    truth = read_truth(live_store, tid)
     assert truth.record is not None
     for sock in every:
         check_sequence(sock.frames)
@@ -260,7 +241,7 @@ def answer(sock: TableSocket, frame: str | bytes) -> dict[str, Any]:
         time.sleep(0.3)
 
 
-def test_refusals_change_nothing(base: str, store: Store) -> None:
+def test_refusals_change_nothing(base: str, live_store: Store) -> None:
     anna, bob = Person.guest(base), Person.guest(base)
     tid = anna.open_table("draw", 2)["id"]
     a = anna.connect(tid)
@@ -272,8 +253,8 @@ def test_refusals_change_nothing(base: str, store: Store) -> None:
     mover, other = (a, b) if a.my_turn() else (b, a)
     assert mover.my_turn() and not other.my_turn()
     seq = anna.table(tid)["seq"]
-    length = log_length(store, tid)
-    truth = read_truth(store, tid)
+    length = log_length(live_store, tid)
+    truth = read_truth(live_store, tid)
     assert mover.seat is not None and other.seat is not None
     theirs = sorted(truth.hands[other.seat])[0]
     held = set().union(*truth.hands)
@@ -322,7 +303,7 @@ def test_refusals_change_nothing(base: str, store: Store) -> None:
         refused(answer(mover, frame), "too_large")
     mover.drain(0.1)
     other.drain(0.1)
-    assert anna.table(tid)["seq"] == seq and log_length(store, tid) == length
+    assert anna.table(tid)["seq"] == seq and log_length(live_store, tid) == length
     for sock in (a, b):  # no refusal was broadcast
         assert not [f for f in sock.frames if f["type"] == "update" and f["seq"] > seq]
 
@@ -331,7 +312,7 @@ def test_refusals_change_nothing(base: str, store: Store) -> None:
     assert first["type"] == "ack" and first["seq"] == seq + 1
     again = mover.move("draw", msg_id="once", seq=0)
     assert again == first | {"duplicate": True}
-    assert log_length(store, tid) == length + 1
+    assert log_length(live_store, tid) == length + 1
     other.until_seq(seq + 1)
     reply = other.move("nonsense", msg_id="once")  # another account's id is her own
     assert "duplicate" not in reply
@@ -347,19 +328,19 @@ def test_refusals_change_nothing(base: str, store: Store) -> None:
     assert first["type"] == "ack"
     refused(second, "stale")
     other.until_seq(first["seq"])
-    assert log_length(store, tid) == length + 2
+    assert log_length(live_store, tid) == length + 2
     # every move of the log was made by the seat of the account that sent it
-    for e in read_truth(store, tid).events:
+    for e in read_truth(live_store, tid).events:
         if e.kind == "move" and e.account_id is not None:
             assert e.seat == (a.seat if e.account_id == anna.id else b.seat)
 
     end = play_to_end([a, b])
     refused(a.move("draw"), "game_over")
     refused(b.move("pass"), "game_over")
-    assert anna.table(tid)["seq"] == end == log_length(store, tid)
+    assert anna.table(tid)["seq"] == end == log_length(live_store, tid)
 
 
-def test_stale_after_the_others_move(base: str, store: Store) -> None:
+def test_stale_after_the_others_move(base: str, live_store: Store) -> None:
     tid, _anna, _bob, a, b = started(base, "block")
     mover, other = (a, b) if a.my_turn() else (b, a)
     old = mover.seq
@@ -367,30 +348,30 @@ def test_stale_after_the_others_move(base: str, store: Store) -> None:
     other.until(lambda f: other.my_turn())
     assert other.move(first_legal(other.view or {}))["type"] == "ack"
     mover.until(lambda f: mover.my_turn())
-    length = log_length(store, tid)
+    length = log_length(live_store, tid)
     refused(mover.move(first_legal(mover.view or {}), seq=old), "stale")
-    assert log_length(store, tid) == length
+    assert log_length(live_store, tid) == length
     assert mover.move(first_legal(mover.view or {}))["type"] == "ack"  # with the new seq
 
 
-def test_only_her_own_table_and_seat(base: str, store: Store) -> None:
+def test_only_her_own_table_and_seat(base: str, live_store: Store) -> None:
     """Seated at one table, she only watches another; an anonymous connection never acts."""
     tid, anna, _bob, a, _b = started(base)
     other_tid, *_ = started(base)
     there = anna.connect(other_tid)
     assert there.seat is None and there.view is not None
     assert there.view["seat"] is None and there.view["hand"] == [] and there.view["legal"] == []
-    length = log_length(store, other_tid)
+    length = log_length(live_store, other_tid)
     refused(there.move("draw"), "not_seated")
     refused(there.move("6-6"), "not_seated")
     anonymous = connect_anonymous(base, tid)
     refused(anonymous.move("draw"), "not_seated")
     refused(anonymous.chat("hello"), "not_seated")
-    assert log_length(store, other_tid) == length
+    assert log_length(live_store, other_tid) == length
     assert a.seat is not None and a.seat in (0, 1)
 
 
-def test_a_seat_left_is_not_kept_by_her_connection(base: str, store: Store) -> None:
+def test_a_seat_left_is_not_kept_by_her_connection(base: str, live_store: Store) -> None:
     """Bob leaves before the start; Cleo takes his seat: Bob's open connection must not see
     her hand nor move for her."""
     anna, bob, cleo, dan = (Person.guest(base) for _ in range(4))
@@ -406,13 +387,13 @@ def test_a_seat_left_is_not_kept_by_her_connection(base: str, store: Store) -> N
     refused(b.move("pass"), "not_seated")
     sockets = [anna.connect(tid), cleo.connect(tid), dan.connect(tid)]
     play_to_end(sockets, watchers=[b])
-    check_secrecy(read_truth(store, tid), b, None, 6)
+    check_secrecy(read_truth(live_store, tid), b, None, 6)
 
 
 # ---------------------------------------------------------------- limits
 
 
-def test_credit_counter(base: str, store: Store) -> None:
+def test_credit_counter(base: str, live_store: Store) -> None:
     tid, anna, _bob, a, _b = started(base)
     seq = anna.table(tid)["seq"]
     for _ in range(100):
@@ -429,7 +410,7 @@ def test_credit_counter(base: str, store: Store) -> None:
     assert chats[0]["type"] == "ack"
     assert {c["code"] for c in chats if c["type"] == "refused"} == {"rate_limited"}
     acked = sum(c["type"] == "ack" for c in chats)
-    assert anna.table(tid)["seq"] == seq + acked == log_length(store, tid)
+    assert anna.table(tid)["seq"] == seq + acked == log_length(live_store, tid)
 
 
 @pytest.mark.parametrize("payload", ["compressible", "random"])
@@ -482,7 +463,7 @@ def test_origin_check(base: str) -> None:
 # ---------------------------------------------------------------- chat
 
 
-def test_chat_markup_is_text(base: str, store: Store) -> None:
+def test_chat_markup_is_text(base: str, live_store: Store) -> None:
     tid, _anna, _bob, a, b = started(base)
     watcher = connect_anonymous(base, tid)
     markup = '<script>alert("x")</script><img src=x onerror=alert(1)> &amp; {{7*7}} ${1}'
@@ -491,14 +472,14 @@ def test_chat_markup_is_text(base: str, store: Store) -> None:
     for sock in (b, watcher):
         sock.until_seq(reply["seq"])
         assert sock.events()[-1]["text"] == markup
-    with store.session(write=False) as s:
+    with live_store.session(write=False) as s:
         row = s.get(EventRow, (tid, reply["seq"]))
         assert row is not None and json.loads(row.public)["text"] == markup
     duplicate = a.chat("another text", msg_id=reply["id"])
     assert duplicate == reply | {"duplicate": True}
-    length = log_length(store, tid)
+    length = log_length(live_store, tid)
     refused(watcher.chat(markup), "not_seated")  # an anonymous spectator cannot chat
-    assert log_length(store, tid) == length
+    assert log_length(live_store, tid) == length
 
 
 def test_too_many_connections_of_one_account_are_refused(base: str) -> None:

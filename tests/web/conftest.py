@@ -2,8 +2,8 @@
 (:data:`support.server_live.FAST`: ``fido serve``'s but for bots that move at once
 and work in threads; :data:`~support.server_live.ONE_ADDRESS`: no bound on the tables
 with bots of the one address every test's people come from) on a fresh SQLite
-database, one a module. A module that needs other settings defines its own ``server``
-and says why."""
+database (``web_db``, for a test that reads what the server stored), one a module. A
+module that needs other settings defines its own ``server`` and says why."""
 
 from __future__ import annotations
 
@@ -15,7 +15,13 @@ from support.server_live import ONE_ADDRESS, live_server
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("web") / "web.db"
-    with live_server(f"sqlite:///{db}", limits=ONE_ADDRESS) as base:
+def web_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The module's database, named after it (its files tell which test left them)."""
+    name = request.module.__name__.rpartition(".")[2]
+    return f"sqlite:///{tmp_path_factory.mktemp(name) / 'web.db'}"
+
+
+@pytest.fixture(scope="module")
+def server(web_db: str) -> Iterator[str]:
+    with live_server(web_db, limits=ONE_ADDRESS) as base:
         yield base

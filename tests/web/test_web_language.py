@@ -6,19 +6,11 @@ account's setting follows her to another browser."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from support.server_live import live_server, token_of
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("language") / "language.db"
-    with live_server(f"sqlite:///{db}") as url:
-        yield url
+from support.server_live import token_of
 
 
 def _lang(page: httpx.Response) -> str:
@@ -27,8 +19,8 @@ def _lang(page: httpx.Response) -> str:
     return m[1]
 
 
-def test_the_browser_language_answers_when_nothing_was_chosen(base: str) -> None:
-    with httpx.Client(base_url=base) as c:
+def test_the_browser_language_answers_when_nothing_was_chosen(server: str) -> None:
+    with httpx.Client(base_url=server) as c:
         assert _lang(c.get("/")) == "en"
         de = c.get("/", headers={"accept-language": "de-CH,de;q=0.9,en;q=0.5"})
         assert _lang(de) == "de" and de.headers["content-language"] == "de"
@@ -36,8 +28,8 @@ def test_the_browser_language_answers_when_nothing_was_chosen(base: str) -> None
         assert _lang(c.get("/", headers={"accept-language": "fr, en;q=0.1"})) == "en"
 
 
-def test_the_address_and_the_switch_choose_and_are_kept(base: str) -> None:
-    with httpx.Client(base_url=base) as c:
+def test_the_address_and_the_switch_choose_and_are_kept(server: str) -> None:
+    with httpx.Client(base_url=server) as c:
         page = c.get("/?lang=de", headers={"accept-language": "en"})
         assert _lang(page) == "de" and c.cookies["fido_lang"] == "de"
         assert _lang(c.get("/", headers={"accept-language": "en"})) == "de"
@@ -52,8 +44,8 @@ def test_the_address_and_the_switch_choose_and_are_kept(base: str) -> None:
 
 
 @pytest.mark.parametrize("bad", ["fr", "", "de<script>", "x" * 300])
-def test_a_language_not_spoken_is_refused_plainly(base: str, bad: str) -> None:
-    with httpx.Client(base_url=base) as c:
+def test_a_language_not_spoken_is_refused_plainly(server: str, bad: str) -> None:
+    with httpx.Client(base_url=server) as c:
         c.get("/")
         r = c.put("/api/language", json={"language": bad},
                   headers={"x-csrf-token": token_of(c)})
@@ -62,8 +54,8 @@ def test_a_language_not_spoken_is_refused_plainly(base: str, bad: str) -> None:
         assert _lang(c.get(f"/?lang={bad[:20]}")) == "en"
 
 
-def test_a_guest_choice_survives_sign_up_and_follows_the_account(base: str) -> None:
-    with httpx.Client(base_url=base) as c:
+def test_a_guest_choice_survives_sign_up_and_follows_the_account(server: str) -> None:
+    with httpx.Client(base_url=server) as c:
         c.get("/")
         assert c.post("/guest", data={"csrf_token": token_of(c)}).status_code == 303
         r = c.post("/language", data={"csrf_token": token_of(c), "language": "de"})
@@ -71,7 +63,7 @@ def test_a_guest_choice_survives_sign_up_and_follows_the_account(base: str) -> N
         r = c.post("/signup", data={"csrf_token": token_of(c), "name": "Lena Sprache",
                                     "password": "a long password"})
         assert r.status_code == 303
-    with httpx.Client(base_url=base) as other:  # another browser, asking for English
+    with httpx.Client(base_url=server) as other:  # another browser, asking for English
         other.get("/")
         r = other.post("/signin", data={"csrf_token": token_of(other), "name": "Lena Sprache",
                                         "password": "a long password"},
@@ -80,8 +72,8 @@ def test_a_guest_choice_survives_sign_up_and_follows_the_account(base: str) -> N
         assert _lang(other.get("/", headers={"accept-language": "en"})) == "de"
 
 
-def test_api_sentences_follow_the_language(base: str) -> None:
-    with httpx.Client(base_url=base) as c:
+def test_api_sentences_follow_the_language(server: str) -> None:
+    with httpx.Client(base_url=server) as c:
         c.get("/")
         r = c.post("/api/session", json={"name": "nobody here", "password": "x" * 10},
                    headers={"x-csrf-token": token_of(c), "accept-language": "de"})
@@ -90,16 +82,16 @@ def test_api_sentences_follow_the_language(base: str) -> None:
                                      "message": "Falscher Name oder falsches Passwort"}
 
 
-def test_the_script_catalog(base: str) -> None:
-    with httpx.Client(base_url=base) as c:
+def test_the_script_catalog(server: str) -> None:
+    with httpx.Client(base_url=server) as c:
         r = c.get("/i18n/de.json")
         assert r.status_code == 200 and r.json()["lang"] == "de"
         assert c.get("/i18n/fr.json").status_code == 404
 
 
 @pytest.mark.parametrize("name", ["guest 7", "Gast 7", "GAST-12"])
-def test_no_account_looks_like_a_guest_in_any_language(base: str, name: str) -> None:
-    with httpx.Client(base_url=base) as c:
+def test_no_account_looks_like_a_guest_in_any_language(server: str, name: str) -> None:
+    with httpx.Client(base_url=server) as c:
         c.get("/")
         r = c.post("/api/accounts", json={"name": name, "password": "a long password"},
                    headers={"x-csrf-token": token_of(c)})

@@ -5,7 +5,6 @@ finished games and profiles."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html.parser import HTMLParser
 
 import httpx
@@ -13,14 +12,7 @@ import pytest
 
 from fido.rules import FIDO_DIVISORS, RULESETS, Ruleset
 from fido.web.forms import game_label
-from support.server_live import ONE_ADDRESS, live_server, token_of
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("pages") / "pages.db"
-    with live_server(f"sqlite:///{db}", limits=ONE_ADDRESS) as url:  # many bot tables
-        yield url
+from support.server_live import token_of
 
 
 class _Forms(HTMLParser):
@@ -52,9 +44,9 @@ def _parse(html: str) -> _Forms:
     return forms
 
 
-def _visitor(base: str) -> tuple[httpx.Client, str]:
+def _visitor(server: str) -> tuple[httpx.Client, str]:
     """A browser's first visit: its cookies and the CSRF token its forms carry."""
-    client = httpx.Client(base_url=base, timeout=20)
+    client = httpx.Client(base_url=server, timeout=20)
     page = client.get("/")
     assert page.status_code == 200
     token = _parse(page.text).tokens[0]
@@ -62,8 +54,8 @@ def _visitor(base: str) -> tuple[httpx.Client, str]:
     return client, token
 
 
-def _sign_up(base: str, name: str) -> tuple[httpx.Client, str]:
-    client, token = _visitor(base)
+def _sign_up(server: str, name: str) -> tuple[httpx.Client, str]:
+    client, token = _visitor(server)
     r = client.post("/signup", data={"csrf_token": token_of(client), "name": name,
                                      "password": "a long password"})
     assert r.status_code == 303 and r.headers["location"] == "/"
@@ -80,8 +72,8 @@ def _table_form(token: str, **more: str) -> dict[str, str]:
     return form | more
 
 
-def test_lobby_offers_every_ruleset_set_and_seat_kind(base: str) -> None:
-    client, _token = _visitor(base)
+def test_lobby_offers_every_ruleset_set_and_seat_kind(server: str) -> None:
+    client, _token = _visitor(server)
     forms = _parse(client.get("/").text)
     assert forms.options["game"] == list(RULESETS)
     assert forms.options["set"] == [str(n) for n in FIDO_DIVISORS]
@@ -96,8 +88,8 @@ def test_lobby_offers_every_ruleset_set_and_seat_kind(base: str) -> None:
 
 
 @pytest.mark.parametrize("game", RULESETS)
-def test_a_table_of_every_ruleset_opens_from_the_form(base: str, game: str) -> None:
-    client, token = _sign_up(base, f"Opener {game}")
+def test_a_table_of_every_ruleset_opens_from_the_form(server: str, game: str) -> None:
+    client, token = _sign_up(server, f"Opener {game}")
     rules = Ruleset.from_text(game)
     players = max(rules.min_players, min(rules.max_players, 3))
     seats = {f"seat{i}": "bot:random" for i in range(1, players)}
@@ -110,8 +102,8 @@ def test_a_table_of_every_ruleset_opens_from_the_form(base: str, game: str) -> N
         "dominoes</title>" in page.text
 
 
-def test_fido_options_and_divisor_become_the_ruleset(base: str) -> None:
-    client, token = _sign_up(base, "Options")
+def test_fido_options_and_divisor_become_the_ruleset(server: str) -> None:
+    client, token = _sign_up(server, "Options")
     form = _table_form(token, set="12", divisor="5", direction="counterclockwise",
                        mother_theresa="1", players="3", seat1="bot:greedy", seat2="bot:greedy")
     r = client.post("/tables", data=form)
@@ -120,8 +112,8 @@ def test_fido_options_and_divisor_become_the_ruleset(base: str) -> None:
     assert table["ruleset"] == "fido set=12 divisor=5 direction=counterclockwise mother_theresa"
 
 
-def test_forms_without_the_csrf_token_are_refused(base: str) -> None:
-    client, token = _visitor(base)
+def test_forms_without_the_csrf_token_are_refused(server: str) -> None:
+    client, token = _visitor(server)
     for path, data in [("/signup", {"name": "Mallory", "password": "a long password"}),
                        ("/signin", {"name": "Mallory", "password": "x"}),
                        ("/guest", {}), ("/tables", _table_form("")),
@@ -137,9 +129,9 @@ def test_forms_without_the_csrf_token_are_refused(base: str) -> None:
     assert r.status_code == 401
 
 
-def test_names_with_markup_are_text_everywhere(base: str) -> None:
+def test_names_with_markup_are_text_everywhere(server: str) -> None:
     evil = '<script>alert("x")</script>'
-    client, token = _sign_up(base, evil)
+    client, token = _sign_up(server, evil)
     lobby = client.get("/").text
     assert evil not in lobby
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in lobby  # the nav's name
@@ -151,7 +143,7 @@ def test_names_with_markup_are_text_everywhere(base: str) -> None:
     me = client.get("/api/session").json()["account"]["id"]
     assert "<script>alert" not in client.get(f"/players/{me}").text
     # a failed sign-up shows what was typed, escaped
-    other, _other_token = _visitor(base)
+    other, _other_token = _visitor(server)
     r = other.post("/signup", data={"csrf_token": token_of(other), "name": evil,
                                     "password": "a long password"})
     assert r.status_code == 409
@@ -160,8 +152,8 @@ def test_names_with_markup_are_text_everywhere(base: str) -> None:
     assert "script-src 'self'" in client.get("/").headers["content-security-policy"]
 
 
-def test_sign_in_out_and_mistakes(base: str) -> None:
-    client, _token = _sign_up(base, "Dora")
+def test_sign_in_out_and_mistakes(server: str) -> None:
+    client, _token = _sign_up(server, "Dora")
     assert ">Dora</a>" in client.get("/").text
     r = client.post("/signout", data={"csrf_token": token_of(client)})
     assert r.status_code == 303
@@ -178,8 +170,8 @@ def test_sign_in_out_and_mistakes(base: str) -> None:
     assert r.status_code in (409, 422)
 
 
-def test_a_guest_plays_at_once_and_keeps_her_games_when_she_signs_up(base: str) -> None:
-    client, token = _visitor(base)
+def test_a_guest_plays_at_once_and_keeps_her_games_when_she_signs_up(server: str) -> None:
+    client, token = _visitor(server)
     r = client.post("/tables", data=_table_form(token, seat1="bot:random", seat2="bot:random",
                                                 seat3="bot:random"))
     assert r.status_code == 303
@@ -194,8 +186,8 @@ def test_a_guest_plays_at_once_and_keeps_her_games_when_she_signs_up(base: str) 
     assert f"/tables/{table_id}" in client.get(f"/players/{me['id']}").text
 
 
-def test_private_tables_and_invite_links(base: str) -> None:
-    host, token = _sign_up(base, "Fay")
+def test_private_tables_and_invite_links(server: str) -> None:
+    host, token = _sign_up(server, "Fay")
     r = host.post("/tables", data=_table_form(token, private="1", players="3",
                                               seat2="bot:greedy"))
     table_id = r.headers["location"].rsplit("/", 1)[1]
@@ -203,7 +195,7 @@ def test_private_tables_and_invite_links(base: str) -> None:
     link = re.search(r'value="(http[^"]+\?invite=([A-Za-z0-9_-]+))"', page)
     assert link, "the seated creator sees the invite link"
     invite = link.group(2)
-    guest, _guest_token = _visitor(base)
+    guest, _guest_token = _visitor(server)
     assert f"/tables/{table_id}" not in guest.get("/").text  # not listed
     r = guest.post(f"/tables/{table_id}/join", data={"csrf_token": token_of(guest)})
     assert r.status_code == 403 and "invite" in r.text
@@ -216,8 +208,8 @@ def test_private_tables_and_invite_links(base: str) -> None:
     assert table["status"] == "running" and table["my_seat"] == 1
 
 
-def test_unknown_pages_and_tables(base: str) -> None:
-    client, _token = _visitor(base)
+def test_unknown_pages_and_tables(server: str) -> None:
+    client, _token = _visitor(server)
     assert client.get("/tables/nosuchtable1").status_code == 404
     assert client.get("/tables/<script>").status_code == 404
     assert client.get("/players/999999").status_code == 404
@@ -235,10 +227,10 @@ def test_unknown_pages_and_tables(base: str) -> None:
     ("/players/abc", 422, "That address is not right"),
 ])
 def test_a_browser_gets_a_mistyped_address_as_a_page(
-        base: str, path: str, status: int, title: str) -> None:
+        server: str, path: str, status: int, title: str) -> None:
     """A person who mistypes an address gets a page with the nav, never a JSON body; the
     API keeps its JSON errors for the same mistakes."""
-    client, _token = _sign_up(base, f"typo{abs(hash(path)) % 10**6}")
+    client, _token = _sign_up(server, f"typo{abs(hash(path)) % 10**6}")
     html = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
     r = client.get(path, headers=html)
     assert r.status_code == status, r.text
@@ -252,10 +244,10 @@ def test_a_browser_gets_a_mistyped_address_as_a_page(
 
 
 @pytest.mark.parametrize("typed", ["²", "١٢x", "9" * 5000, "--5"])
-def test_numbers_typed_in_forms_are_refused_plainly(base: str, typed: str) -> None:
+def test_numbers_typed_in_forms_are_refused_plainly(server: str, typed: str) -> None:
     """A superscript digit is a digit to str.isdigit but not to int(): every form that
     reads a number answers it with its own message, never a 500."""
-    client, token = _sign_up(base, f"digits{abs(hash(typed)) % 10**6}")
+    client, token = _sign_up(server, f"digits{abs(hash(typed)) % 10**6}")
     html = {"accept": "text/html"}
     r = client.post("/tables", data=_table_form(token, players=typed), headers=html)
     assert r.status_code == 422 and "2 to 9 players" in r.text, r.text[:300]
@@ -275,17 +267,17 @@ def test_game_labels() -> None:
     assert game_label("not a ruleset!") == "not a ruleset!"
 
 
-def test_a_seat_reserved_for_a_friend(base: str) -> None:
-    _friend, _ = _sign_up(base, "Gus")
-    host, token = _sign_up(base, "Hana")
+def test_a_seat_reserved_for_a_friend(server: str) -> None:
+    _friend, _ = _sign_up(server, "Gus")
+    host, token = _sign_up(server, "Hana")
     r = host.post("/tables", data=_table_form(token, players="3", seat1="reserved",
                                               name1="gus", seat2="bot:greedy"))
     assert r.status_code == 303
     table_id = r.headers["location"].rsplit("/", 1)[1]
-    stranger, _stranger_token = _sign_up(base, "Ivo")
+    stranger, _stranger_token = _sign_up(server, "Ivo")
     r = stranger.post(f"/tables/{table_id}/join", data={"csrf_token": token_of(stranger)})
     assert r.status_code == 409  # the only free seat is Gus's
-    friend, _friend_token = _visitor(base)
+    friend, _friend_token = _visitor(server)
     r = friend.post("/signin", data={"csrf_token": token_of(friend), "name": "Gus",
                                      "password": "a long password"})
     assert r.status_code == 303

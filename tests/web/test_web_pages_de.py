@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -23,22 +22,11 @@ from fido.accounts.roles import find_account
 from fido.store import GameRow, SeatRow, TableRow, open_store
 from fido.web.forms import FormError, game_label, table_body
 from fido.web.kit import env as _env
-from support.server_live import live_server, token_of
+from support.server_live import token_of
 
 DE = {"accept-language": "de-DE,de;q=0.9"}
 HTML = {"accept": "text/html"}
 TEMPLATES = Path(i18n.__file__).parent / "web" / "templates"
-
-
-@pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return f"sqlite:///{tmp_path_factory.mktemp('pages_de') / 'pages_de.db'}"
-
-
-@pytest.fixture(scope="module")
-def base(db: str) -> Iterator[str]:
-    with live_server(db) as url:
-        yield url
 
 
 class _Visible(HTMLParser):
@@ -98,7 +86,7 @@ def _no_english(html: str, *templates: str) -> None:
     """None of the templates' English messages is on the page: a sentence nowhere in
     its text, a single word as no chunk of it (German words may hold English letters)."""
     chunks, text = _visible(html)
-    for msgid in _english_of("base.html", *templates):
+    for msgid in _english_of("server.html", *templates):
         pattern = _pattern(msgid)
         if " " in pattern.pattern.replace(r"\ ", " ").strip():
             assert not pattern.search(text), f"English on the German page: {msgid!r}"
@@ -107,14 +95,14 @@ def _no_english(html: str, *templates: str) -> None:
                 f"English on the German page: {msgid!r}"
 
 
-def _visitor(base: str) -> httpx.Client:
-    client = httpx.Client(base_url=base, timeout=30)
+def _visitor(server: str) -> httpx.Client:
+    client = httpx.Client(base_url=server, timeout=30)
     assert client.get("/").status_code == 200
     return client
 
 
-def _sign_up(base: str, name: str) -> httpx.Client:
-    client = _visitor(base)
+def _sign_up(server: str, name: str) -> httpx.Client:
+    client = _visitor(server)
     r = client.post("/signup", data={"csrf_token": token_of(client), "name": name,
                                      "password": "a long password"})
     assert r.status_code == 303
@@ -130,8 +118,8 @@ def _form(client: httpx.Client, **more: str) -> dict[str, str]:
 # ------------------------------------------------------------ the pages, German and English
 
 
-def test_the_lobby_in_german(base: str) -> None:
-    host = _sign_up(base, "Lotte")
+def test_the_lobby_in_german(server: str) -> None:
+    host = _sign_up(server, "Lotte")
     r = host.post("/tables", data=_form(host, clock="30"))
     assert r.status_code == 303
     page = host.get("/", headers=DE).text
@@ -146,7 +134,7 @@ def test_the_lobby_in_german(base: str) -> None:
         assert words in text, words
     assert "<title>Lobby · fido-Domino</title>" in page
     # an anonymous visitor: the sentence with its two links
-    anon = _visitor(base).get("/", headers=DE).text
+    anon = _visitor(server).get("/", headers=DE).text
     assert 'bis du dich <a href="/signup">registrierst</a> (oder <a href="/signin">' \
         "anmeldest</a>)." in anon
     _no_english(anon, "lobby.html", "_tables.html")
@@ -155,8 +143,8 @@ def test_the_lobby_in_german(base: str) -> None:
     _no_english(host.get("/lobby/tables", headers=DE).text, "_tables.html")
 
 
-def test_the_lobby_stays_english_without_the_header(base: str) -> None:
-    page = _visitor(base).get("/").text
+def test_the_lobby_stays_english_without_the_header(server: str) -> None:
+    page = _visitor(server).get("/").text
     for words in ("Play now: you and three bots (FIDO double-9)", "Open a table",
                   "double-9 (divisor", "bot: expert", "reserved for…", "Move clock",
                   "You play as a guest until you", "Skip to the content"):
@@ -166,8 +154,8 @@ def test_the_lobby_stays_english_without_the_header(base: str) -> None:
         _no_english(page, "lobby.html", "_tables.html")  # the check sees English
 
 
-def test_sign_up_and_in_in_german(base: str) -> None:
-    client = _visitor(base)
+def test_sign_up_and_in_in_german(server: str) -> None:
+    client = _visitor(server)
     for path, words in (("/signin", ("Anmelden", "Passwort", "Als Gast spielen", "Neu hier?")),
                         ("/signup", ("Registrieren", "(mindestens 8 Zeichen)", "E-Mail",
                                      "Schon registriert?"))):
@@ -184,15 +172,15 @@ def test_sign_up_and_in_in_german(base: str) -> None:
     _no_english(page, "signup.html")
 
 
-def test_finished_games_and_a_player_in_german(base: str, db: str) -> None:
+def test_finished_games_and_a_player_in_german(server: str, web_db: str) -> None:
     """A finished table (stored as the server stores one): the lists show its date, the
     bot and the finals the German way."""
-    host = _sign_up(base, "Greta")
+    host = _sign_up(server, "Greta")
     me = host.get("/api/session").json()["account"]["id"]
     finished = dt.datetime(2026, 3, 14, 18, 5, tzinfo=dt.UTC)
     results = {"results": {"seats": [{"seat": 0, "final": 1234, "place": 1},
                                      {"seat": 1, "final": -15, "place": 2}]}}
-    store = open_store(db)
+    store = open_store(web_db)
     try:
         with store.session() as s:
             s.add(TableRow(id="greta1", ruleset="fido set=6", players=2, status="finished",
@@ -221,7 +209,7 @@ def test_finished_games_and_a_player_in_german(base: str, db: str) -> None:
                   "1.234 1 Greta, Bot (zufällig)"):
         assert words in text, words
     # a guest's page: her name and the status of her running table
-    guest = _visitor(base)
+    guest = _visitor(server)
     assert guest.post("/guest", data={"csrf_token": token_of(guest)}).status_code == 303
     r = guest.post("/tables", data=_form(guest, set="6", players="2", seat1="bot:random"))
     assert r.status_code == 303
@@ -233,9 +221,9 @@ def test_finished_games_and_a_player_in_german(base: str, db: str) -> None:
     assert f"guest {gid} (guest)" in _visible(guest.get(f"/players/{gid}").text)[1]
 
 
-def test_the_inbox_and_its_count_in_german(base: str, db: str) -> None:
-    one, two = _sign_up(base, "Ines"), _sign_up(base, "Jana")
-    store = open_store(db)
+def test_the_inbox_and_its_count_in_german(server: str, web_db: str) -> None:
+    one, two = _sign_up(server, "Ines"), _sign_up(server, "Jana")
+    store = open_store(web_db)
     try:
         with store.session() as s:
             games = [GameRow(key=f"de-{i}", played_on=dt.date(2026, 3, 14), event="Kiel Open",
@@ -268,8 +256,8 @@ def test_the_inbox_and_its_count_in_german(base: str, db: str) -> None:
 # ------------------------------------------------------------ messages and mistakes
 
 
-def test_error_pages_and_refusals_in_german(base: str) -> None:
-    client = _sign_up(base, "Karla")
+def test_error_pages_and_refusals_in_german(server: str) -> None:
+    client = _sign_up(server, "Karla")
     r = client.get("/no/such/page", headers=DE | HTML)
     assert r.status_code == 404 and "<h1>Diese Seite gibt es nicht</h1>" in r.text
     assert "Zur Lobby" in r.text
@@ -304,8 +292,8 @@ def test_error_pages_and_refusals_in_german(base: str) -> None:
      "Seat 2 is reserved: for whom? Type her name."),
 ])
 def test_a_bad_choice_in_the_form_is_a_german_sentence(
-        base: str, field: str, typed: str, german: str, english: str) -> None:
-    client = _sign_up(base, f"Form{abs(hash((field, typed))) % 10**6}")
+        server: str, field: str, typed: str, german: str, english: str) -> None:
+    client = _sign_up(server, f"Form{abs(hash((field, typed))) % 10**6}")
     r = client.post("/tables", data=_form(client, **{field: typed}), headers=DE | HTML)
     assert r.status_code == 422
     assert f'<p class="error" role="alert">{german}</p>' in r.text

@@ -7,14 +7,12 @@ and the same pictures (only their captions translated), served to German readers
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from fido.web.rulebook import _source, pictures
-from support.server_live import live_server
 from support.web_browser import chromium
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
@@ -38,12 +36,6 @@ def german(url: str) -> httpx.Response:
     return httpx.get(url, headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
 
 
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(f"sqlite:///{tmp_path_factory.mktemp('db') / 'fido.db'}") as url:
-        yield url
-
-
 def test_every_picture_states_the_sum_the_engine_gives() -> None:
     found = pictures(RULES.read_text(encoding="utf-8"))
     assert len(found) >= 10
@@ -56,17 +48,17 @@ def test_a_picture_with_a_wrong_sum_is_refused() -> None:
         pictures("<!-- picture: fido set=18 | cross 18-18 18-12@0n | S = 50 | wrong -->\n")
 
 
-def test_the_rules_page_is_the_rule_book(base: str) -> None:
-    page = httpx.get(f"{base}/rules").text
+def test_the_rules_page_is_the_rule_book(server: str) -> None:
+    page = httpx.get(f"{server}/rules").text
     for heading in re.findall(r"^## (.+)$", RULES.read_text(encoding="utf-8"), re.MULTILINE):
         title = heading.replace("&", "&amp;")
         assert title in page, heading
     assert "<!--" not in page and "FIDOPICTURE" not in page  # notes for editors stay out
     assert page.count('class="rule-picture"') == len(pictures(RULES.read_text("utf-8")))
-    assert "Content-Security-Policy" in httpx.get(f"{base}/rules").headers
+    assert "Content-Security-Policy" in httpx.get(f"{server}/rules").headers
 
 
-def test_the_pictures_are_drawn_by_the_board_code(base: str) -> None:
+def test_the_pictures_are_drawn_by_the_board_code(server: str) -> None:
     """In a real browser, in both books: every figure holds as many drawn tiles as its table."""
     expected = [len(p.table.placements) for p in pictures(RULES.read_text("utf-8"))]
     errors: list[str] = []
@@ -74,7 +66,7 @@ def test_the_pictures_are_drawn_by_the_board_code(base: str) -> None:
         for address in ("/rules", "/rules?lang=de"):
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.goto(f"{base}{address}")
+            page.goto(f"{server}{address}")
             page.wait_for_function(
                 "document.querySelectorAll('svg.rule-board .placed').length > 0")
             drawn = page.eval_on_selector_all(
@@ -119,8 +111,8 @@ def test_the_book_follows_the_language_and_falls_back_to_english() -> None:
     assert _source("xx") == RULES.read_text(encoding="utf-8")  # no book of its own
 
 
-def test_the_german_rules_page_is_the_german_rule_book(base: str) -> None:
-    page = german(f"{base}/rules").text
+def test_the_german_rules_page_is_the_german_rule_book(server: str) -> None:
+    page = german(f"{server}/rules").text
     for _, heading in headings(RULES_DE):
         assert heading.replace("&", "&amp;") in page, heading
     assert "<h1>Die Regeln, nach denen fido spielt</h1>" in page
@@ -135,14 +127,14 @@ def test_the_german_rules_page_is_the_german_rule_book(base: str) -> None:
     assert "Summe der Enden 44: 4 Punkte." in page
     assert " points" not in page and "sum of the ends" not in page and "The table" not in page
     assert "<!--" not in page and "FIDOPICTURE" not in page
-    chosen = httpx.get(f"{base}/rules?lang=de").text  # chosen in the address: the same book
+    chosen = httpx.get(f"{server}/rules?lang=de").text  # chosen in the address: the same book
     assert book(chosen) == book(page) and book(page)
 
 
-def test_the_english_rules_page_stays_english(base: str) -> None:
+def test_the_english_rules_page_stays_english(server: str) -> None:
     """No Accept-Language, English asked, or a language without a book: the English book."""
     for headers in ({}, {"Accept-Language": "en"}, {"Accept-Language": "fr"}):
-        page = httpx.get(f"{base}/rules", headers=headers).text
+        page = httpx.get(f"{server}/rules", headers=headers).text
         assert "<h1>The rules fido implements</h1>" in page
         assert "<b>S = 55</b>: 5 points · from 48, 18-7 on the other free side" in page
         assert ('aria-label="the opening double. The table cross 18-18; sum of the ends '
