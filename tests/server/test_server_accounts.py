@@ -32,20 +32,15 @@ PASSWORD = "correct horse"
 
 
 @pytest.fixture
-def db(store_url: str) -> str:
-    """An empty database: SQLite, and PostgreSQL too when the tests have one (conftest.py)."""
-    return store_url
-
-
-@pytest.fixture
-def base(db: str) -> Iterator[str]:
-    with live_server(db) as url:
+def base(store_url: str) -> Iterator[str]:
+    """A fresh server a test, on SQLite and PostgreSQL (it counts the rows it made)."""
+    with live_server(store_url) as url:
         yield url
 
 
-def counts(db: str) -> tuple[int, int]:
+def counts(store_url: str) -> tuple[int, int]:
     """(accounts, sessions) in the database."""
-    store = open_store(db)
+    store = open_store(store_url)
     try:
         with store.session(write=False) as s:
             return (
@@ -84,7 +79,9 @@ def test_unknown_paths_and_bad_json_are_json_errors(base: str) -> None:
     assert "Traceback" not in r.text
 
 
-def test_sign_up_who_am_i_sign_out_sign_in(base: str, db: str) -> None:
+def test_sign_up_who_am_i_sign_out_sign_in(
+    base: str, store_url: str
+) -> None:
     client = browser(base)
     assert client.get("/api/session").json()["kind"] == "anonymous"
     r = sign_up(client, email="anna@example.org")
@@ -101,9 +98,11 @@ def test_sign_up_who_am_i_sign_out_sign_in(base: str, db: str) -> None:
     assert client.get("/api/session").json()["account"]["name"] == "Anna"
 
 
-def test_a_wrong_password_is_refused_and_changes_nothing(base: str, db: str) -> None:
+def test_a_wrong_password_is_refused_and_changes_nothing(
+    base: str, store_url: str
+) -> None:
     sign_up(browser(base))
-    before = counts(db)
+    before = counts(store_url)
     client = browser(base)
     r = client.post("/api/session", json={"name": "Anna", "password": "wrong horse"})
     assert r.status_code == 401 and error_code(r) == "wrong_password"
@@ -111,14 +110,16 @@ def test_a_wrong_password_is_refused_and_changes_nothing(base: str, db: str) -> 
     assert r.status_code == 401 and r.json()["error"]["message"] == "wrong name or password"
     assert "fido_session" not in client.cookies
     assert client.get("/api/session").json()["kind"] == "anonymous"
-    assert counts(db) == before
+    assert counts(store_url) == before
 
 
-def test_bad_sign_ups_are_refused_and_change_nothing(base: str, db: str) -> None:
+def test_bad_sign_ups_are_refused_and_change_nothing(
+    base: str, store_url: str
+) -> None:
     client = browser(base)
     assert sign_up(client).status_code == 201
     client.delete("/api/session")
-    before = counts(db)
+    before = counts(store_url)
     r = sign_up(client, "ANNA")
     assert r.status_code == 409 and error_code(r) == "name_taken"
     for bad in ("Eve\x1b[2J", "Eve\u202e", "Eve\x00", "E", "x" * 41, " Eve"):
@@ -136,7 +137,7 @@ def test_bad_sign_ups_are_refused_and_change_nothing(base: str, db: str) -> None
                 b'{"name": "Eve\\udfff", "password": "correct horse"}'):
         r = client.post("/api/accounts", content=raw, headers={"content-type": "application/json"})
         assert r.status_code == 422, raw
-    assert counts(db) == before
+    assert counts(store_url) == before
 
 
 def test_markup_in_a_name_is_stored_and_returned_as_text(base: str) -> None:
@@ -146,7 +147,9 @@ def test_markup_in_a_name_is_stored_and_returned_as_text(base: str) -> None:
     assert client.get("/api/session").json()["account"]["name"] == name
 
 
-def test_the_session_cookie_is_httponly_samesite_signed_and_opaque(base: str, db: str) -> None:
+def test_the_session_cookie_is_httponly_samesite_signed_and_opaque(
+    base: str, store_url: str
+) -> None:
     client = browser(base)
     r = sign_up(client)
     cookie = next(c for c in r.headers.get_list("set-cookie") if c.startswith("fido_session="))
@@ -168,10 +171,12 @@ def test_the_session_cookie_is_httponly_samesite_signed_and_opaque(base: str, db
     # ... until it signs out: the id is deleted server-side, the old cookie opens nothing
     assert client.delete("/api/session").status_code == 200
     assert copy.get("/api/session").json()["kind"] == "anonymous"
-    assert counts(db)[1] == 0
+    assert counts(store_url)[1] == 0
 
 
-def test_csrf_a_post_without_or_with_a_wrong_token_is_refused(base: str, db: str) -> None:
+def test_csrf_a_post_without_or_with_a_wrong_token_is_refused(
+    base: str, store_url: str
+) -> None:
     client = browser(base)
     client.headers.pop("X-CSRF-Token")
     token = client.cookies["fido_csrf"]
@@ -191,7 +196,7 @@ def test_csrf_a_post_without_or_with_a_wrong_token_is_refused(base: str, db: str
     # the header without the cookie (another site cannot read the cookie)
     r = httpx.post(f"{base}/api/guest", headers={"X-CSRF-Token": token})
     assert r.status_code == 403
-    assert counts(db) == (0, 0)
+    assert counts(store_url) == (0, 0)
     # a form sends it as the csrf_token field
     r = client.post("/api/guest", data={"csrf_token": token})
     assert r.status_code == 200 and r.json()["kind"] == "guest"
@@ -206,7 +211,9 @@ def test_csrf_a_post_without_or_with_a_wrong_token_is_refused(base: str, db: str
     assert client.get("/api/session").json()["kind"] == "account"
 
 
-def test_a_guest_who_signs_up_keeps_her_id(base: str, db: str) -> None:
+def test_a_guest_who_signs_up_keeps_her_id(
+    base: str, store_url: str
+) -> None:
     client = browser(base)
     r = client.post("/api/guest")
     assert r.status_code == 200
@@ -221,28 +228,30 @@ def test_a_guest_who_signs_up_keeps_her_id(base: str, db: str) -> None:
     assert client.cookies["fido_session"] != old_cookie  # a new session id on sign-up
     stale = httpx.Client(base_url=base, cookies={"fido_session": old_cookie})
     assert stale.get("/api/session").json()["kind"] == "anonymous"
-    assert counts(db) == (1, 1)
+    assert counts(store_url) == (1, 1)
     r = sign_up(client, "Gina Two")
     assert r.status_code == 409 and error_code(r) == "signed_in"
 
 
-def _federation(db: str, name: str) -> None:
+def _federation(store_url: str, name: str) -> None:
     """Give the account ``name`` the federation's role (as `fido accounts grant` does)."""
-    store = open_store(db)
+    store = open_store(store_url)
     with store.session() as s:
         grant(s, find_account(s, name), FEDERATION)
     store.close()
 
 
-def test_an_account_asks_to_be_a_player_and_the_federation_decides(base: str, db: str) -> None:
-    store = open_store(db)
+def test_an_account_asks_to_be_a_player_and_the_federation_decides(
+    base: str, store_url: str
+) -> None:
+    store = open_store(store_url)
     with store.session() as s:
         number = register_player(s, "Anna Ranked").number
         other_number = register_player(s, "Bert Ranked").number
     store.close()
     fed = browser(base)
     sign_up(fed, "Fiona Fed")
-    _federation(db, "Fiona Fed")  # there is a federation to ask
+    _federation(store_url, "Fiona Fed")  # there is a federation to ask
     client = browser(base)
     assert client.put("/api/account/player", json={"number": number}).status_code == 401
     client.post("/api/guest")
@@ -304,9 +313,11 @@ def test_an_account_asks_to_be_a_player_and_the_federation_decides(base: str, db
     assert r.status_code == 200 and r.json()["player"] == other_number
 
 
-def test_with_no_federation_to_ask_the_link_is_made_at_once(base: str, db: str) -> None:
+def test_with_no_federation_to_ask_the_link_is_made_at_once(
+    base: str, store_url: str
+) -> None:
     """A club's own server, or `make run` at home: nobody to ask, so no request waits."""
-    store = open_store(db)
+    store = open_store(store_url)
     with store.session() as s:
         number = register_player(s, "Dora Home").number
     store.close()
@@ -320,7 +331,9 @@ def test_with_no_federation_to_ask_the_link_is_made_at_once(base: str, db: str) 
     assert r.status_code == 409 and error_code(r) == "player_taken"
 
 
-def test_with_no_federation_an_account_becomes_a_new_player(base: str, db: str) -> None:
+def test_with_no_federation_an_account_becomes_a_new_player(
+    base: str, store_url: str
+) -> None:
     """At home or in a club without a federation account: the next free number, in her
     account's name; once a federation exists, it registers players."""
     client = browser(base)
@@ -332,14 +345,14 @@ def test_with_no_federation_an_account_becomes_a_new_player(base: str, db: str) 
     assert r.status_code == 201, r.text
     number = r.json()["player"]
     assert number == 1  # the first player of an empty ranking
-    store = open_store(db)
+    store = open_store(store_url)
     with store.session(write=False) as s:
         assert find_account(s, "Emma <b>Home</b>").player.name == "Emma <b>Home</b>"  # type: ignore[union-attr]
     store.close()
     r = client.post("/api/account/player")  # twice: she is a player already
     assert r.status_code == 409 and error_code(r) == "already_linked"
     sign_up(browser(base), "Fay Fed")
-    _federation(db, "Fay Fed")
+    _federation(store_url, "Fay Fed")
     other = browser(base)
     sign_up(other, "Gus")
     r = other.post("/api/account/player")
@@ -347,19 +360,21 @@ def test_with_no_federation_an_account_becomes_a_new_player(base: str, db: str) 
     assert other.get("/api/session").json()["account"]["player"] is None
 
 
-def test_a_request_is_answered_when_the_federation_links_directly(base: str, db: str) -> None:
-    store = open_store(db)
+def test_a_request_is_answered_when_the_federation_links_directly(
+    base: str, store_url: str
+) -> None:
+    store = open_store(store_url)
     with store.session() as s:
         number = register_player(s, "Cleo Ranked").number
     store.close()
     sign_up(browser(base), "Fred Fed")
-    _federation(db, "Fred Fed")
+    _federation(store_url, "Fred Fed")
     client = browser(base)
     sign_up(client, "Cleo")
     claim = client.put("/api/account/player", json={"number": number}).json()["claim"]
     assert claim["status"] == "pending"
     # the federation links her by hand, and two requests for one player cannot both win
-    store = open_store(db)
+    store = open_store(store_url)
     with store.session() as s:
         link_player(s, find_account(s, "Cleo"), number)
     store.close()
@@ -386,14 +401,14 @@ def _sign_in(client: httpx.Client, name: str, password: str) -> httpx.Response:
     return _post(client, "/api/session", {"name": name, "password": password})
 
 
-def test_a_strangers_guesses_slow_the_stranger_never_the_owner(db: str) -> None:
+def test_a_strangers_guesses_slow_the_stranger_never_the_owner(store_url: str) -> None:
     """Failed sign-ins are counted per account and address, per address, and per
     account everywhere but on the owner's own devices (OWASP's device cookies): a
     stranger who knows her name never locks her out on her device, nor from another
     address until the wide bound; the message says what to do."""
     limits = Limits(per_account=3, per_address=5, window=60, everywhere=6,
                     everywhere_window=3600)
-    with live_server(db, limits=limits) as base:
+    with live_server(store_url, limits=limits) as base:
         _strangers_and_owner(base)
 
 
@@ -437,13 +452,13 @@ def _strangers_and_owner(base: str) -> None:
     assert _sign_in(forged, "Anna", PASSWORD).status_code == 429
 
 
-def test_a_restart_keeps_sessions(db: str) -> None:
-    with live_server(db) as base:
+def test_a_restart_keeps_sessions(store_url: str) -> None:
+    with live_server(store_url) as base:
         client = browser(base)
         sign_up(client)
         cookies = dict(client.cookies)
         token = client.cookies["fido_csrf"]
-    with live_server(db) as base:  # same database, a new process state
+    with live_server(store_url) as base:  # same database, a new process state
         again = httpx.Client(base_url=base, cookies=cookies, headers={"X-CSRF-Token": token})
         me = again.get("/api/session").json()
         assert me["kind"] == "account" and me["account"]["name"] == "Anna"
@@ -488,14 +503,16 @@ def test_fido_serve_refuses_a_bad_database_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in out.stderr + out.stdout
 
 
-def test_every_answer_to_a_request_is_one_note_in_her_inbox(base: str, db: str) -> None:
+def test_every_answer_to_a_request_is_one_note_in_her_inbox(
+    base: str, store_url: str
+) -> None:
     """Approved, refused, or answered by a direct link: one notification each."""
-    store = open_store(db)
+    store = open_store(store_url)
     with store.session() as s:
         numbers = [register_player(s, f"Kim {i}").number for i in range(3)]
     store.close()
     sign_up(browser(base), "Kai Fed")
-    _federation(db, "Kai Fed")
+    _federation(store_url, "Kai Fed")
     fed = browser(base)
     fed.post("/api/session", json={"name": "Kai Fed", "password": PASSWORD})
     kims = []
@@ -507,7 +524,7 @@ def test_every_answer_to_a_request_is_one_note_in_her_inbox(base: str, db: str) 
     waiting = {c["account_name"]: c["id"] for c in fed.get("/api/claims").json()}
     assert fed.post(f"/api/claims/{waiting['kim0']}", json={"approve": True}).status_code == 200
     assert fed.post(f"/api/claims/{waiting['kim1']}", json={"approve": False}).status_code == 200
-    store = open_store(db)
+    store = open_store(store_url)
     with store.session() as s:
         link_player(s, find_account(s, "kim2"), numbers[2])
     with store.session(write=False) as s:

@@ -86,7 +86,7 @@ def _no_english(html: str, *templates: str) -> None:
     """None of the templates' English messages is on the page: a sentence nowhere in
     its text, a single word as no chunk of it (German words may hold English letters)."""
     chunks, text = _visible(html)
-    for msgid in _english_of("server.html", *templates):
+    for msgid in _english_of("base.html", *templates):
         pattern = _pattern(msgid)
         if " " in pattern.pattern.replace(r"\ ", " ").strip():
             assert not pattern.search(text), f"English on the German page: {msgid!r}"
