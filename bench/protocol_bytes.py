@@ -9,7 +9,7 @@ moving at once) seats one person and greedy bots; four sockets follow the game: 
 person's and a spectator's, each in both versions. Counted: the text of every
 ``update`` after the welcome (uncompressed, as the page's socket receives it with
 permessage-deflate off), divided by the game's moves. Version 2's views are rebuilt
-with :func:`fido.client.patch` and checked against version 1's at every move.
+with :func:`fido.delta.patch` and checked against version 1's at every move.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-from fido.client import patch
+from fido.delta import patch
 from fido.server.settings import PlaySettings
 from fido.web.app import create_app
 

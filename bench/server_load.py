@@ -74,7 +74,7 @@ from rich.console import Console
 from rich.table import Table
 from websockets.asyncio.client import ClientConnection, connect
 
-from fido.client import patch
+from fido.delta import patch
 
 TICK = os.sysconf("SC_CLK_TCK")
 TARGET_MS = 100.0  # the p99 bound

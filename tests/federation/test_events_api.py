@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from fido.accounts.claims import link_player
 from fido.accounts.signup import sign_up
-from fido.events import Round, Table, repeat_lower_bound, repeat_meetings
+from fido.events import Round, TableSeating, repeat_lower_bound, repeat_meetings
 from fido.events.championships import create_event, register
 from fido.events.rounds import draw_round
 from fido.ranking import register_player
@@ -90,7 +90,7 @@ def test_an_online_event_of_fifteen_in_three_rounds(store_url: str) -> None:
             assert len(tables) == 3
             seated = [s["account"] for t in tables for s in t["seats"]]
             assert sorted(seated) == sorted(ids)  # everyone once
-            drawn.append(Round(rnd, tuple(Table(t["number"], tuple(s["account"] for s in
+            drawn.append(Round(rnd, tuple(TableSeating(t["number"], tuple(s["account"] for s in
                                                                    t["seats"]))
                                           for t in tables)))
             # the next round waits for this one

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from fido.events import (
     EventError,
     Round,
-    Table,
+    TableSeating,
     draw,
     meetings,
     naive_draw,
@@ -107,7 +107,8 @@ def test_bad_input_is_refused_clearly() -> None:
     with pytest.raises(EventError, match="seeding must list every registered player"):
         draw(range(10), 1, seeding=list(range(9)))
     with pytest.raises(EventError, match="seats player 1 twice"):
-        draw(range(10), 1, earlier=[Round(1, (Table(1, (1, 2, 3)), Table(2, (1, 4, 5))))])
+        draw(range(10), 1, earlier=[
+            Round(1, (TableSeating(1, (1, 2, 3)), TableSeating(2, (1, 4, 5))))])
 
 
 def test_fifteen_players_in_fives_cannot_avoid_repeats_and_the_draw_reaches_the_bound() -> None:

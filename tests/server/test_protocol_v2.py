@@ -2,7 +2,7 @@
 
 The client's patch rebuilds from each delta exactly the view version 1 sends whole (the
 same engine view, so the same hidden information); an outside bot that imports only the
-documented client (fido.client, which imports nothing of fido) plays a whole game; the
+documented client (fido.delta, which imports nothing of fido) plays a whole game; the
 frames are a fraction of version 1's.
 """
 
@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
-from fido.client import diff, patch
+from fido.delta import diff, patch
 from fido.game import Game
 from fido.record import GameRecord
 from fido.rules import Ruleset
@@ -185,7 +185,7 @@ def test_the_deltas_rebuild_version_1s_views_exactly(store_url: str) -> None:
 def test_an_outside_bot_plays_a_whole_game_from_the_documented_protocol(
         store_url: str) -> None:
     """A bot as docs/protocol.md describes it: HTTP to sit down, the socket (v=2), its
-    view kept with fido.client.patch, the first legal move when it is its turn."""
+    view kept with fido.delta.patch, the first legal move when it is its turn."""
     with live_server(store_url) as base:
         http = browser(base)
         assert http.post("/api/guest").status_code == 200

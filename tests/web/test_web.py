@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from fido.client import patch
+from fido.delta import patch
 from fido.record import GameRecord
 from fido.server.wire import hand_rows_json
 from fido.sorting import difference_class, ratzek_rows
@@ -87,7 +87,7 @@ def _spectator_sees_no_hand(spectator: Person, players: list[Person]) -> None:
 
 def _check_spectator_frames(frames: list[str]) -> int:
     """Every frame the spectator received holds no tile but those on the table (the
-    view as the page holds it: version 2's deltas applied, fido.client.patch)."""
+    view as the page holds it: version 2's deltas applied, fido.delta.patch)."""
     seen_views = 0
     view: dict[str, Any] | None = None
     for raw in frames:

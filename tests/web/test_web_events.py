@@ -17,7 +17,7 @@ import httpx
 from playwright.sync_api import Browser, expect
 from sqlalchemy import select
 
-from fido.events import Round, Table, repeat_lower_bound, repeat_meetings
+from fido.events import Round, TableSeating, repeat_lower_bound, repeat_meetings
 from fido.record import GameRecord
 from fido.store import GameRow, TableRow, open_store
 from support.events import event_people, open_event
@@ -87,7 +87,7 @@ def test_an_event_from_creation_to_standings(browser: Browser, store_url: str) -
                 names = tables.nth(i).locator(".finals li").all_inner_texts()
                 groups.append(tuple(int(n.split()[0].removeprefix("player")) for n in names))
                 assert len(groups[-1]) == 5
-            drawn.append(Round(rnd, tuple(Table(i + 1, g) for i, g in enumerate(groups))))
+            drawn.append(Round(rnd, tuple(TableSeating(i + 1, g) for i, g in enumerate(groups))))
             # the bots play for everyone (nobody is connected): wait for the round's end
             for _ in range(600):
                 if clients[0].get(f"/api/events/{event_id}").json()["round_over"]:

@@ -10,7 +10,7 @@ from fido.events.errors import EventError
 from fido.events.finals import normalised_final
 from fido.events.seating import (
     Round,
-    Table,
+    TableSeating,
     draw,
     meetings,
     naive_draw,
@@ -28,7 +28,7 @@ __all__ = [
     "Line",
     "Round",
     "Standing",
-    "Table",
+    "TableSeating",
     "deal_seed",
     "draw",
     "duplicate_game",

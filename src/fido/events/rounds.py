@@ -88,7 +88,7 @@ def draw_round(s: Session, event: Championship,
         raise EventError(_("an event needs at least 3 registered players still playing")
                          if drawn else _("an event needs at least 3 registered players"))
     earlier = [
-        seating.Round(r, tuple(seating.Table(t.number, tuple(seats_of(t)))
+        seating.Round(r, tuple(seating.TableSeating(t.number, tuple(seats_of(t)))
                                for t in event.tables if t.round == r))
         for r in range(1, drawn + 1)
     ]

@@ -41,7 +41,7 @@ __all__ = [
     "MAX_TABLE",
     "MIN_TABLE",
     "Round",
-    "Table",
+    "TableSeating",
     "draw",
     "meetings",
     "naive_draw",
@@ -62,7 +62,7 @@ RESTART_WORK: Final = 200_000  # ... while the restarts together take at most th
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class TableSeating:
     """One table of a round: ``seats[k]`` is the player in seat k (play goes round 0, 1, ...).
 
     Seat k is also the k-th hand of a duplicate deal (:mod:`fido.events.deals`).
@@ -77,7 +77,7 @@ class Round:
     """The tables of one round, numbered 1, 2, ..."""
 
     number: int
-    tables: tuple[Table, ...]
+    tables: tuple[TableSeating, ...]
 
     def players(self) -> tuple[int, ...]:
         """Everyone seated this round, table by table."""
@@ -244,7 +244,7 @@ def _cut(order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
 
 
 def _round(number: int, tables: Sequence[Sequence[int]]) -> Round:
-    return Round(number, tuple(Table(i + 1, tuple(t)) for i, t in enumerate(tables)))
+    return Round(number, tuple(TableSeating(i + 1, tuple(t)) for i, t in enumerate(tables)))
 
 
 def draw(
@@ -289,7 +289,8 @@ def draw(
         target = repeat_meetings(
             Round(
                 r.number,
-                tuple(Table(t.number, tuple(p for p in t.seats if p in index)) for t in r.tables),
+                tuple(TableSeating(t.number, tuple(p for p in t.seats if p in index))
+                      for t in r.tables),
             )
             for r in past
         )

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from fido.client import diff
+from fido.delta import diff
 from fido.game import Game
 from fido.position import view_text
 from fido.server.protocol import encode
@@ -205,7 +205,7 @@ class Feed:
         """Send every connection its update: one frame per seat (and one for the
         spectators), encoded once, the shared part of the views built once (version 1:
         the table's part encoded once). Version 2: what changed since the view and table
-        that connection was last sent (:func:`fido.client.diff` between the engine's
+        that connection was last sent (:func:`fido.delta.diff` between the engine's
         views), the shared part compared once for everyone, each seat's own once a seat.
         Each connection's seat is its person's, checked here against the seats: one that
         changed is welcomed anew instead (it then has these events)."""

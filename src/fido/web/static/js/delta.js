@@ -1,5 +1,5 @@
 // The table protocol's version 2 (docs/protocol.md): a view rebuilt from the last one
-// and what changed. The same rules as fido.client.patch, which the server's tests check
+// and what changed. The same rules as fido.delta.patch, which the server's tests check
 // against the whole views of version 1.
 
 /** `old` with `delta` applied; `old` itself is left as it was. */

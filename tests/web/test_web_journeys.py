@@ -1,6 +1,6 @@
-"""The defects a newcomer's trial found away from the table page (issue 25), each as a
-person meets it, over HTTP against a live server (and the WebSocket where a table
-shows it):
+"""People's journeys through the pages away from the table, each as a person meets it,
+over HTTP against a live server (and the WebSocket where a table shows it); each failed
+before its fix (a newcomer's trial, issue 25):
 
 * a sheet entered from an event's table is dated the event's day of that round, not
   today;

@@ -1,5 +1,5 @@
-"""The hostile trial's findings (issue 22), one test each, on a real server over HTTP and
-WebSocket; each failed before its fix.
+"""What an attacker tries against the server, one test each, on a real server over HTTP
+and WebSocket (the hostile trial's findings, issue 22; each failed before its fix):
 
 1. a duplicate round's finished table leaked the deal of the tables still playing;
 2. any organiser could take any scope by naming an event;

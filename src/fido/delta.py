@@ -1,5 +1,5 @@
-"""A small client of the table protocol, version 2 (docs/protocol.md): what changed
-between two views, and the view rebuilt from the last one and what changed.
+"""The table protocol's deltas, version 2 (docs/protocol.md): what changed between two
+views, and the view rebuilt from the last one and what changed (a client's and the server's).
 
 The server builds every update's ``delta`` with :func:`diff` from the seat's last view
 and its new one, both the engine's one view function's (:func:`fido.server.wire.view_json`
