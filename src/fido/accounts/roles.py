@@ -58,6 +58,7 @@ __all__ = [
     "decide_request",
     "event_key",
     "event_scope",
+    "every_role",
     "find_account",
     "grant",
     "is_federation",
@@ -366,3 +367,11 @@ def decide_request(s: Session, request_id: int, by: Account, approve: bool,
     s.flush()
     notify_request(s, request, now=now)
     return request
+
+
+def every_role(s: Session) -> list[tuple[RoleRow, Account]]:
+    """Every role held and who holds it, by role, name and scope: the federation's page."""
+    rows = s.execute(select(RoleRow, Account).join(Account, Account.id == RoleRow.account_id)
+                     .order_by(RoleRow.role, Account.name_key, RoleRow.scope)).all()
+    return [(r, a) for r, a in rows]
+

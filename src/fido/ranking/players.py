@@ -34,8 +34,11 @@ __all__ = [
     "merge_players",
     "merged_ids",
     "month_merges",
+    "player_of",
+    "players_named",
     "register_player",
     "rename_player",
+    "search_players",
     "survivor",
     "with_merged",
 ]
@@ -227,3 +230,25 @@ def with_merged(s: Session, player: Player) -> list[int]:
     """Store ids of ``player`` and of everyone merged into her (for listings)."""
     merged = merged_ids(s)
     return [player.id, *(pid for pid, end in merged.items() if end == player.id)]
+
+
+def players_named(s: Session, name: str, limit: int = 2) -> list[Player]:
+    """The players (not merged into another) whose name is ``name``, its spaces as one;
+    ``limit`` of them at most (two tell whether a name is someone's alone)."""
+    return list(s.scalars(select(Player).where(
+        Player.name == " ".join(name.split()), Player.merged_into.is_(None)).limit(limit)))
+
+
+def search_players(s: Session, text: str, limit: int = 12) -> list[Player]:
+    """The players (not merged into another) whose name holds ``text``, by name: what a
+    sheet's form offers as she types (``%`` and ``_`` are letters here)."""
+    like = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return list(s.scalars(select(Player).where(
+        Player.name.ilike(f"%{like}%", escape="\\"), Player.merged_into.is_(None)
+    ).order_by(Player.name, Player.number).limit(limit)))
+
+
+def player_of(s: Session, player_id: int | None) -> Player | None:
+    """The player with this store id (None: none, or no id)."""
+    return s.get(Player, player_id) if player_id is not None else None
+

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from fido.i18n import N_, _
@@ -34,6 +35,7 @@ __all__ = [
     "confirm",
     "counting_notes",
     "dispute",
+    "disputed_games",
     "first_month",
     "settle",
     "status_at",
@@ -277,3 +279,13 @@ def _from_then_on(game: GameRow, index: int, made: str, window_days: int) -> str
         f"{_span(_months(made, previous_month(settled) or made))} do not count it, "
         f"those from {settled} on do again."
     )
+
+
+def disputed_games(s: Session, hidden: Select[Any]) -> list[GameRow]:
+    """The games with a dispute among their reviews, newest first, but those ``hidden``
+    (the sheets sealed until their duplicate round is over: the policy's)."""
+    disputed = select(ReviewRow.game_id).where(ReviewRow.verdict == "dispute")
+    return list(s.scalars(select(GameRow).where(GameRow.id.in_(disputed),
+                                                GameRow.id.not_in(hidden))
+                          .order_by(GameRow.played_on.desc(), GameRow.id.desc())))
+

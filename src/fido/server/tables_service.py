@@ -39,7 +39,7 @@ from fido.server.schemas import (
 )
 from fido.server.tables import seat_info
 from fido.server.tables.matches import DEFAULT_HANDS, new_match
-from fido.store import Account, SeatRow, TableRow
+from fido.store import INT_MAX, Account, SeatRow, TableRow
 
 if TYPE_CHECKING:
     from fido.server.deps import Server
@@ -47,11 +47,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Status",
+    "finished",
     "join",
     "leave",
     "list_tables",
     "new_table",
     "open_table",
+    "person",
     "play_again",
     "table",
 ]
@@ -285,6 +287,28 @@ async def play_again(request: Request, table_id: str, body: AgainIn) -> TableOut
     if not room.feed.conns:
         srv.hub.finished(room)
     return _out(room.info() | {"invite": room.invite}, me)
+
+
+def finished(s: Session, me: Account | None, *, seated: int | None = None,
+             limit: int = 100) -> list[TableRow]:
+    """The finished tables ``me`` may see, the last finished first; with ``seated``, the
+    tables where that account had a seat, the newest first (her page). The rows keep
+    their seats, their people and their match for ``s``'s life."""
+    query = policy.listed_tables(me)
+    if seated is None:
+        query = query.where(TableRow.status == "finished").order_by(
+            TableRow.finished_at.desc())
+    else:
+        query = query.join(SeatRow, SeatRow.table_id == TableRow.id).where(
+            SeatRow.account_id == seated).order_by(TableRow.created_at.desc())
+    return list(s.scalars(query.limit(limit).options(
+        selectinload(TableRow.seats).selectinload(SeatRow.account),
+        selectinload(TableRow.match))))
+
+
+def person(s: Session, account_id: int) -> Account | None:
+    """The account with this number, if any (a player's page)."""
+    return s.get(Account, account_id) if 0 < account_id <= INT_MAX else None
 
 
 def _check_open_tables(s: Session, me: Account, most: int) -> None:

@@ -12,27 +12,26 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import Depends, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel, ValidationError
-from sqlalchemy.orm import Session, object_session
 
 import fido
 from fido import i18n
-from fido.accounts.claims import pending_count
-from fido.accounts.notifications import unread_of
-from fido.accounts.roles import is_federation
 from fido.errors import Refused
 from fido.i18n import N_, _
 from fido.server import deps
+from fido.server.account_views import guest_name, person_json
 from fido.server.errors import ApiError
 from fido.server.field_errors import field_errors
-from fido.store import Account
 from fido.web.forms import bot_name, game_label
+
+if TYPE_CHECKING:  # a session of the caller's: named in annotations only
+    from sqlalchemy.orm import Session
 
 __all__ = [
     "CSP",
@@ -95,10 +94,6 @@ env.filters["date"] = i18n.format_date
 env.filters["datetime"] = i18n.format_datetime
 
 
-def _server_store(request: Request) -> Any:
-    return request.app.state.server.store
-
-
 def viewer(request: Request) -> dict[str, Any] | None:
     """Who this browser is (None: anonymous), for a page's nav: id, name, guest..."""
     with deps.server(request).store.session(write=False) as s:
@@ -109,22 +104,6 @@ def person_of(request: Request, s: Session) -> dict[str, Any] | None:
     """:func:`viewer` in a session of the caller's."""
     account = deps.me(request, s)
     return person_json(account) if account is not None else None
-
-
-def guest_name(account_id: int) -> str:
-    """A guest as the pages name her (she has no name of her own): "guest 12"."""
-    return _("guest {id}").format(id=account_id)
-
-
-def person_json(account: Account) -> dict[str, Any]:
-    name = account.name if account.name is not None else guest_name(account.id)
-    session = object_session(account)
-    federation = session is not None and not account.guest and is_federation(session, account.id)
-    return {"id": account.id, "name": name, "guest": account.guest,
-            "unread": unread_of(account),  # the nav's count of notifications
-            # the nav links the federation's page for the federation, with the requests waiting
-            "federation": federation,
-            "claims": pending_count(session) if federation and session is not None else 0}
 
 
 def render(

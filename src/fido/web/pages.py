@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request, Response
@@ -34,7 +34,6 @@ from fido.server import tables_service as tables
 from fido.server.errors import ApiError, status_of
 from fido.server.schemas import JoinIn, LanguageChoice, SignIn, SignUp, TableIn
 from fido.server.tables.matches import match_json
-from fido.store import Account, SeatRow, TableRow
 from fido.web.forms import (
     GAMES,
     FormError,
@@ -58,6 +57,9 @@ from fido.web.kit import (
     with_cookies,
 )
 from fido.web.queue_form import BOT_WAITS, queue_body, queue_games, queue_view
+
+if TYPE_CHECKING:  # the rows the tables service hands back, named in annotations only
+    from fido.store import TableRow
 
 __all__ = ["router"]
 
@@ -403,35 +405,23 @@ async def leave(request: Request, form: Form, table_id: str) -> Response:
 
 @router.get("/games", response_class=HTMLResponse)
 def finished(request: Request) -> HTMLResponse:
-    srv = request.app.state.server
-    with srv.store.session(write=False) as s:
+    with deps.server(request).store.session(write=False) as s:
         account = deps.me(request, s)
         me = person_json(account) if account is not None else None
-        rows = s.scalars(
-            policy.listed_tables(account).where(TableRow.status == "finished")
-            .order_by(TableRow.finished_at.desc()).limit(100)
-        ).all()
-        games = _games_rows(list(rows))
+        games = _games_rows(tables.finished(s, account))
     return render(request, "games.html", me=me, games=games)
 
 
 @router.get("/players/{account_id}", response_class=HTMLResponse)
 def player(request: Request, account_id: int) -> HTMLResponse:
-    srv = request.app.state.server
-    with srv.store.session(write=False) as s:
+    with deps.server(request).store.session(write=False) as s:
         account = deps.me(request, s)
         me = person_json(account) if account is not None else None
-        who = s.get(Account, account_id) if 0 < account_id < 2**31 else None
+        who = tables.person(s, account_id)
         if who is None:
             return render(request, "message.html", 404, me=me, title=_("No such player"),
                           message=_("There is no player with this number."))
-        rows = s.scalars(
-            policy.listed_tables(account)
-            .join(SeatRow, SeatRow.table_id == TableRow.id)
-            .where(SeatRow.account_id == who.id)
-            .order_by(TableRow.created_at.desc()).limit(200)
-        ).all()
-        games = _games_rows(list(rows))
+        games = _games_rows(tables.finished(s, account, seated=who.id, limit=200))
         person = person_json(who)
     for g in games:
         g["her"] = next((x for x in g["seats"] if x["account"] == person["id"]), None)

@@ -19,26 +19,21 @@ from __future__ import annotations
 
 import math
 import re
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
-from dataclasses import replace as dc_replace
 from typing import Any
 from urllib.parse import urlencode
 
 from babel import numbers
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from fido.i18n import _, current
 from fido.ranking import export
 from fido.ranking.errors import ResultError
-from fido.ranking.players import survivor
-from fido.ranking.report import MonthComputation, month_computation, player_report
-from fido.ranking.snapshot import Entry, Ranking, month_key, published
-from fido.store import INT_MAX, EntryRow, Player, SnapshotRow
+from fido.ranking.players import find_player, survivor
+from fido.ranking.published import Computations, Snapshots, published_months
+from fido.ranking.report import player_report
+from fido.ranking.snapshot import Entry, Ranking, month_key
 from fido.web.kit import person_of, render
 from fido.web.ranking_chart import history_chart
 
@@ -61,100 +56,6 @@ class Row:
         """Places up (positive) or down since last month; None: not ranked then."""
         e = self.entry
         return None if e.previous_position is None else e.previous_position - e.position
-
-
-def _months(s: Session) -> list[str]:
-    """The published months, newest first."""
-    return list(s.scalars(select(SnapshotRow.month).order_by(SnapshotRow.month.desc())))
-
-
-def _people(s: Session, snapshot_id: int) -> dict[int, tuple[str, str | None]]:
-    """Store id -> (name, country) of everyone in a snapshot, as they are now (a
-    renamed player shows under her new name, as ``fido ranking show`` has her)."""
-    q = (
-        select(EntryRow.player_id, Player.name, Player.country)
-        .join(Player, Player.id == EntryRow.player_id)
-        .where(EntryRow.snapshot_id == snapshot_id)
-    )
-    return {pid: (name, country) for pid, name, country in s.execute(q)}
-
-
-class Snapshots:
-    """Published rankings read once and kept (a few months, the most recently used).
-
-    A published month never changes, and reading 5,000 entries through the ORM
-    and checking their digest takes longer than drawing the page; each page
-    still reads the snapshot's row (id, digest) and its players' names and
-    countries, so a rename shows at once and a snapshot replaced under the same
-    month is read again.
-    """
-
-    def __init__(self, size: int = 4) -> None:
-        self.size = size
-        self._kept: OrderedDict[tuple[int, str], Ranking] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, s: Session, month: str) -> tuple[Ranking, dict[int, str | None]] | None:
-        """The month's ranking with today's names, and every player's country; None if
-        not published. A snapshot that does not check out raises :class:`ResultError`."""
-        row = s.execute(
-            select(SnapshotRow.id, SnapshotRow.digest).where(SnapshotRow.month == month)
-        ).first()
-        if row is None:
-            return None
-        key = (int(row[0]), str(row[1]))
-        with self._lock:
-            ranking = self._kept.get(key)
-            if ranking is not None:
-                self._kept.move_to_end(key)
-        if ranking is None:
-            ranking = published(s, month)
-            if ranking is None:
-                return None
-            with self._lock:
-                self._kept[key] = ranking
-                while len(self._kept) > self.size:
-                    self._kept.popitem(last=False)
-        people = _people(s, key[0])
-        if any(people.get(e.player_id, (e.name,))[0] != e.name for e in ranking.entries):
-            ranking = dc_replace(ranking, entries=tuple(
-                dc_replace(e, name=people[e.player_id][0]) if e.player_id in people else e
-                for e in ranking.entries))
-        return ranking, {pid: country for pid, (_, country) in people.items()}
-
-
-class Computations:
-    """Published months computed once for the players' pages, and kept (a few months).
-
-    A player's page explains every counted game, which needs the month's whole
-    computation (seconds on a federation's year of results); a published month
-    never changes, so each process computes it once per snapshot (its id and
-    digest key it: a snapshot replaced under the same month is computed again).
-    """
-
-    def __init__(self, size: int = 2) -> None:
-        self.size = size
-        self._kept: OrderedDict[tuple[int, str], MonthComputation] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, s: Session, month: str) -> MonthComputation:
-        row = s.execute(
-            select(SnapshotRow.id, SnapshotRow.digest).where(SnapshotRow.month == month)
-        ).first()
-        if row is None:
-            return month_computation(s, month)  # not published: nothing to keep
-        key = (int(row[0]), str(row[1]))
-        with self._lock:
-            done = self._kept.get(key)
-            if done is not None:
-                self._kept.move_to_end(key)
-                return done
-        done = month_computation(s, month)
-        with self._lock:
-            self._kept[key] = done
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-        return done
 
 
 def _month(text: str | None) -> str | None:
@@ -231,7 +132,7 @@ def month_page(request: Request, month_text: str | None, query: str | None,
     srv = request.app.state.server
     with srv.store.session(write=False) as s:
         me = person_of(request, s)
-        months = _months(s)
+        months = published_months(s)
         if month_text is None:
             if not months:
                 return render(request, "ranking_missing.html", 200, me=me,
@@ -297,7 +198,7 @@ def month_ranking(request: Request, month_text: str) -> tuple[Ranking | None, Re
         ranking = got[0] if got else None
         if ranking is None:
             return None, _missing(
-                request, person_of(request, s), _months(s), _("No such ranking"),
+                request, person_of(request, s), published_months(s), _("No such ranking"),
                 _("The ranking of {month} has not been published.").format(
                     month=month or month_text[:20]))
     return ranking, None
@@ -328,10 +229,11 @@ def player_page(request: Request, number: str, month: str | None = None) -> Resp
     srv = request.app.state.server
     with srv.store.session(write=False) as s:
         me = person_of(request, s)
-        months = _months(s)
-        who = None
-        if _NUMBER.fullmatch(number) and 1 <= int(number) <= INT_MAX:
-            who = s.scalar(select(Player).where(Player.number == int(number)))
+        months = published_months(s)
+        try:
+            who = find_player(s, int(number)) if _NUMBER.fullmatch(number) else None
+        except ResultError:  # no such number (or one no player can have)
+            who = None
         if who is None:
             return _missing(request, me, months, _("No such player"),
                             _("No registered player has the number {number}.").format(

@@ -13,18 +13,20 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
+from fido.accounts.roles import RoleError, find_account
 from fido.i18n import N_, _
 from fido.ranking import ResultError, ResultIn
 from fido.ranking.fields import error_text
+from fido.ranking.players import players_named
 from fido.rules import FIDO_DIVISORS
 from fido.safe_text import control_chars, whole_or_none
-from fido.store import Account, Player
+
+if TYPE_CHECKING:  # a session of the caller's: named in annotations only
+    from sqlalchemy.orm import Session
 
 __all__ = [
     "MAX_ROWS",
@@ -102,16 +104,16 @@ def resolve_player(s: Session, typed: str) -> int:
         return number
     if control_chars(text):
         raise ValueError(_("a name holds no control characters"))
-    from fido.accounts.signup import name_key  # noqa: PLC0415 (argon2: only when used)
-
-    account = s.scalar(select(Account).where(Account.name_key == name_key(text)))
-    if account is not None:
+    try:
+        account = find_account(s, text)
+    except RoleError:  # no account of that name: perhaps a ranking player's
+        pass
+    else:
         if account.player is None:
             raise ValueError(_("the account {name} is not linked to a ranking player: "
                                "type her player number").format(name=text))
         return account.player.number
-    named = list(s.scalars(select(Player).where(
-        Player.name == " ".join(text.split()), Player.merged_into.is_(None)).limit(2)))
+    named = players_named(s, text)
     if len(named) == 1:
         return named[0].number
     if named:

@@ -22,14 +22,12 @@ the API's error body) with its status, never a traceback.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import ValidationError
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from fido.accounts import claims
 from fido.accounts import notifications as notes
@@ -39,6 +37,7 @@ from fido.accounts.roles import (
     RoleError,
     check_settle,
     decide_request,
+    every_role,
     find_account,
     grant,
     pending_requests,
@@ -52,14 +51,15 @@ from fido.events.scoresheets import round_day, sheet_players, sheet_table
 from fido.i18n import N_, _
 from fido.ranking import ResultError, Status, confirm, dispute, register_player, settle, status_at
 from fido.ranking.clock import utcnow
-from fido.ranking.reviews import STATUS_TEXT
+from fido.ranking.fields import INT_MAX
+from fido.ranking.players import player_of, search_players
+from fido.ranking.reviews import STATUS_TEXT, disputed_games
 from fido.ranking.submission import find_game, games_of
 from fido.safe_text import whole_or_none
 from fido.server import deps, policy
 from fido.server.account_views import claim_out
 from fido.server.errors import ApiError, status_of
 from fido.server.sheet_entry import enter_sheet
-from fido.store import INT_MAX, Account, GameRow, Notification, Player, ReviewRow, RoleRow
 from fido.web.kit import (
     Form,
     RefusedPage,
@@ -80,6 +80,11 @@ from fido.web.sheet_form import (
     sets,
     validate,
 )
+
+if TYPE_CHECKING:  # the session and the rows the reads hand back: annotations only
+    from sqlalchemy.orm import Session
+
+    from fido.store import Account, GameRow, Notification
 
 __all__ = ["SheetRefused", "router"]
 
@@ -186,7 +191,7 @@ def _store(request: Request) -> Any:
 
 
 def _name(s: Session, player_id: int | None) -> dict[str, Any] | None:
-    p = s.get(Player, player_id) if player_id is not None else None
+    p = player_of(s, player_id)
     return {"number": p.number, "name": p.name} if p else None
 
 
@@ -323,10 +328,7 @@ def find_players(request: Request, q: str = "", format: str = "") -> Response:
     with _store(request).session(write=False) as s:
         found: list[dict[str, Any]] = []
         if text and not text.isdigit() and "\x00" not in text:
-            like = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            rows = s.scalars(select(Player).where(
-                Player.name.ilike(f"%{like}%", escape="\\"), Player.merged_into.is_(None)
-            ).order_by(Player.name, Player.number).limit(12))
+            rows = search_players(s, text)
             found = [{"number": p.number, "name": p.name} for p in rows]
         if format == "json":
             return JSONResponse({"players": found})
@@ -477,10 +479,7 @@ def disputes(request: Request) -> Response:
             raise SheetRefused(403, _("Organisers only"), _(
                 "Disputes are settled by an organiser of the game's club or event, or by "
                 "the federation; your account holds neither role."))
-        disputed = select(ReviewRow.game_id).where(ReviewRow.verdict == "dispute")
-        games = s.scalars(select(GameRow).where(GameRow.id.in_(disputed),
-                                                GameRow.id.not_in(policy.sealed_sheets()))
-                          .order_by(GameRow.played_on.desc(), GameRow.id.desc()))
+        games = disputed_games(s, policy.sealed_sheets())
         rows = []
         for game in games:
             if status_at(game) is not Status.DISPUTED:
@@ -525,9 +524,7 @@ def _roles_page(request: Request, error: str = "", status: int = 200,
         account = _signed_in(request, s)
         _federation(s, account)
         me = _me(s, account)
-        rows = s.execute(select(RoleRow, Account)
-                         .join(Account, Account.id == RoleRow.account_id)
-                         .order_by(RoleRow.role, Account.name_key, RoleRow.scope)).all()
+        rows = every_role(s)
         held = [{"name": a.name, "role": r.role, "role_text": _(ROLES.get(r.role, r.role)),
                  "scope": r.scope, "at": r.granted_at} for r, a in rows]
         asking = [{"id": c.id, "name": c.account.name, "number": c.player.number,
