@@ -10,8 +10,8 @@ PORT   ?= 8000
 RUN_STAMP = $(VENV)/.installed-run
 DEV_STAMP = $(VENV)/.installed-dev
 # the engine modules mypyc compiles (setup.py); rebuilt whenever their source changes
-COMPILED_SRC = src/fido/table.py src/fido/game.py src/fido/results.py \
-               src/fido/movegen.py src/fido/rollout.py src/fido/dealing.py
+COMPILED_SRC = src/fido/engine/table.py src/fido/engine/game.py src/fido/engine/results.py \
+               src/fido/engine/movegen.py src/fido/engine/rollout.py src/fido/engine/dealing.py
 COMPILED     = src/fido/.compiled
 # the interface's translations (src/fido/locale/*/LC_MESSAGES/*.po), compiled for gettext
 CATALOGS = $(patsubst %.po,%.mo,$(wildcard src/fido/locale/*/LC_MESSAGES/*.po))
@@ -32,7 +32,7 @@ $(DEV_STAMP): $(RUN_STAMP)
 
 $(COMPILED): $(RUN_STAMP) $(COMPILED_SRC)
 	$(BIN)/python setup.py --quiet build_ext --inplace
-	touch src/*__mypyc*.so src/fido/*.so $@  # mypyc skips unchanged C (e.g. docstring edits)
+	touch src/*__mypyc*.so src/fido/engine/*.so $@  # mypyc skips unchanged C (e.g. docstring edits)
 
 %.mo: %.po $(RUN_STAMP)
 	$(BIN)/pybabel --quiet compile -i $< -o $@

@@ -12,12 +12,12 @@ from setuptools import setup
 
 # the modules every move or every hand runs through
 COMPILED = [
-    "src/fido/table.py",
-    "src/fido/game.py",
-    "src/fido/results.py",
-    "src/fido/movegen.py",
-    "src/fido/rollout.py",
-    "src/fido/dealing.py",
+    "src/fido/engine/table.py",
+    "src/fido/engine/game.py",
+    "src/fido/engine/results.py",
+    "src/fido/engine/movegen.py",
+    "src/fido/engine/rollout.py",
+    "src/fido/engine/dealing.py",
 ]
 
 ext_modules = []

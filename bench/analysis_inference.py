@@ -52,7 +52,7 @@ from fido.analysis import decision_rng, evaluate
 from fido.analysis import estimate as estimate_module
 from fido.bots.champion import PassedUp, likely_deal, passed_up, points_passed_up
 from fido.bots.sampling import HiddenDeal, hidden_deal
-from fido.views import SeatView
+from fido.engine.views import SeatView
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from fido import Game, Placement, ruleset
+from fido.engine.table import Table
 from fido.layout import Layouter
-from fido.table import Table
 
 
 def final_table(seed: int) -> Table:

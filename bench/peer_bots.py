@@ -3,7 +3,7 @@
 Both peers play Block with seat 0 opening with any tile, so the matches use
 fido's ``block opener=first_seat`` (2 players: 7 tiles each, 14 asleep; 4
 players: all 28 dealt, ``hand=7``), which is their own game move for move.
-Each wrapper gets a fido :class:`~fido.views.SeatView` only, rebuilds the
+Each wrapper gets a fido :class:`~fido.engine.views.SeatView` only, rebuilds the
 peer's own state from it, asks the peer bot and maps the answer back.
 
 * :class:`DominoesAlphaBeta`: the ``dominoes`` package's (6.1.0)
@@ -27,7 +27,7 @@ import random
 from fido import Game, Placement, Table, Tile
 from fido.bots.base import Move
 from fido.bots.sampling import hidden_deal
-from fido.views import SeatView
+from fido.engine.views import SeatView
 
 PEER_RULES_2P = "block opener=first_seat"
 PEER_RULES_4P = "block hand=7 opener=first_seat"

@@ -14,10 +14,10 @@ import argparse
 import statistics
 
 from fido import Game
-from fido.movegen import generate
-from fido.moves import Move
-from fido.results import Outcome
-from fido.rollout import best_now, smart_now
+from fido.engine.movegen import generate
+from fido.engine.moves import Move
+from fido.engine.results import Outcome
+from fido.engine.rollout import best_now, smart_now
 
 
 def play(game: Game, smart: list[bool]) -> Outcome:

@@ -28,9 +28,9 @@ import numpy as np
 
 from fido.bots.champion import ChampionBot
 from fido.bots.search import margin
-from fido.game import Game
-from fido.movegen import generate
-from fido.rollout import smart_now
+from fido.engine.game import Game
+from fido.engine.movegen import generate
+from fido.engine.rollout import smart_now
 
 # fitted by `fit` (3,000 games of double-12 with four, 1,000 of double-18 with six, seed 0..)
 WEIGHTS = {

@@ -4,9 +4,16 @@ The core: :class:`Tile`, :class:`Ruleset` (:func:`ruleset`), :class:`Table`,
 :class:`Game` with its moves (:class:`Move`: a :class:`Placement`, ``DRAW``
 or ``PASS``), undo (:meth:`Game.pop`), the chance step (:class:`Chance`) and
 views, and the results of a hand. One-line positions: :mod:`fido.position`;
-what a seat knows of the hidden tiles: :mod:`fido.knowledge`.
+what a seat knows of the hidden tiles: :mod:`fido.engine.knowledge`.
 """
 
+from fido.engine.game import Chance, Game, Turn
+from fido.engine.moves import DRAW, PASS, Draw, Move, Pass, Placement
+from fido.engine.results import Outcome, SeatResult, TeamResult, Termination
+from fido.engine.rules import RULESETS, Ruleset, ruleset
+from fido.engine.table import Table
+from fido.engine.tiles import DominoSet, Tile
+from fido.engine.views import SeatView
 from fido.errors import (
     AmbiguousMoveError,
     ArgumentError,
@@ -16,13 +23,6 @@ from fido.errors import (
     NotationError,
     RecordError,
 )
-from fido.game import Chance, Game, Turn
-from fido.moves import DRAW, PASS, Draw, Move, Pass, Placement
-from fido.results import Outcome, SeatResult, TeamResult, Termination
-from fido.rules import RULESETS, Ruleset, ruleset
-from fido.table import Table
-from fido.tiles import DominoSet, Tile
-from fido.views import SeatView
 
 __version__ = "0.1.0"
 

@@ -5,7 +5,7 @@ itself never produces them, so playouts pay nothing for them. In FIDO a
 double laid gets the Rostock knock, wiped (the Basel wipe) when the double
 scored.
 
->>> from fido.game import Game
+>>> from fido.engine.game import Game
 >>> g = Game.new("fido set=6", players=3, seed=1)
 >>> g.push(g.legal_moves()[0])
 >>> events_of(g.last_turn(), g.rules)
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fido.moves import Draw, Pass, Placement, Turn
-from fido.results import Outcome
-from fido.rules import Ruleset
-from fido.tiles import Tile
+from fido.engine.moves import Draw, Pass, Placement, Turn
+from fido.engine.results import Outcome
+from fido.engine.rules import Ruleset
+from fido.engine.tiles import Tile
 
 __all__ = ["Drew", "Event", "GameOver", "Knocked", "Passed", "Scored", "Wiped", "events_of"]
 

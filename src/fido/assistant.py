@@ -6,9 +6,9 @@ every pass) and keeps the sum of the ends, the points and every player's
 tile count, refuses what cannot have happened, takes moves back, and at the
 end turns the pips left in the hands into the result sheet.
 
-How it judges with the engine's rules, written once in :mod:`fido.game`:
+How it judges with the engine's rules, written once in :mod:`fido.engine.game`:
 
-* It keeps a *world*: an engine :class:`~fido.game.Game` dealt with some
+* It keeps a *world*: an engine :class:`~fido.engine.game.Game` dealt with some
   assignment of the unseen tiles (a determinization), with every move entered
   so far replayed on it. Everything the assistant shows (table, sum, points,
   tile counts, turn, the end) is public and the same in every world.
@@ -17,7 +17,7 @@ How it judges with the engine's rules, written once in :mod:`fido.game`:
   (the highest double opens, so those lay in the stock); a tile placed by a
   player was in her hand since the deal or one of her draws; and whenever she
   drew or passed, her hand held no tile fitting an open slot then
-  (:func:`fido.knowledge.seat_events`). Every tile is given a *source* (a
+  (:func:`fido.engine.knowledge.seat_events`). Every tile is given a *source* (a
   player's dealt hand, one draw, or the stock left) so that these hold; that
   is a bipartite assignment with capacities, solved as a maximum flow
   (:func:`scipy.sparse.csgraph.maximum_flow`). The flow is exact: a world
@@ -30,10 +30,10 @@ How it judges with the engine's rules, written once in :mod:`fido.game`:
   the move is refused and the reason says what it contradicts.
 * Why a move breaks the table's rules (a slot that is not open, numbers that
   do not match, the crosswise second move, a draw from an empty stock) is the
-  engine's own reason (:mod:`fido.validation`), asked on a probe game whose
+  engine's own reason (:mod:`fido.engine.validation`), asked on a probe game whose
   hidden tiles are arranged so that only the table decides: the player holds
   every unseen tile (for a placement) or none (for a draw or a pass).
-* ``pop`` is the engine's :meth:`~fido.game.Game.pop` on the world: it undoes
+* ``pop`` is the engine's :meth:`~fido.engine.game.Game.pop` on the world: it undoes
   exactly; the world still agrees with the shorter list of moves.
 * Pips: a hand of k tiles holds a k-subset of the tiles that may still be in
   it (its sources allow them); the pips entered must be a sum some such subset
@@ -41,7 +41,7 @@ How it judges with the engine's rules, written once in :mod:`fido.game`:
   unseen pips minus what the stock can hold. (Each hand is checked on its own
   beside the total: a joint check is a partition problem, and a sheet
   contradicting only jointly is left to the players who confirm it.) The
-  result is :func:`fido.results.score_hand`, as for every game.
+  result is :func:`fido.engine.results.score_hand`, as for every game.
 
 Mother Theresa's rule depends on the hand (a free side takes a non-scoring
 tile only when she cannot play on an end); the assistant does not follow it
@@ -70,14 +70,14 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_flow
 
+from fido.engine.game import Game
+from fido.engine.knowledge import SeatEvent, Shown, seat_events
+from fido.engine.moves import DRAW, Move, Placement, Turn
+from fido.engine.results import Outcome, score_hand
+from fido.engine.rules import Opener, Ruleset
+from fido.engine.table import Table
+from fido.engine.tiles import Tile
 from fido.errors import ConfigurationError, FidoError, IllegalMoveError, quote
-from fido.game import Game
-from fido.knowledge import SeatEvent, Shown, seat_events
-from fido.moves import DRAW, Move, Placement, Turn
-from fido.results import Outcome, score_hand
-from fido.rules import Opener, Ruleset
-from fido.table import Table
-from fido.tiles import Tile
 
 __all__ = ["AssistantError", "PublicState", "TableAssistant"]
 
@@ -608,8 +608,8 @@ class TableAssistant:
 def _events(
     rules: Ruleset, players: int, turns: Sequence[tuple[int, Move]]
 ) -> list[list[SeatEvent]]:
-    """Per seat, what her turns showed (:func:`fido.knowledge.seat_events`)."""
-    from fido.views import SeatView  # noqa: PLC0415
+    """Per seat, what her turns showed (:func:`fido.engine.knowledge.seat_events`)."""
+    from fido.engine.views import SeatView  # noqa: PLC0415
 
     history = tuple(Turn(seat, move, 0, 0, None) for seat, move in turns)
     view = SeatView(

@@ -1,10 +1,10 @@
 """Move notation resolved against a position, for people typing moves.
 
 The canonical notation (``18-7@0n``, ``draw``, ``pass``) needs no position:
-see :meth:`fido.moves.Move.from_text`. People may also type just the tile
+see :meth:`fido.engine.moves.Move.from_text`. People may also type just the tile
 (``18-7``) when it fits only one place; :func:`parse_move` resolves that.
 
->>> from fido.game import Game
+>>> from fido.engine.game import Game
 >>> g = Game.new("fido set=6", players=3, seed=1)
 >>> parse_move(g, "6-6")
 Move.from_text('6-6')
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from fido.engine.moves import Move, Placement
 from fido.errors import AmbiguousMoveError, IllegalMoveError
-from fido.moves import Move, Placement
 
 __all__ = ["parse_move"]
 

@@ -7,7 +7,7 @@ the game got there (the history is the record's business, :mod:`fido.record`)::
 
 Sections, split by ``" | "``, in this order:
 
-* the ruleset (:meth:`fido.rules.Ruleset.text`) and the table (:meth:`fido.table.Table.text`);
+* the ruleset (:meth:`fido.engine.rules.Ruleset.text`) and the table (:meth:`fido.engine.table.Table.text`);
 * ``hands`` then each seat's tiles ascending, seats split by ``/``; ``-`` for an
   empty hand; in a seat's view the other hands are counts, ``#7``;
 * ``stock`` then the tiles in drawing order, or ``{...}`` around them when
@@ -34,16 +34,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from fido.dealing import find_opener
+from fido.engine.dealing import find_opener
+from fido.engine.game import Game
+from fido.engine.knowledge import unseen_tiles
+from fido.engine.moves import Placement
+from fido.engine.results import Termination, score_hand
+from fido.engine.rules import Ruleset
+from fido.engine.table import Table
+from fido.engine.tiles import Tile
+from fido.engine.views import SeatView
 from fido.errors import FidoError, NotationError, quote
-from fido.game import Game
-from fido.knowledge import unseen_tiles
-from fido.moves import Placement
-from fido.results import Termination, score_hand
-from fido.rules import Ruleset
-from fido.table import Table
-from fido.tiles import Tile
-from fido.views import SeatView
 
 __all__ = ["game_text", "parse_game", "parse_view", "view_text"]
 

@@ -43,12 +43,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from fido.engine.game import Game, Turn
+from fido.engine.moves import Move
+from fido.engine.rules import Ruleset
+from fido.engine.tiles import Tile
 from fido.errors import RecordError
-from fido.game import Game, Turn
-from fido.moves import Move
-from fido.rules import Ruleset
 from fido.safe_text import printable
-from fido.tiles import Tile
 
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "GameRecord", "MoveEntry", "max_moves"]
 

@@ -31,12 +31,12 @@ from pathlib import Path
 
 from fido.bots.registry import make_bot
 from fido.bots.runner import bot_rng, new_secret, play_out
+from fido.engine.game import Game
+from fido.engine.results import Outcome
+from fido.engine.rules import Ruleset
 from fido.errors import ConfigurationError
-from fido.game import Game
 from fido.parallel import check_ray_address, run_jobs
 from fido.record import GameRecord
-from fido.results import Outcome
-from fido.rules import Ruleset
 
 __all__ = [
     "BotStats",

@@ -20,10 +20,10 @@ from fido.bots.registry import make_bot
 from fido.bots.runner import play_out
 from fido.bots.solver import margin, solve
 from fido.cli import app
+from fido.engine.moves import Move
+from fido.engine.views import SeatView
 from fido.errors import ArgumentError, ConfigurationError, RecordError
-from fido.moves import Move
 from fido.record import GameRecord
-from fido.views import SeatView
 
 runner = CliRunner()
 

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from fido import Game
 from fido.assistant import AssistantError, TableAssistant
-from fido.moves import DRAW, PASS, Move, Placement
-from fido.tiles import Tile
-from fido.validation import explain
+from fido.engine.moves import DRAW, PASS, Move, Placement
+from fido.engine.tiles import Tile
+from fido.engine.validation import explain
 
 
 def real_game(rules: str, players: int, seed: int) -> Game:

@@ -12,8 +12,8 @@ from fido.bots import GreedyBot, RandomBot, make_bot, play_hand, play_out
 from fido.bots.base import Bot, Move
 from fido.bots.registry import register
 from fido.bots.runner import bot_move, bot_rng, new_secret
+from fido.engine.views import make_view
 from fido.tournament import deal_seed, run_tournament
-from fido.views import make_view
 
 
 def reachable(root: object, limit: int = 200_000) -> list[object]:

@@ -19,9 +19,9 @@ from fido.bots.champion import (
 )
 from fido.bots.expert import EXPERT_WEIGHTS, ExpertBot, Position, expert_score
 from fido.bots.sampling import hidden_deal
-from fido.rollout import best_now, smart_now, smart_playout
-from fido.sorting import is_joker
-from fido.views import make_view
+from fido.engine.rollout import best_now, smart_now, smart_playout
+from fido.engine.sorting import is_joker
+from fido.engine.views import make_view
 
 FAMILIES = [
     ("fido set=6", 3),

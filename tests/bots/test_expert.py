@@ -28,8 +28,8 @@ from fido.bots.expert import (
     takes_tap_in,
     ter_heide_block,
 )
-from fido.moves import DRAW, PASS
-from fido.rules import RULESETS
+from fido.engine.moves import DRAW, PASS
+from fido.engine.rules import RULESETS
 from support.helpers import T, deal, tiles
 
 

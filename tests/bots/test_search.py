@@ -12,9 +12,9 @@ from fido import DRAW, PASS, ConfigurationError, Game, Move, Placement, Tile
 from fido.bots import make_bot, play_hand
 from fido.bots.sampling import HiddenDeal, hidden_deal
 from fido.bots.search import SearchBot, margin
-from fido.results import Termination, score_hand
-from fido.rules import Stuck, ruleset
-from fido.views import make_view
+from fido.engine.results import Termination, score_hand
+from fido.engine.rules import Stuck, ruleset
+from fido.engine.views import make_view
 
 
 @dataclass

@@ -16,9 +16,9 @@ from rich.console import Console
 from fido import Game, Placement, SeatView, Tile
 from fido.bots.base import Move
 from fido.bots.registry import register
+from fido.engine.rules import Ruleset
 from fido.i18n import use
 from fido.record import GameRecord
-from fido.rules import Ruleset
 from fido.terminal import rulebook
 from fido.terminal.screen import Frame, arm_lines, play_screen
 from fido.terminal.session import Session, ambiguous, not_a_move, refusal

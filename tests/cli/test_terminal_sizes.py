@@ -12,9 +12,9 @@ import pytest
 
 from fido import Game
 from fido.bots import make_bot
+from fido.engine.moves import Placement
 from fido.i18n import use
 from fido.layout import Layouter
-from fido.moves import Placement
 from fido.terminal.screen import Frame, numbered_moves, play_screen, turn_text
 
 SIZES = [(80, 24), (200, 50)]

@@ -3,7 +3,7 @@
 Every game here is an explicit deal (``Game.from_deal``) and a scripted list of
 moves; the expected numbers are worked out by hand in the comments.
 
-Layout reminders (fido.table docstring), LINE layout: the opening tile is #0
+Layout reminders (fido.engine.table docstring), LINE layout: the opening tile is #0
 with its ends east (0e) and west (0w); a tile placed at ``k<p>`` is #n (the
 n-th placement) and its open end is at ``n<p>``. An opening double counts both
 halves (2v) until both of its sides are covered; a double in line at an end
@@ -28,7 +28,7 @@ from fido import (
     Tile,
     ruleset,
 )
-from fido.results import score_hand
+from fido.engine.results import score_hand
 
 SET6 = DominoSet(6)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fido import Move, Placement, Table, ruleset
-from fido.moves import E, N, S, W
+from fido.engine.moves import E, N, S, W
 from support.helpers import T, deal
 
 D18 = ruleset("fido", set=18)

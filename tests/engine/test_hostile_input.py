@@ -219,7 +219,7 @@ def _play(seed: int) -> Game:
 
 
 # the interned placements grow from public tables only (tested below)
-PUBLIC_CACHES = ("fido.movegen._ROWS",)
+PUBLIC_CACHES = ("fido.engine.movegen._ROWS",)
 
 
 def test_no_module_level_state_grows_from_a_hand() -> None:

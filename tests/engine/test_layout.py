@@ -24,9 +24,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fido import Game, IllegalMoveError, Move, Placement, Table, ruleset
+from fido.engine.rules import RULESETS, Layout, Ruleset
 from fido.errors import ArgumentError
 from fido.layout import Box, Layouter, Marker, Placed, bounds, layout, markers, svg
-from fido.rules import RULESETS, Layout, Ruleset
 
 EPS = 1e-9
 Rect = tuple[float, float, float, float]

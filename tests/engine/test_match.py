@@ -7,7 +7,7 @@ import random
 import pytest
 
 from fido import ConfigurationError, Game
-from fido.match import Match
+from fido.engine.match import Match
 
 
 def play_out(game: Game, rng: random.Random) -> Game:

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fido import DRAW, PASS, Game, IllegalMoveError, Placement, Ruleset, Tile, ruleset
-from fido.moves import Move, Turn
-from fido.results import Outcome, Termination
-from fido.rules import EndScoring, Layout, Stuck
+from fido.engine.moves import Move, Turn
+from fido.engine.results import Outcome, Termination
+from fido.engine.rules import EndScoring, Layout, Stuck
 from support import reference as ref
 from support.cases import ALL_CASES, FIDO_SWEEP, VARIANTS
 

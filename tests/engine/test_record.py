@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from fido import Game, RecordError
+from fido.engine.rules import RULESETS, Ruleset
 from fido.record import MAX_RECORD_BYTES, GameRecord, max_moves
-from fido.rules import RULESETS, Ruleset
 
 
 def played(rules: str = "fido set=12", players: int = 4, seed: int = 5) -> Game:

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fido import ConfigurationError, DominoSet, NotationError, Ruleset, Tile, ruleset
-from fido.rules import FIDO_DIVISORS, RULESETS
+from fido.engine.rules import FIDO_DIVISORS, RULESETS
 
 # fido-rules-de.txt, "Spielvorbereitung": tiles per player by set (columns) and players (rows)
 HAND_TABLE = {

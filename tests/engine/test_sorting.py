@@ -6,7 +6,7 @@ import pytest
 
 from fido import DominoSet, Move, Table
 from fido.announcements import Drew, Knocked, Passed, Scored, Wiped, events_of
-from fido.sorting import difference_class, is_joker, ratzek_order, ratzek_rows, tap_ins
+from fido.engine.sorting import difference_class, is_joker, ratzek_order, ratzek_rows, tap_ins
 from support.helpers import T, deal, tiles
 
 

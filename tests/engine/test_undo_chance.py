@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fido import DRAW, Game, IllegalMoveError, Move, Placement, Tile
-from fido.game import Chance
+from fido.engine.game import Chance
 from support.cases import ALL_CASES, VARIANTS
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

@@ -162,7 +162,7 @@ def check_pickle(game: Game, seat: int | None, view: SeatView) -> None:
         found, types = reachable(back)
         assert not found & hidden
         assert Game not in types
-        assert not any(m == "fido.game" or m == "random" for m, _n in up.classes), up.classes
+        assert not any(m == "fido.engine.game" or m == "random" for m, _n in up.classes), up.classes
     # asdict is another way a client might serialise a view
     found, _types = reachable(dataclasses.asdict(view))
     assert not found & hidden

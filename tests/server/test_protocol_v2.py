@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
 from fido.delta import diff, patch
-from fido.game import Game
+from fido.engine.game import Game
+from fido.engine.rules import Ruleset
 from fido.record import GameRecord
-from fido.rules import Ruleset
 from fido.server.tables.kinds import PAYLOADS, Kind
 from fido.server.wire import public_json, seat_json, sum_note, view_json
 from support.server_client import LEGACY, Person, first_legal, tiles_in

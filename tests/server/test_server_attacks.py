@@ -37,8 +37,8 @@ from fido.accounts.roles import (
 )
 from fido.accounts.signup import sign_up
 from fido.analysis.report import default_samples
+from fido.engine.rules import Ruleset
 from fido.ranking import ResultIn, submit
-from fido.rules import Ruleset
 from fido.server import sockets
 from fido.server.deps import Limits
 from fido.server.tables import room as live

@@ -17,10 +17,10 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
-from fido.match import Match
+from fido.engine.match import Match
+from fido.engine.rules import Ruleset
 from fido.ranking import register_player
 from fido.record import GameRecord
-from fido.rules import Ruleset
 from fido.store import GameRow, MatchRow, TableRow, open_store
 from support.server_client import Person, TableSocket, connect_anonymous, play_to_end
 from support.server_live import browser, link, live_server

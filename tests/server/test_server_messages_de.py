@@ -17,7 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from fido.rules import Ruleset
+from fido.engine.rules import Ruleset
 from fido.store import Store
 from fido.web.app import Limits
 from support.server_client import (

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from sqlalchemy import delete
 
+from fido.engine.tiles import Tile
 from fido.record import GameRecord
 from fido.server import sockets
 from fido.server.protocol import MAX_CHAT
 from fido.server.tables.room import CATCH_UP
 from fido.server.wire import TableDrawing
 from fido.store import Store, WebSession, open_store
-from fido.tiles import Tile
 from support.server_client import (
     PASSWORD,
     Person,

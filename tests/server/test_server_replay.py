@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from fido.announcements import Knocked, Wiped, events_of
+from fido.engine.tiles import DominoSet
 from fido.record import GameRecord
-from fido.tiles import DominoSet
 from support.server_live import live_server
 from support.tables import finish_game, guest_table
 

@@ -28,11 +28,11 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from fido.engine.rules import Ruleset
+from fido.engine.tiles import Tile
 from fido.position import parse_view
-from fido.rules import Ruleset
 from fido.server.protocol import MAX_FRAME
 from fido.store import EventRow, Store
-from fido.tiles import Tile
 from support.server_client import (
     LEGACY,
     Person,

@@ -1,7 +1,7 @@
 """A slow, simple reference implementation of the rules, for property tests.
 
 Written from ``docs/rules.md`` and the table geometry of the API summary, on
-purpose without anything from :mod:`fido.table` or :mod:`fido.game`: every
+purpose without anything from :mod:`fido.engine.table` or :mod:`fido.engine.game`: every
 question is answered by replaying the placements from scratch with plain
 loops. The property tests compare the engine with this module after every
 move.
@@ -20,7 +20,7 @@ Geometry (directions n=0, e=1, s=2, w=3; a slot is ``tile_index * 4 + direction`
   arms); other doubles behave as in a line;
 - a non-double placed at p has its one end at p, showing its other half.
 
->>> from fido.rules import ruleset
+>>> from fido.engine.rules import ruleset
 >>> r = ruleset("fido", set=18)
 >>> t = [Placement(Tile(18, 18)), Placement(Tile(18, 12), 0, 0)]
 >>> ends_sum(r, t), ends_sum(r, [*t, Placement(Tile(18, 7), 0, 2)])
@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fido.moves import DRAW, PASS, Move, Placement
-from fido.rules import Layout, Opener, Ruleset, Scoring, Stuck
-from fido.tiles import Tile
+from fido.engine.moves import DRAW, PASS, Move, Placement
+from fido.engine.rules import Layout, Opener, Ruleset, Scoring, Stuck
+from fido.engine.tiles import Tile
 
 __all__ = [
     "END",

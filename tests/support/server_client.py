@@ -25,8 +25,8 @@ from sqlalchemy import select
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from fido.engine.tiles import Tile
 from fido.store import EventRow, Store, TableRow
-from fido.tiles import Tile
 from support.server_live import browser, cookie_header
 
 __all__ = [

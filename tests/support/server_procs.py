@@ -33,12 +33,12 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
 import fido
-from fido.game import Game
-from fido.moves import Move
+from fido.engine.game import Game
+from fido.engine.moves import Move
+from fido.engine.rules import Ruleset
+from fido.engine.tiles import Tile
 from fido.record import GameRecord
-from fido.rules import Ruleset
 from fido.store import EventRow, TableRow
-from fido.tiles import Tile
 from support.server_live import CURRENT, browser, cookie_header, csrf_hook, free_port
 
 SRC = str(Path(fido.__file__).parent.parent)

@@ -22,16 +22,16 @@ from playwright.sync_api import Browser, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from fido.delta import patch
+from fido.engine.sorting import difference_class, ratzek_rows
+from fido.engine.tiles import Tile
 from fido.record import GameRecord
 from fido.server.wire import hand_rows_json
-from fido.sorting import difference_class, ratzek_rows
-from fido.tiles import Tile
 from support.web_browser import Person, play_until, tiles_in
 
 
 def test_the_hand_rows_are_fido_sortings(browser: Browser, server: str) -> None:
     """The pages draw the hand in the rows the server sends (view["hand_rows"], the
-    replay's steps' too): fido.sorting.ratzek_rows, oriented, each tile with its class;
+    replay's steps' too): fido.engine.sorting.ratzek_rows, oriented, each tile with its class;
     the page repeats no sorting rule (static/js/ratzek.js is gone)."""
     rng = random.Random(14)
     for _ in range(300):

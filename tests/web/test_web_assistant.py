@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from fido import Game
-from fido.moves import Placement
+from fido.engine.moves import Placement
 from fido.ranking import games_of, register_player
 from fido.store import open_store
 from support.postgres import BACKENDS, POSTGRES, empty_postgres

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from fido.game import Game
+from fido.engine.game import Game
 from fido.record import GameRecord
 from support.tables import finish_game, guest_table
 from support.web_browser import GERMAN, Person, play_until

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import httpx
 import pytest
 
-from fido.rules import FIDO_DIVISORS, RULESETS, Ruleset
+from fido.engine.rules import FIDO_DIVISORS, RULESETS, Ruleset
 from fido.web.forms import game_label
 from support.server_live import token_of
 

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from fido.game import Game
-from fido.moves import Placement
+from fido.engine.game import Game
+from fido.engine.moves import Placement
+from fido.engine.rules import Ruleset
 from fido.record import GameRecord
-from fido.rules import Ruleset
 from fido.server.replay import replay_json
 from support.tables import finish_game, guest_table
 from support.web_browser import Person

@@ -43,10 +43,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from fido.moves import Draw, Move, Pass, Placement
-from fido.rules import Ruleset
-from fido.table import Table
-from fido.views import SeatView
+from fido.engine.moves import Draw, Move, Pass, Placement
+from fido.engine.rules import Ruleset
+from fido.engine.table import Table
+from fido.engine.views import SeatView
 
 __all__ = ["ActionSpace", "action_space"]
 

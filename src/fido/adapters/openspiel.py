@@ -41,11 +41,11 @@ import pyspiel
 
 from fido.adapters.encoding import ActionSpace, action_space
 from fido.bots.sampling import hidden_deal
-from fido.game import Game
-from fido.moves import Draw, Placement
-from fido.rules import Opener
-from fido.tiles import Tile
-from fido.views import SeatView
+from fido.engine.game import Game
+from fido.engine.moves import Draw, Placement
+from fido.engine.rules import Opener
+from fido.engine.tiles import Tile
+from fido.engine.views import SeatView
 
 __all__ = ["GAME_NAME", "FidoGame", "FidoObserver", "FidoState"]
 

@@ -33,7 +33,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from fido.adapters.encoding import ActionSpace, action_space
-from fido.game import Game
+from fido.engine.game import Game
 
 __all__ = ["FidoEnv", "env", "raw_env"]
 

@@ -14,7 +14,7 @@
 The API: :func:`analyse_record` (record JSON in, JSON-able dict out: what a
 worker process runs), :func:`analyse_game` (a :class:`~fido.record.GameRecord`
 in, a :class:`GameAnalysis` out, with a pluggable runner for pools and Ray),
-:func:`evaluate` (one :class:`~fido.views.SeatView`: every legal move's
+:func:`evaluate` (one :class:`~fido.engine.views.SeatView`: every legal move's
 value). The output format is documented in docs/analysis.md.
 """
 

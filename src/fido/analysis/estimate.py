@@ -1,6 +1,6 @@
 """What each legal move is worth from one seat's view: sampled worlds, shared dice.
 
-The input is a :class:`~fido.views.SeatView` and nothing else, exactly what
+The input is a :class:`~fido.engine.views.SeatView` and nothing else, exactly what
 the ``search`` bot gets (:mod:`fido.bots.search`), so the judgement uses only
 what the player could know when she moved. A move's value is the seat's
 *margin* (:func:`fido.bots.solver.margin`: her final, her team's in team
@@ -17,7 +17,7 @@ How a value is estimated:
   per-world differences, so the luck of the deal cancels and the confidence
   interval (95 %, normal, over worlds) is that of the difference itself.
 * **Strong continuations.** The hands are played on by the ``champion``'s
-  rollout policy (``policy="smart"``, :func:`fido.rollout.smart_playout`:
+  rollout policy (``policy="smart"``, :func:`fido.engine.rollout.smart_playout`:
   the expert's main FIDO terms, a random move 10 % of the time), so a move
   whose worth shows only against good play (a joker kept, a double shed in
   time) is valued as good players would realise it. ``policy="greedy"`` is
@@ -48,12 +48,12 @@ from dataclasses import dataclass
 
 from fido.bots.sampling import hidden_deal
 from fido.bots.solver import SolveBudgetExceeded, margin, solve
+from fido.engine.game import Game
+from fido.engine.moves import Move, Placement
+from fido.engine.results import Outcome
+from fido.engine.rollout import smart_playout
+from fido.engine.views import SeatView
 from fido.errors import ArgumentError
-from fido.game import Game
-from fido.moves import Move, Placement
-from fido.results import Outcome
-from fido.rollout import smart_playout
-from fido.views import SeatView
 
 __all__ = [
     "EXPLORE",

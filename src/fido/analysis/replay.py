@@ -26,8 +26,8 @@ from fido.analysis.report import (
     analyse_game,
     default_samples,
 )
+from fido.engine.moves import Move
 from fido.errors import FidoError
-from fido.moves import Move
 from fido.record import GameRecord
 from fido.safe_text import printable
 

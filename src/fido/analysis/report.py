@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from fido.analysis.estimate import POLICIES, PositionEval, decision_rng, evaluate
+from fido.engine.game import Game
+from fido.engine.moves import Move
+from fido.engine.rules import Ruleset
+from fido.engine.views import SeatView
 from fido.errors import ArgumentError, ConfigurationError
-from fido.game import Game
-from fido.moves import Move
 from fido.record import GameRecord
-from fido.rules import Ruleset
-from fido.views import SeatView
 
 __all__ = [
     "FORMAT",

@@ -1,7 +1,7 @@
 """The one bot interface: a seat's view and a random generator in, a legal move out.
 
-A bot never sees a :class:`~fido.game.Game`. It gets the
-:class:`~fido.views.SeatView` of its seat (what a player at a real table
+A bot never sees a :class:`~fido.engine.game.Game`. It gets the
+:class:`~fido.engine.views.SeatView` of its seat (what a player at a real table
 knows) and a ``random.Random`` owned by whoever runs it, so the same bot serves
 the terminal, the web app, tournaments and the research adapters, and a
 seeded run is reproducible.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from fido.moves import Move
-from fido.views import SeatView
+from fido.engine.moves import Move
+from fido.engine.views import SeatView
 
 __all__ = ["Bot", "Move"]
 

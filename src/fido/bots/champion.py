@@ -4,7 +4,7 @@
 now), which does not value what the FIDO texts teach: it spends jokers, keeps
 doubles too long and opens scores for the next player. So its rollouts can
 only confirm or overturn the expert's first choice within their noise. The
-champion rolls out with :func:`fido.rollout.smart_playout`, the expert's main
+champion rolls out with :func:`fido.engine.rollout.smart_playout`, the expert's main
 terms compiled with the engine (about 1.3 times a greedy rollout's cost), so
 the worlds are played the way strong players play them.
 
@@ -29,12 +29,12 @@ from typing import Final
 from fido.bots.expert import EXPERT_WEIGHTS, FidoWeights
 from fido.bots.sampling import HiddenDeal, SamplingError, hidden_deal
 from fido.bots.search import Dealer, SearchBot, margin
-from fido.game import Game
-from fido.knowledge import unseen_tiles
-from fido.moves import DRAW, Placement
-from fido.rollout import smart_playout
-from fido.table import Table
-from fido.views import SeatView
+from fido.engine.game import Game
+from fido.engine.knowledge import unseen_tiles
+from fido.engine.moves import DRAW, Placement
+from fido.engine.rollout import smart_playout
+from fido.engine.table import Table
+from fido.engine.views import SeatView
 
 __all__ = [
     "SMALL_SET_SIMS",

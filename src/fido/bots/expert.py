@@ -17,7 +17,7 @@ tap-in (:func:`ter_heide_block`), force a number you hold many of
 idea is the same (muggins' jokers are difference 5, 0-0 and 5-5) and add
 :func:`keeps_suit_variety` and :func:`plays_to_voids` for the blocking games.
 
-A bot sees only the :class:`~fido.views.SeatView`; nothing here touches a game.
+A bot sees only the :class:`~fido.engine.views.SeatView`; nothing here touches a game.
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from fido.bots.base import Move
-from fido.knowledge import Shown, seat_events, unseen_tiles
-from fido.moves import Placement
-from fido.rules import Layout, Scoring, Stuck
-from fido.sorting import difference_class, is_joker, tap_ins
-from fido.table import SIDE, Table
-from fido.tiles import Tile
-from fido.views import SeatView
+from fido.engine.knowledge import Shown, seat_events, unseen_tiles
+from fido.engine.moves import Placement
+from fido.engine.rules import Layout, Scoring, Stuck
+from fido.engine.sorting import difference_class, is_joker, tap_ins
+from fido.engine.table import SIDE, Table
+from fido.engine.tiles import Tile
+from fido.engine.views import SeatView
 
 __all__ = [
     "EXPERT_WEIGHTS",
@@ -167,7 +167,7 @@ class Position:
 def hold_chances(view: SeatView) -> tuple[dict[int, float], ...]:
     """Per seat, the numbers she showed she lacked, each with the chance she holds it now.
 
-    Read off :func:`fido.knowledge.seat_events`. A pass,
+    Read off :func:`fido.engine.knowledge.seat_events`. A pass,
     or a muggins draw (she draws until she can place), is sure; a FIDO draw is
     soft (:data:`SOFT_VOID`): the tile she drew may show the number. A draw in
     the draw game says nothing (she may draw at will). A number she places

@@ -18,9 +18,9 @@ import secrets
 from collections.abc import Sequence
 
 from fido.bots.base import Bot
+from fido.engine.game import Game, Turn
+from fido.engine.rules import Ruleset
 from fido.errors import IllegalMoveError
-from fido.game import Game, Turn
-from fido.rules import Ruleset
 
 __all__ = ["SECRET_BYTES", "bot_move", "bot_rng", "new_secret", "play_hand", "play_out"]
 

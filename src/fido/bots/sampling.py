@@ -1,6 +1,6 @@
 """Deal the tiles a seat cannot see, consistently with everything she has seen.
 
-What a view tells about the hidden tiles (read by :mod:`fido.knowledge`):
+What a view tells about the hidden tiles (read by :mod:`fido.engine.knowledge`):
 
 * which tiles are unseen (the set minus her hand and the table), how many
   each other hand holds and how many lie in the stock;
@@ -29,11 +29,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from fido.engine.game import Game
+from fido.engine.knowledge import SeatEvent, Shown, seat_events, stock_doubles, unseen_tiles
+from fido.engine.tiles import Tile
+from fido.engine.views import SeatView
 from fido.errors import FidoError
-from fido.game import Game
-from fido.knowledge import SeatEvent, Shown, seat_events, stock_doubles, unseen_tiles
-from fido.tiles import Tile
-from fido.views import SeatView
 
 __all__ = ["HiddenDeal", "SamplingError", "hidden_deal"]
 

@@ -2,7 +2,7 @@
 
 Each round deals the hidden tiles anew, consistently with the view
 (:mod:`fido.bots.sampling`), and plays every candidate move in that same
-world, rolling the hand out with the same dice (:meth:`fido.game.Game.playout`:
+world, rolling the hand out with the same dice (:meth:`fido.engine.game.Game.playout`:
 the best-scoring placement most of the time, else a random one), so the
 candidates are compared on equal luck. A rollout is worth the seat's margin:
 her final score (her team's, in team games) minus the mean of the others'.
@@ -34,8 +34,8 @@ from fido.bots.base import Move
 from fido.bots.expert import EXPERT_WEIGHTS, FidoWeights, Position, expert_score
 from fido.bots.sampling import hidden_deal
 from fido.bots.solver import SolveBudgetExceeded, margin, solve
-from fido.game import Game
-from fido.views import SeatView
+from fido.engine.game import Game
+from fido.engine.views import SeatView
 
 __all__ = ["NODES_PER_SIM", "Dealer", "SearchBot", "margin"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from fido.bots.base import Move
-from fido.moves import Placement
-from fido.views import SeatView
+from fido.engine.moves import Placement
+from fido.engine.views import SeatView
 
 __all__ = ["GreedyBot", "RandomBot", "greedy_key"]
 

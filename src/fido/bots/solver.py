@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from fido.game import Game
-from fido.moves import Move, Placement
-from fido.results import Outcome
+from fido.engine.game import Game
+from fido.engine.moves import Move, Placement
+from fido.engine.results import Outcome
 
 __all__ = ["Solution", "SolveBudgetExceeded", "margin", "solve"]
 

@@ -16,12 +16,12 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from fido.cli.lazy import LazyApp, lazy_group
+from fido.engine.game import Game
+from fido.engine.moves import Placement
+from fido.engine.rules import RULESETS, Ruleset, ruleset
 from fido.errors import FidoError
-from fido.game import Game
 from fido.i18n import LANGUAGES, _, from_environment, language_or_none, ngettext, set_language
-from fido.moves import Placement
 from fido.record import GameRecord
-from fido.rules import RULESETS, Ruleset, ruleset
 from fido.safe_text import printable
 from fido.terminal.screen import results_table
 

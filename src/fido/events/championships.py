@@ -24,13 +24,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from fido.engine.rules import FIDO_DIVISORS, ruleset
 from fido.errors import FidoError
 from fido.events.deals import duplicate_game
 from fido.events.errors import EventError
 from fido.i18n import _
 from fido.ranking.fields import Text
 from fido.ranking.players import first_error
-from fido.rules import FIDO_DIVISORS, ruleset
 from fido.store import (
     Account,
     Championship,

@@ -3,7 +3,7 @@
 A championship's deals come from one secret of the event (32 random bytes,
 :func:`new_secret`). Game ``g`` of round ``r`` is dealt from
 ``HMAC-SHA256(secret, "fido duplicate deal|r|g")`` read as a whole number
-(:func:`deal_seed`), which seeds :meth:`fido.game.Game.new` like any seeded
+(:func:`deal_seed`), which seeds :meth:`fido.engine.game.Game.new` like any seeded
 game. Every table of one size in that round gets the same hands, seat k the
 k-th hand, and the same stock order, so results compare across tables (seat
 draws balance who gets which hand, :mod:`fido.events.seating`). A table of
@@ -33,10 +33,10 @@ import hmac
 import secrets
 from typing import Final
 
+from fido.engine.game import Game
+from fido.engine.rules import Ruleset
 from fido.errors import quote
 from fido.events.errors import EventError
-from fido.game import Game
-from fido.rules import Ruleset
 
 __all__ = ["SECRET_BYTES", "deal_seed", "duplicate_game", "new_secret"]
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from fido.engine.rules import Ruleset
 from fido.errors import FidoError, quote
 from fido.events.errors import EventError
 from fido.i18n import _
-from fido.rules import Ruleset
 
 __all__ = ["as_rules", "normalised_final"]
 

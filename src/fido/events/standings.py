@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from fido.engine.rules import Ruleset
 from fido.errors import quote
 from fido.events.errors import EventError
 from fido.events.finals import as_rules, normalised_final
 from fido.events.seating import MAX_TABLE, MIN_TABLE
-from fido.rules import Ruleset
 
 __all__ = ["GameResult", "Line", "Standing", "standings"]
 

@@ -10,7 +10,7 @@ the tiles' shapes on it), :mod:`~fido.layout.costs` (the tuned penalties),
 The web table, replays, the rule book's pictures and (later) the terminal draw
 the same geometry, so it lives here and clients only draw it (as chessground
 does for lichess). The rules never look at it: a slot's direction (its port)
-is fixed by :mod:`fido.table`, but a drawn chain bends, so the drawn direction
+is fixed by :mod:`fido.engine.table`, but a drawn chain bends, so the drawn direction
 of every open slot is this package's own state.
 
 Units: a tile is 2 long and 1 wide (two 1x1 halves); x grows east and y grows
@@ -19,7 +19,7 @@ or 270: the direction from its ``first`` half to its ``second``, 0 pointing
 east, clockwise as SVG's ``rotate``) and the numbers on its halves: ``first``
 is the half touching its anchor, so it shows the matched value.
 
-Slots as drawn (the semantics of :mod:`fido.table`): a slot's *face* is the
+Slots as drawn (the semantics of :mod:`fido.engine.table`): a slot's *face* is the
 edge of its tile where the next tile touches, facing the slot's drawn
 direction. The opening double of ``cross`` and ``inline`` lies west-east, its
 ends (short edges) west and east and, in ``cross``, its naked sides (long
@@ -66,7 +66,7 @@ Tiles never overlap.
 
 The opening double and FIDO's second move on its north side:
 
->>> from fido.table import Table
+>>> from fido.engine.table import Table
 >>> table = Table.from_text("cross 18-18 18-12@0n")
 >>> [(p.x, p.y, p.angle, p.first, p.second) for p in layout(table)]
 [(0.0, 0.0, 0, 18, 18), (0.0, -1.5, 270, 18, 12)]

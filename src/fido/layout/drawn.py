@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from fido.tiles import Tile
+from fido.engine.tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,7 @@ class Marker(NamedTuple):
     first (in front of the slot's face, unless the slot is blocked and its tile would
     be ``detached``)."""
 
-    slot: int  # the slot code of fido.table (anchor * 4 + port)
+    slot: int  # the slot code of fido.engine.table (anchor * 4 + port)
     x: float
     y: float
     angle: int  # the direction a tile placed there grows (0 east, 90 south)

@@ -12,6 +12,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
+from fido.engine.moves import Placement
+from fido.engine.rules import Layout
+from fido.engine.table import END, Table
+from fido.engine.tiles import Tile
 from fido.errors import ArgumentError, quote
 from fido.layout.costs import (
     AREA_PER_TILE,
@@ -62,10 +66,6 @@ from fido.layout.grid import (
     unit_cell,
 )
 from fido.layout.relayout import Repair
-from fido.moves import Placement
-from fido.rules import Layout
-from fido.table import END, Table
-from fido.tiles import Tile
 
 
 class _Slot(NamedTuple):
@@ -92,7 +92,7 @@ class Layouter:
 
     ``max_pips`` sizes the table area (the set double-n) and tells which numbers
     are used up; by default it is read from the opening tile (at least
-    double-6). The layouter keeps its own :class:`~fido.table.Table`, so it
+    double-6). The layouter keeps its own :class:`~fido.engine.table.Table`, so it
     refuses placements that do not fit the table so far. ``relayout`` False
     keeps every tile where it was laid and draws a tile with no proper room
     with the fallbacks (what happens when a re-layout's search gives up);
@@ -155,7 +155,7 @@ class Layouter:
     @classmethod
     def from_table(cls, table: Table, max_pips: int | None = None) -> Layouter:
         if not isinstance(table, Table):
-            raise ArgumentError(f"expected a fido.table.Table, not {quote(table)}")
+            raise ArgumentError(f"expected a fido.engine.table.Table, not {quote(table)}")
         lay = cls(table.layout, max_pips)
         lay.extend(table.placements)
         return lay

@@ -8,6 +8,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from fido.engine.moves import Placement
+from fido.engine.tiles import Tile
 from fido.layout.costs import FURTHER_OUT, HEAVY, NOISE, ON_RUNWAY, OUT_OF_AREA
 from fido.layout.grid import (
     FOOTPRINTS,
@@ -21,8 +23,6 @@ from fido.layout.grid import (
     room_add,
     room_drop,
 )
-from fido.moves import Placement
-from fido.tiles import Tile
 
 
 class Slot(Protocol):

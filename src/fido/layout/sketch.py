@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from html import escape
 
+from fido.engine.table import Table
 from fido.layout.drawn import bounds
 from fido.layout.layouter import Layouter
-from fido.table import Table
 
 
 def _num(v: float) -> str:

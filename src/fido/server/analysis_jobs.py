@@ -35,8 +35,8 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from fido.engine.rules import Ruleset
 from fido.i18n import N_, _, ngettext
-from fido.rules import Ruleset
 from fido.server.botpool import end_with_parent
 from fido.server.errors import ApiError
 from fido.server.fair import FairShare

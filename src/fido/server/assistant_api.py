@@ -27,10 +27,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
 from fido.assistant import AssistantError, TableAssistant
+from fido.engine.rules import FIDO_DIVISORS, Ruleset, ruleset
 from fido.errors import FidoError
 from fido.i18n import _
 from fido.layout import Layouter
-from fido.rules import FIDO_DIVISORS, Ruleset, ruleset
 from fido.safe_text import control_chars
 from fido.server import deps
 from fido.server.deps import CsrfChecked

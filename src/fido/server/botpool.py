@@ -27,9 +27,9 @@ from multiprocessing import get_context
 from multiprocessing.connection import wait
 
 from fido.bots import Bot, make_bot
-from fido.moves import Move
+from fido.engine.moves import Move
+from fido.engine.views import SeatView
 from fido.server.fair import FairShare
-from fido.views import SeatView
 
 __all__ = ["INLINE", "BotPool", "decide"]
 

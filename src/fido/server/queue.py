@@ -39,8 +39,8 @@ from sqlalchemy.orm import Session
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fido.accounts.sessions import COOKIE
+from fido.engine.rules import Ruleset
 from fido.errors import FidoError, Refused
-from fido.rules import Ruleset
 from fido.server.schemas import SeatIn, TableIn
 from fido.server.tables_service import new_table
 from fido.store import Account, QueueEntry, SeatRow, Store, TableRow, WebSession

@@ -18,9 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
+from fido.engine.rules import RULESETS, Ruleset
 from fido.errors import FidoError
 from fido.i18n import _
-from fido.rules import RULESETS, Ruleset
 from fido.server import deps, policy, queue
 from fido.server.errors import ApiError
 from fido.store import Account, QueueEntry

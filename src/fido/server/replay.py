@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fido.game import Game
+from fido.engine.game import Game
+from fido.engine.table import Table
 from fido.record import GameRecord
 from fido.server.wire import TableDrawing, hand_rows_json, sum_note, table_event
-from fido.table import Table
 
 __all__ = ["replay_json"]
 

@@ -22,9 +22,9 @@ from sqlalchemy.orm import Session, selectinload
 
 from fido.accounts import notifications as notes
 from fido.accounts import signup as accounts
+from fido.engine.rules import Ruleset
 from fido.errors import FidoError, Refused
 from fido.i18n import _, ngettext
-from fido.rules import Ruleset
 from fido.server import deps, policy
 from fido.server.errors import ApiError
 from fido.server.limits import Limits

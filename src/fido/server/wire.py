@@ -15,14 +15,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from fido.announcements import Knocked, Wiped, events_of
+from fido.engine.moves import Placement, Turn
+from fido.engine.rules import Ruleset
+from fido.engine.sorting import ratzek_rows
+from fido.engine.table import Table
+from fido.engine.tiles import Tile
+from fido.engine.views import SeatView
 from fido.layout import Layouter, Placed
-from fido.moves import Placement, Turn
 from fido.position import view_text
-from fido.rules import Ruleset
-from fido.sorting import ratzek_rows
-from fido.table import Table
-from fido.tiles import Tile
-from fido.views import SeatView
 
 __all__ = ["TableDrawing", "hand_rows_json", "layout_json", "public_json",
            "seat_json", "sum_note", "table_event", "turn_json", "view_json"]
@@ -106,7 +106,7 @@ def turn_json(turn: Turn, rules: Ruleset) -> dict[str, Any]:
 
 
 def hand_rows_json(hand: Iterable[Tile], divisor: int) -> list[dict[str, Any]]:
-    """The hand in Daniela Ratzek's rows (:func:`fido.sorting.ratzek_rows`), as the
+    """The hand in Daniela Ratzek's rows (:func:`fido.engine.sorting.ratzek_rows`), as the
     pages draw it: each row's classes, whether it is the jokers', and its tiles
     oriented (``left``, ``right``) with their class. Sent by the server so that no page
     repeats the rule."""

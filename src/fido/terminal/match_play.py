@@ -1,6 +1,6 @@
 """``fido play --match``: hands at the terminal until a side reaches the target.
 
-The scoring is :class:`fido.match.Match`'s (each hand's ``match_points`` per
+The scoring is :class:`fido.engine.match.Match`'s (each hand's ``match_points`` per
 side, a team or a player); this module only plays the hands one after the
 other with :class:`~fido.terminal.session.Session`, saves each hand's record
 (``NAME-hand1.json``, ...) and shows the running score between hands.
@@ -14,9 +14,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from fido.game import Game
+from fido.engine.game import Game
+from fido.engine.match import Match
 from fido.i18n import _, ngettext
-from fido.match import Match
 from fido.rich_text import safe
 from fido.terminal.session import Session
 

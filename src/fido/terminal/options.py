@@ -27,13 +27,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from fido.bots.registry import make_bot, parse_spec
+from fido.engine.game import Game
+from fido.engine.match import Match
+from fido.engine.rules import Ruleset
 from fido.errors import ConfigurationError
-from fido.game import Game
 from fido.i18n import N_, _
-from fido.match import Match
 from fido.options import check_name, check_output_file, check_seconds, split_specs
 from fido.record import GameRecord
-from fido.rules import Ruleset
 from fido.safe_text import printable
 from fido.terminal.match_play import MatchPlay, hand_path
 from fido.terminal.session import Session, default_record_path

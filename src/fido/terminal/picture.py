@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fido.engine.table import Table
 from fido.layout import Layouter, Marker, bounds
-from fido.table import Table
 
 SIDE_MARK = "⊥"  # a double's free side
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.markup import escape
 
-from fido.game import Game
+from fido.engine.game import Game
 from fido.i18n import _
 from fido.record import GameRecord
 from fido.rich_text import safe

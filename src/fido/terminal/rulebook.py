@@ -18,9 +18,9 @@ from rich.console import Group, RenderableType
 from rich.markdown import Markdown
 from rich.table import Table as RichTable
 
+from fido.engine.rules import Ruleset
+from fido.engine.table import Table
 from fido.i18n import _, current
-from fido.rules import Ruleset
-from fido.table import Table
 from fido.terminal.picture import draw
 
 __all__ = ["BOOKS", "book", "rule_book", "rules_text", "summary"]

@@ -1,6 +1,6 @@
 """What a seat sees, drawn as plain lines that fit the terminal (80x24 and up).
 
-Everything here is a pure function of a :class:`~fido.views.SeatView` (or a
+Everything here is a pure function of a :class:`~fido.engine.views.SeatView` (or a
 spectator's view) and the terminal's size, so the screen can show nothing
 the seat could not see at a real table, and the tests can read it without a
 terminal.
@@ -24,19 +24,19 @@ from dataclasses import dataclass, field
 
 from rich.table import Table as RichTable
 
-from fido.game import Turn
+from fido.engine.game import Turn
+from fido.engine.moves import Draw, Move, Placement
+from fido.engine.results import Outcome, Termination
+from fido.engine.rules import Scoring
+from fido.engine.sorting import is_joker, ratzek_rows
+from fido.engine.table import SIDE, Table
+from fido.engine.tiles import Tile
+from fido.engine.views import SeatView
 from fido.i18n import N_, _, ngettext
 from fido.layout import Layouter
-from fido.moves import Draw, Move, Placement
-from fido.results import Outcome, Termination
 from fido.rich_text import safe
-from fido.rules import Scoring
 from fido.safe_text import whole_or_none
-from fido.sorting import is_joker, ratzek_rows
-from fido.table import SIDE, Table
 from fido.terminal.picture import SIDE_MARK, draw, fitting
-from fido.tiles import Tile
-from fido.views import SeatView
 
 __all__ = [
     "SIDE_MARK",

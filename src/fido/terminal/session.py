@@ -7,7 +7,7 @@ notation (``12-5@0e``, or just ``12-5`` when it fits one place, ``draw``,
 picture (scroll with w a s d or the arrows, zoom with + and -), ``l`` the
 whole log, ``h`` the moves that score now and what the hint bot would play,
 ``?`` the keys, ``q`` or Ctrl-C asks whether to save and leave. An illegal
-move is answered with the engine's reason (:func:`fido.validation.explain`).
+move is answered with the engine's reason (:func:`fido.engine.validation.explain`).
 A forced draw or pass is made for her, and said (with the tile she drew).
 Bots' moves come one at a time, ``delay`` seconds apart, so a person can
 follow them (each is :func:`fido.bots.runner.bot_move`, the step every bot
@@ -35,11 +35,13 @@ from rich.console import Console
 
 from fido.bots import Bot, make_bot
 from fido.bots.runner import bot_move, bot_rng, new_secret
+from fido.engine.game import Game, Turn
+from fido.engine.moves import Draw, Move, Pass, Placement
+from fido.engine.tiles import Tile
+from fido.engine.views import SeatView
 from fido.errors import FidoError
-from fido.game import Game, Turn
 from fido.i18n import N_, _
 from fido.layout import Layouter
-from fido.moves import Draw, Move, Pass, Placement
 from fido.record import GameRecord
 from fido.rich_text import safe
 from fido.safe_text import printable
@@ -53,8 +55,6 @@ from fido.terminal.screen import (
     table_screen,
     turn_text,
 )
-from fido.tiles import Tile
-from fido.views import SeatView
 
 __all__ = ["KEYS_HELP", "Session", "ambiguous", "default_record_path", "not_a_move", "refusal"]
 
@@ -113,7 +113,7 @@ def _not_held(view: SeatView, typed: str, tile: Tile) -> str:
 def refusal(view: SeatView, typed: str, move: Move) -> str:
     """Why ``move`` (typed as ``typed``) is not legal now, in the terminal's own words.
 
-    The engine's reasons are English (:mod:`fido.validation`); the terminal finds its
+    The engine's reasons are English (:mod:`fido.engine.validation`); the terminal finds its
     own from the move, her hand, the table and the legal moves, which it can list.
     """
     legal = [m for _n, m in numbered_moves(view)]

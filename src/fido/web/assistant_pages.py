@@ -11,7 +11,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from fido.rules import FIDO_DIVISORS
+from fido.engine.rules import FIDO_DIVISORS
 from fido.server.assistant_api import SETS
 from fido.web.kit import render, viewer
 

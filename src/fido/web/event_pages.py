@@ -17,10 +17,10 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
 from fido.accounts import notifications as notes
+from fido.engine.rules import FIDO_DIVISORS
 from fido.errors import Refused
 from fido.events.championships import ChampionshipIn
 from fido.i18n import N_, _, format_date
-from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
 from fido.server import events_service as events
 from fido.server.errors import status_of

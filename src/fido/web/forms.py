@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fido.engine.rules import FIDO_DIVISORS, RULESETS, Ruleset, ruleset
 from fido.errors import FidoError
 from fido.i18n import N_, gettext
-from fido.rules import FIDO_DIVISORS, RULESETS, Ruleset, ruleset
 from fido.safe_text import whole_or_none
 from fido.server.schemas import MATCH_HANDS, MATCH_TARGET
 from fido.server.tables.matches import DEFAULT_HANDS

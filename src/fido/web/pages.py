@@ -23,9 +23,9 @@ from fastapi.responses import HTMLResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fido import i18n
+from fido.engine.rules import FIDO_DIVISORS
 from fido.errors import Refused
 from fido.i18n import _, ngettext
-from fido.rules import FIDO_DIVISORS
 from fido.safe_text import whole_or_none
 from fido.server import deps, policy
 from fido.server import queue_service as queue

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fido.engine.rules import FIDO_DIVISORS, RULESETS, Ruleset
 from fido.i18n import gettext
-from fido.rules import FIDO_DIVISORS, RULESETS, Ruleset
 from fido.safe_text import whole_or_none
 from fido.server.queue import sizes
 from fido.web.forms import FormError, game_label

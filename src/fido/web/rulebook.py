@@ -25,11 +25,11 @@ from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from fido.engine.rules import Ruleset
+from fido.engine.table import Table
 from fido.i18n import _, current, ngettext
 from fido.layout import Layouter
-from fido.rules import Ruleset
 from fido.server.wire import layout_json
-from fido.table import Table
 from fido.web.kit import render, viewer
 
 __all__ = ["Picture", "pictures", "router", "rules_html"]

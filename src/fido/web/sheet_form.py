@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from fido.accounts.roles import RoleError, find_account
+from fido.engine.rules import FIDO_DIVISORS
 from fido.i18n import N_, _
 from fido.ranking import ResultError, ResultIn
 from fido.ranking.fields import error_text
 from fido.ranking.players import players_named
-from fido.rules import FIDO_DIVISORS
 from fido.safe_text import control_chars, whole_or_none
 
 if TYPE_CHECKING:  # a session of the caller's: named in annotations only

@@ -10,10 +10,10 @@ import logging
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from fido.game import Game
+from fido.engine.game import Game
+from fido.engine.results import Outcome
+from fido.engine.rules import Ruleset
 from fido.record import GameRecord
-from fido.results import Outcome
-from fido.rules import Ruleset
 from fido.server.tables.log import SeatsChange
 from fido.server.tables.types import SeatInfo
 from fido.store import Account, ChampionshipTable, TableRow

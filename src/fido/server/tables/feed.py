@@ -24,13 +24,13 @@ from typing import Any, Protocol
 import orjson
 
 from fido.delta import diff
-from fido.game import Game
+from fido.engine.game import Game
+from fido.engine.tiles import Tile
+from fido.engine.views import SeatView
 from fido.position import view_text
 from fido.server.protocol import encode
 from fido.server.tables.types import Conn, Event, SeatInfo
 from fido.server.wire import TableDrawing, public_json, seat_json, turn_json
-from fido.tiles import Tile
-from fido.views import SeatView
 
 __all__ = ["CATCH_UP", "LAYOUT_IN_THREAD", "Feed", "Shown", "holder"]
 

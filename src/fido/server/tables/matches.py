@@ -2,9 +2,9 @@
 own log, record and, when rated, its own result in the ranking), linked to a
 ``matches`` row that keeps the running totals per side (a team, or a player).
 
-* When a hand ends, its ``match_points`` (:class:`fido.results.Outcome`) are added to
+* When a hand ends, its ``match_points`` (:class:`fido.engine.results.Outcome`) are added to
   the match's totals in the transaction of the hand's last move (:func:`count_hand`);
-  whether the match is over is :class:`fido.match.Match`'s rule (a side reached the
+  whether the match is over is :class:`fido.engine.match.Match`'s rule (a side reached the
   target alone) or the number of hands.
 * After a short pause the next hand's table is made with the same seats and dealt at
   once (:func:`next_hand`); the engine decides who opens (``Game.new``). A person who
@@ -29,9 +29,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from fido.game import Game
-from fido.match import Match
-from fido.rules import Ruleset
+from fido.engine.game import Game
+from fido.engine.match import Match
+from fido.engine.rules import Ruleset
 from fido.server.tables.kinds import Away, Start
 from fido.server.tables.log import SeatsChange
 from fido.server.tables.types import Event, seat_info

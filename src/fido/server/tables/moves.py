@@ -13,7 +13,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from fido.game import Game
+from fido.engine.game import Game
+from fido.engine.tiles import Tile
 from fido.server.tables import matches
 from fido.server.tables.ending import game_record, ranking_result
 from fido.server.tables.kinds import End, Moved
@@ -22,7 +23,6 @@ from fido.server.tables.state import Live
 from fido.server.tables.types import Event
 from fido.server.wire import table_event
 from fido.store import TableRow
-from fido.tiles import Tile
 
 __all__ = ["Written", "written_move"]
 

@@ -9,10 +9,10 @@ the sentence tells nothing she cannot see.
 
 from __future__ import annotations
 
-from fido.game import Game
+from fido.engine.game import Game
+from fido.engine.moves import Draw, Pass, Placement
+from fido.engine.rules import Stuck
 from fido.i18n import _, ngettext
-from fido.moves import Draw, Pass, Placement
-from fido.rules import Stuck
 from fido.safe_text import printable
 from fido.server.protocol import Reason
 from fido.server.tables.types import Refusal

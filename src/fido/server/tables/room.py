@@ -29,11 +29,12 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from fido.engine.game import Game
+from fido.engine.moves import Move
+from fido.engine.rules import Ruleset
+from fido.engine.tiles import Tile
 from fido.errors import FidoError, IllegalMoveError, Refused
-from fido.game import Game
 from fido.i18n import _
-from fido.moves import Move
-from fido.rules import Ruleset
 from fido.server.protocol import ChatIn, MoveIn, Reason
 from fido.server.tables import refusals, seating
 from fido.server.tables.after import After
@@ -46,7 +47,6 @@ from fido.server.tables.state import RoomContext
 from fido.server.tables.timers import Clock, Timer, next_timer, stand_in_at
 from fido.server.tables.types import Behind, Conn, Event, Refusal, SeatInfo
 from fido.store import Account
-from fido.tiles import Tile
 
 __all__ = ["CATCH_UP", "CHAT_PER_PERSON", "Room", "RoomContext"]
 

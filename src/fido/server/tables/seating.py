@@ -14,16 +14,16 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from fido.accounts.names import name_key
+from fido.engine.game import Game
+from fido.engine.rules import Ruleset
+from fido.engine.tiles import Tile
 from fido.errors import Refused
-from fido.game import Game
 from fido.i18n import _
-from fido.rules import Ruleset
 from fido.server.tables.kinds import Join, Leave, Start
 from fido.server.tables.log import SeatsChange
 from fido.server.tables.state import Live
 from fido.server.tables.types import Event, SeatInfo, display_name
 from fido.store import Account, SeatRow, TableRow
-from fido.tiles import Tile
 
 __all__ = ["SeatChange", "dealt", "joined", "left"]
 

@@ -10,11 +10,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from fido.game import Game
-from fido.rules import Ruleset
+from fido.engine.game import Game
+from fido.engine.rules import Ruleset
+from fido.engine.tiles import Tile
 from fido.server.tables.kinds import Payload
 from fido.server.tables.types import Event, SeatInfo
-from fido.tiles import Tile
 
 if TYPE_CHECKING:
     from fido.server.botpool import BotPool

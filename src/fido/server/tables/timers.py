@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fido.moves import Move
+from fido.engine.moves import Move
+from fido.engine.views import SeatView
 from fido.server.tables.types import SeatInfo
-from fido.views import SeatView
 
 if TYPE_CHECKING:
     from fido.server.botpool import BotPool

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
-from fido.rules import EndScoring, Ruleset
+from fido.engine.rules import EndScoring, Ruleset
 
 __all__ = ["Outcome", "SeatResult", "TeamResult", "Termination", "places", "score_hand"]
 

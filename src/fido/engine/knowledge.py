@@ -25,11 +25,11 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
-from fido.moves import DRAW, PASS, Placement
-from fido.rules import Opener, Stuck
-from fido.table import Table
-from fido.tiles import Tile
-from fido.views import SeatView
+from fido.engine.moves import DRAW, PASS, Placement
+from fido.engine.rules import Opener, Stuck
+from fido.engine.table import Table
+from fido.engine.tiles import Tile
+from fido.engine.views import SeatView
 
 __all__ = ["SeatEvent", "Shown", "seat_events", "stock_doubles", "unseen_tiles"]
 

@@ -10,9 +10,9 @@ Move.from_text('6-6')
 >>> g.ends_sum, g.scores
 (0, [0, 0, 0])
 
-The rules live in :mod:`fido.movegen` (what is legal, in a documented order)
-and :mod:`fido.validation` (why something is not); dealing in
-:mod:`fido.dealing`; the rollout policy of search in :mod:`fido.rollout`.
+The rules live in :mod:`fido.engine.movegen` (what is legal, in a documented order)
+and :mod:`fido.engine.validation` (why something is not); dealing in
+:mod:`fido.engine.dealing`; the rollout policy of search in :mod:`fido.engine.rollout`.
 
 Drawing is a decision followed by a chance step: :meth:`Game.push` of
 ``DRAW``, then the tile drawn. A game that holds the stock's order (every
@@ -30,17 +30,17 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Final, NamedTuple, cast
 
-from fido.dealing import check_deal, deal, find_opener, is_sequence
+from fido.engine.dealing import check_deal, deal, find_opener, is_sequence
+from fido.engine.movegen import DRAW_FREE, DRAW_ONE, DRAW_UNTIL, PASS_ONLY, can_place, generate
+from fido.engine.moves import DRAW, PASS, Draw, Move, Placement, PlacementTuple, Turn
+from fido.engine.results import Outcome, Termination, score_hand
+from fido.engine.rollout import playout
+from fido.engine.rules import Ruleset, Scoring, Stuck
+from fido.engine.table import Table
+from fido.engine.tiles import DominoSet, Tile
+from fido.engine.validation import explain
+from fido.engine.views import SeatView, make_view
 from fido.errors import ArgumentError, ConfigurationError, IllegalMoveError, quote
-from fido.movegen import DRAW_FREE, DRAW_ONE, DRAW_UNTIL, PASS_ONLY, can_place, generate
-from fido.moves import DRAW, PASS, Draw, Move, Placement, PlacementTuple, Turn
-from fido.results import Outcome, Termination, score_hand
-from fido.rollout import playout
-from fido.rules import Ruleset, Scoring, Stuck
-from fido.table import Table
-from fido.tiles import DominoSet, Tile
-from fido.validation import explain
-from fido.views import SeatView, make_view
 
 __all__ = ["Chance", "Game", "Turn"]
 
@@ -432,7 +432,7 @@ class Game:
     # ------------------------------------------------------------ legal moves
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the player to move, in the order of :mod:`fido.movegen`."""
+        """Every legal move of the player to move, in the order of :mod:`fido.engine.movegen`."""
         legal = self._legal
         if legal is None:
             legal = self._legal = generate(self)
@@ -448,7 +448,7 @@ class Game:
         return can_place(self)
 
     def playout(self, rng: random.Random, greedy: float = 0.0) -> Outcome:
-        """Play the hand to its end in place and return the outcome (:mod:`fido.rollout`)."""
+        """Play the hand to its end in place and return the outcome (:mod:`fido.engine.rollout`)."""
         return playout(self, rng, greedy)
 
     # ------------------------------------------------------------ making moves

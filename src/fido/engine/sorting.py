@@ -7,7 +7,7 @@ reduced the same way (0-0 joins class d). Class d keeps the sum's remainder:
 those tiles are the *jokers*, kept to score right after an opponent scored.
 Classes k and d - k belong together: +k and -(d - k) reach the same multiple.
 
->>> from fido.tiles import Tile
+>>> from fido.engine.tiles import Tile
 >>> difference_class(Tile(18, 7), 11), difference_class(Tile(8, 8), 11)
 (11, 8)
 >>> [str(r) for r in ratzek_rows([Tile(3, 0), Tile(12, 9), Tile(5, 1), Tile(7, 0)], 7)]
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from fido.table import SIDE, Table
-from fido.tiles import Tile
+from fido.engine.table import SIDE, Table
+from fido.engine.tiles import Tile
 
 __all__ = [
     "Row",

@@ -1,7 +1,7 @@
 """Dealing: shuffling a set into hands and a stock, checking a given deal, finding the opener.
 
 Pure functions of the rules and a random generator, so a seeded deal is the
-same on every machine (:meth:`fido.game.Game.new`).
+same on every machine (:meth:`fido.engine.game.Game.new`).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import random
 from collections.abc import Sequence
 from typing import Final, TypeGuard
 
+from fido.engine.rules import Opener, Ruleset
+from fido.engine.tiles import DominoSet, Tile
 from fido.errors import ArgumentError, ConfigurationError, quote
-from fido.rules import Opener, Ruleset
-from fido.tiles import DominoSet, Tile
 
 __all__ = ["MAX_REDEALS", "check_deal", "deal", "find_opener", "is_sequence", "shuffle"]
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fido.moves import Move, Placement, Turn
-from fido.results import Outcome
-from fido.rules import Ruleset
-from fido.table import Table
-from fido.tiles import Tile
+from fido.engine.moves import Move, Placement, Turn
+from fido.engine.results import Outcome
+from fido.engine.rules import Ruleset
+from fido.engine.table import Table
+from fido.engine.tiles import Tile
 
 if TYPE_CHECKING:
-    from fido.game import Game
+    from fido.engine.game import Game
 
 __all__ = ["SeatView", "make_view"]
 

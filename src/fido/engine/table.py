@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from fido.engine.moves import PORTS, Move, Placement
+from fido.engine.rules import Layout
+from fido.engine.tiles import Tile
 from fido.errors import IllegalMoveError, NotationError, quote
-from fido.moves import PORTS, Move, Placement
-from fido.rules import Layout
-from fido.tiles import Tile
 
 __all__ = ["END", "SIDE", "Table"]
 
@@ -160,7 +160,7 @@ class Table:
         """Place a tile (``code`` -1 opens the table); return the new sum.
 
         Only checks what the geometry needs (the slot exists and the values
-        match); the rules of who may play what live in :mod:`fido.game`.
+        match); the rules of who may play what live in :mod:`fido.engine.game`.
         ``move``, when given, is this same placement, kept instead of a new one.
         """
         shape = self.shape

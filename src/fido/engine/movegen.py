@@ -1,7 +1,7 @@
 """Legal-move generation: the one place the rules of placing, drawing and passing live.
 
-:meth:`fido.game.Game.push` accepts exactly the moves generated here, and
-:mod:`fido.validation` only explains a refusal, so the rules are written once.
+:meth:`fido.engine.game.Game.push` accepts exactly the moves generated here, and
+:mod:`fido.engine.validation` only explains a refusal, so the rules are written once.
 
 Legal moves come in a fixed, documented order: placements first, by open slot
 in the order the slots were opened, and within a slot by ascending tile
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, cast
 
-from fido.moves import DRAW, PASS, Move, Placement
-from fido.table import END, SIDE
-from fido.tiles import DominoSet
+from fido.engine.moves import DRAW, PASS, Move, Placement
+from fido.engine.table import END, SIDE
+from fido.engine.tiles import DominoSet
 
 if TYPE_CHECKING:
-    from fido.game import Game
+    from fido.engine.game import Game
 
 __all__ = ["DRAW_FREE", "DRAW_ONE", "DRAW_UNTIL", "PASS_ONLY", "can_draw", "can_place", "generate"]
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Final, cast
 
+from fido.engine.movegen import generate
+from fido.engine.moves import Move, Placement, PlacementTuple
+from fido.engine.results import Outcome
 from fido.errors import IllegalMoveError
-from fido.movegen import generate
-from fido.moves import Move, Placement, PlacementTuple
-from fido.results import Outcome
 
 if TYPE_CHECKING:
-    from fido.game import Game
+    from fido.engine.game import Game
 
 __all__ = ["best_now", "playout", "smart_now", "smart_playout"]
 

@@ -19,8 +19,8 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Final
 
+from fido.engine.tiles import DominoSet
 from fido.errors import ConfigurationError, NotationError, quote
-from fido.tiles import DominoSet
 
 __all__ = [
     "ALIASES",

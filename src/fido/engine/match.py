@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import random
 
+from fido.engine.game import Game
+from fido.engine.results import Outcome
+from fido.engine.rules import Ruleset
 from fido.errors import ConfigurationError
-from fido.game import Game
-from fido.results import Outcome
-from fido.rules import Ruleset
 
 
 class Match:

@@ -1,6 +1,6 @@
 """Why a move is refused: the rules asked in order, for a message a player understands.
 
-Legality itself is decided by :mod:`fido.movegen` alone (a move is legal when
+Legality itself is decided by :mod:`fido.engine.movegen` alone (a move is legal when
 it is one of the generated moves); this module only names the reason, so a
 refusal never disagrees with the generator. The first rule that the move
 breaks is the one reported.
@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from fido.engine.movegen import DRAW_FREE, can_draw, can_place, placements
+from fido.engine.moves import PORTS, Draw, Move, Pass, Placement
+from fido.engine.rules import Opener, Stuck
+from fido.engine.table import SIDE
+from fido.engine.tiles import Tile
 from fido.errors import quote
-from fido.movegen import DRAW_FREE, can_draw, can_place, placements
-from fido.moves import PORTS, Draw, Move, Pass, Placement
-from fido.rules import Opener, Stuck
-from fido.table import SIDE
-from fido.tiles import Tile
 
 if TYPE_CHECKING:
-    from fido.game import Game
+    from fido.engine.game import Game
 
 __all__ = ["explain", "opening_text"]
 

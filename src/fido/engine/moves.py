@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from typing import ClassVar, Final, NamedTuple
 
+from fido.engine.tiles import Tile
 from fido.errors import NotationError, quote
-from fido.tiles import Tile
 
 __all__ = [
     "DRAW",
