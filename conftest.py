@@ -33,10 +33,11 @@ if os.environ.get("FIDO_FORCE_PURE"):
     )
     sys.path_importer_cache.clear()
 
+# fido.engine's modules that setup.py compiles
 COMPILED_MODULES = ("table", "game", "results", "movegen", "rollout", "dealing")
 
 collect_ignore = [
-    f"src/fido/{name}.py"
+    f"src/fido/engine/{name}.py"
     for name in COMPILED_MODULES
-    if not (importlib.import_module(f"fido.{name}").__file__ or "").endswith(".py")
+    if not (importlib.import_module(f"fido.engine.{name}").__file__ or "").endswith(".py")
 ]

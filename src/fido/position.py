@@ -7,7 +7,8 @@ the game got there (the history is the record's business, :mod:`fido.record`)::
 
 Sections, split by ``" | "``, in this order:
 
-* the ruleset (:meth:`fido.engine.rules.Ruleset.text`) and the table (:meth:`fido.engine.table.Table.text`);
+* the ruleset (:meth:`fido.engine.rules.Ruleset.text`) and the table
+  (:meth:`fido.engine.table.Table.text`);
 * ``hands`` then each seat's tiles ascending, seats split by ``/``; ``-`` for an
   empty hand; in a seat's view the other hands are counts, ``#7``;
 * ``stock`` then the tiles in drawing order, or ``{...}`` around them when

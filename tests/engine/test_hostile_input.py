@@ -23,11 +23,11 @@ from fido import (
     Ruleset,
     Table,
     Tile,
-    movegen,
     ruleset,
 )
 from fido.bots import make_bot
 from fido.bots.runner import play_out
+from fido.engine import movegen
 from fido.notation import parse_move
 from fido.position import game_text
 from fido.safe_text import whole_or_none
