@@ -69,6 +69,7 @@ def test_the_readme_names_every_module_where_it_lives() -> None:
 def test_the_check_sees_a_module_missing() -> None:
     """The parse is not vacuous: the root and a nested package are read whole."""
     listed = readme_layout()
-    assert {"tiles", "game", "i18n", "locale/"} <= listed[""]
+    assert {"errors", "position", "i18n", "locale/"} <= listed[""]
+    assert {"tiles", "game", "movegen", "match"} <= listed["engine"]
     assert {"room", "feed", "types"} <= listed["server/tables"]
     assert "tables" not in listed["server"]
