@@ -62,7 +62,7 @@ def _smart_steps(g: Game, rng: random.Random, plies: int, explore: float) -> Non
                 move = moves[int(rng.random() * len(moves))]
             else:
                 move = smart_now(g, moves, partner, spare)
-        g._apply(move)
+        g.apply_legal(move)
         done += 1
 
 

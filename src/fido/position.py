@@ -216,7 +216,7 @@ def _build(
     opener: int,
 ) -> Game:
     masks = [rules.dominoes.mask_of(h) for h in hands]
-    g = Game._setup(rules, masks, () if explicit else tuple(stock), tuple(stock), opened=True)
+    g = Game.from_masks(rules, masks, () if explicit else tuple(stock), tuple(stock), opened=True)
     g.table = table
     g.scores = scores
     g.turn = to
@@ -232,14 +232,14 @@ def _build(
         if to != opener:
             raise NotationError(f"the opener, seat {opener}, moves first")
     if drawing:
-        g._pending = to
+        g.pending = to
     out = [s for s, h in enumerate(hands) if not h]
     if len(out) > 1:
         raise NotationError("only one hand can be empty")
     if out or passes >= len(hands):
         pips = [rules.dominoes.pips_of(m) for m in masks]
         ending = Termination.DOMINO if out else Termination.BLOCKED
-        g._outcome = score_hand(rules, scores, pips, ending, out[0] if out else None)
+        g.outcome = score_hand(rules, scores, pips, ending, out[0] if out else None)
     return g
 
 

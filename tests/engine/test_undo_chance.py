@@ -24,7 +24,7 @@ def state(g: Game) -> tuple[object, ...]:
         g.rules,
         g.players,
         tuple(g.hands),
-        tuple(tuple(v) for v in g._by_value),
+        tuple(tuple(v) for v in g.by_value),
         g.stock_mask,
         g.stock_pos,
         tuple(t.placements),

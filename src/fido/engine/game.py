@@ -95,22 +95,28 @@ class Game:
     opening_tile: Tile | None
     # the stock's drawing order when the game holds it; () with explicit chance
     _order: tuple[Tile, ...]
-    _pending: int  # the seat whose draw waits for its tile, else -1
+    # The engine's own state, public for the engine's modules (movegen, rollout,
+    # validation) and for fido.position, which builds a game from its line: plain
+    # attributes, not properties, since compiled code reads them as native fields
+    # in the hot loop. Read them; only the engine (and a position being built) sets them.
+    pending: int  # the seat whose draw waits for its tile (:attr:`chance`), else -1
+    outcome: Outcome | None  # the hand's result once it is over, else None
     # per seat, per number v: a bitmask of the numbers w with v-w in hand (small ints,
     # so move generation needs no big-integer arithmetic)
-    _by_value: list[list[int]]
-    # hot-path shortcuts: the divisor when the sum scores S / d, 0 when nothing scores
-    # during play, -1 to ask the rules (fives and threes); the direction of play
-    _divisor: int
-    _clockwise: bool
-    _stuck: int  # PASS_ONLY, DRAW_ONE, DRAW_UNTIL or DRAW_FREE
-    _mother: bool
-    _keep: int  # tiles that stay in the stock
+    by_value: list[list[int]]
+    # the rules the hot path consults, copied into native fields: the divisor when the
+    # sum scores S / d, 0 when nothing scores during play, -1 to ask the rules (fives and
+    # threes); what a stuck player does (movegen's PASS_ONLY, DRAW_ONE, DRAW_UNTIL or
+    # DRAW_FREE); Mother Theresa; the tiles that stay in the stock
+    divisor: int
+    stuck: int
+    mother_theresa: bool
+    keep_in_stock: int
+    _clockwise: bool  # the direction of play
     # the history, newest first, as linked flat tuples: (seat, move, points, sum,
     # drawn, passes before, slot taken, sum before, spinner before, arms before,
     # legal moves before (or None), next)
     _log: tuple[object, ...] | None
-    _outcome: Outcome | None
     _legal: list[Move] | None  # the legal moves of this state, once generated
 
     def __init__(self, _token: object = None) -> None:
@@ -154,7 +160,7 @@ class Game:
         else:
             raise ArgumentError(f"rng must be a random.Random, not {quote(rng)}")
         hands, stock = deal(rs, count, gen)
-        return cls._setup(rs, hands, () if explicit_chance else stock, stock)
+        return cls.from_masks(rs, hands, () if explicit_chance else stock, stock)
 
     @classmethod
     def from_deal(
@@ -173,7 +179,7 @@ class Game:
         rs = _as_rules(rules)
         masks, pile = check_deal(rs, hands, stock)
         order = () if explicit_chance else tuple(pile)
-        return cls._setup(rs, masks, order, tuple(pile))
+        return cls.from_masks(rs, masks, order, tuple(pile))
 
     @classmethod
     def from_view(
@@ -223,7 +229,7 @@ class Game:
             raise ConfigurationError("hands, stock and table must make up the whole set")
         masks = [dominoes.mask_of(h) for h in given]
         pile = tuple(stock)
-        g = cls._setup(rules, masks, pile, pile, opened=bool(view.table.placements))
+        g = cls.from_masks(rules, masks, pile, pile, opened=bool(view.table.placements))
         g.table = view.table.copy()
         g.scores = list(view.scores)
         g.turn = view.to_move
@@ -239,11 +245,11 @@ class Game:
             passes = passes + 1 if move is PASS else 0
         g._log = log
         g.passes = view.passes
-        g._outcome = view.outcome
+        g.outcome = view.outcome
         return g
 
     @classmethod
-    def _setup(
+    def from_masks(
         cls,
         rules: Ruleset,
         hands: list[int],
@@ -251,7 +257,10 @@ class Game:
         stock: tuple[Tile, ...],
         opened: bool = False,
     ) -> Game:
-        """The trusted constructor: hands as bitmasks, already checked.
+        """The trusted constructor: hands as bitmasks, already checked (nothing is here).
+
+        :meth:`new`, :meth:`from_deal`, :meth:`from_view` and :mod:`fido.position`
+        check what they are given, then build the game with it.
 
         ``order``: the stock's drawing order, or () for explicit chance; ``stock``:
         its tiles. ``opened``: the table is laid already (from_view), so nobody is
@@ -263,22 +272,22 @@ class Game:
         g.set = rules.dominoes
         g.hands = hands
         g.initial_hands = tuple(hands)
-        g._by_value = [g._index(h) for h in hands]
-        g._divisor = _divisor_of(rules)
+        g.by_value = [g._index(h) for h in hands]
+        g.divisor = _divisor_of(rules)
         g._clockwise = rules.clockwise
-        g._stuck = _STUCK[rules.stuck]
-        g._mother = rules.mother_theresa
-        g._keep = rules.keep_in_stock
+        g.stuck = _STUCK[rules.stuck]
+        g.mother_theresa = rules.mother_theresa
+        g.keep_in_stock = rules.keep_in_stock
         g._order = order
         g.stock_mask = g.set.mask_of(stock)
         g.stock_count = len(stock)
         g.stock_pos = 0
-        g._pending = -1
+        g.pending = -1
         g.table = Table(rules.layout)
         g.scores = [0] * len(hands)
         g.passes = 0
         g._log = None
-        g._outcome = None
+        g.outcome = None
         g._legal = None
         if opened:
             g.opener, g.opening_tile = 0, None
@@ -305,18 +314,18 @@ class Game:
         g.players = self.players
         g.set = self.set
         g.hands = self.hands.copy()
-        g._by_value = [h.copy() for h in self._by_value]
-        g._divisor = self._divisor
+        g.by_value = [h.copy() for h in self.by_value]
+        g.divisor = self.divisor
         g._clockwise = self._clockwise
-        g._stuck = self._stuck
-        g._mother = self._mother
-        g._keep = self._keep
+        g.stuck = self.stuck
+        g.mother_theresa = self.mother_theresa
+        g.keep_in_stock = self.keep_in_stock
         g.initial_hands = self.initial_hands
         g._order = self._order
         g.stock_mask = self.stock_mask
         g.stock_count = self.stock_count
         g.stock_pos = self.stock_pos
-        g._pending = self._pending
+        g.pending = self.pending
         g.table = self.table.copy()
         g.turn = self.turn
         g.scores = self.scores.copy()
@@ -324,7 +333,7 @@ class Game:
         g.opener = self.opener
         g.opening_tile = self.opening_tile
         g._log = self._log
-        g._outcome = self._outcome
+        g.outcome = self.outcome
         g._legal = self._legal
         return g
 
@@ -353,11 +362,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self._outcome is not None
-
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._outcome
+        return self.outcome is not None
 
     @property
     def explicit_chance(self) -> bool:
@@ -378,9 +383,9 @@ class Game:
     @property
     def chance(self) -> Chance | None:
         """The draw waiting for its tile, if any (only with explicit chance)."""
-        if self._pending < 0:
+        if self.pending < 0:
             return None
-        return Chance(self._pending, tuple(self.set.tiles_of(self.stock_mask)))
+        return Chance(self.pending, tuple(self.set.tiles_of(self.stock_mask)))
 
     def hand(self, seat: int | object) -> list[Tile]:
         """Seat's tiles, ascending. (Only the game's owner may look: views hide the rest.)"""
@@ -460,11 +465,11 @@ class Game:
         the game keeps that canonical move. ``seat``, when given, must be the
         seat to move (servers pass it).
         """
-        if self._outcome is not None:
+        if self.outcome is not None:
             raise IllegalMoveError("the game is over")
-        if self._pending >= 0:
+        if self.pending >= 0:
             raise IllegalMoveError(
-                f"seat {self._pending} is drawing: the drawn tile comes first (apply_chance)"
+                f"seat {self.pending} is drawing: the drawn tile comes first (apply_chance)"
             )
         if seat is not None and seat != self.turn:
             raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {quote(seat)}'s")
@@ -473,17 +478,18 @@ class Game:
             legal = self._legal = generate(self)
         for m in legal:  # the legal moves' own objects first: no tuple comparisons
             if m is move:
-                self._apply(m)
+                self.apply_legal(m)
                 return
         if isinstance(move, Move):
             for m in legal:
                 if m == move:
-                    self._apply(m)
+                    self.apply_legal(m)
                     return
         raise IllegalMoveError(explain(self, move))
 
-    def _apply(self, move: Move) -> None:
-        """Make a legal move (the caller has checked; rollouts call this directly).
+    def apply_legal(self, move: Move) -> None:
+        """Make a move legal in this state, unchecked: :meth:`push` checks, then calls
+        this; rollouts (:mod:`fido.engine.rollout`) call it with generated moves.
 
         The history node keeps the legal moves of the state before it, so that
         :meth:`pop` gives them back without generating them again.
@@ -512,11 +518,11 @@ class Game:
             slot = table.open[code]
             s = table.place(tile, code, move)
         self.hands[seat] ^= tile.bit
-        by_value = self._by_value[seat]
+        by_value = self.by_value[seat]
         by_value[tile.high] ^= 1 << tile.low
         if not tile.is_double:
             by_value[tile.low] ^= 1 << tile.high
-        d = self._divisor
+        d = self.divisor
         if d > 0:
             pts = s // d if s % d == 0 else 0
         elif d == 0:
@@ -548,7 +554,7 @@ class Game:
         if tile is not None:
             self._take(seat, tile)
         else:
-            self._pending = seat
+            self.pending = seat
         self.passes = 0
 
     def apply_chance(self, tile: Tile) -> None:
@@ -557,7 +563,7 @@ class Game:
         Raises :class:`IllegalMoveError`, changing nothing, when no draw waits
         or the tile is not in the stock.
         """
-        seat = self._pending
+        seat = self.pending
         if seat < 0:
             raise IllegalMoveError("no draw waits for its tile")
         if not isinstance(tile, Tile) or not self.stock_mask & tile.bit or tile not in self.set:
@@ -565,7 +571,7 @@ class Game:
         node = self._log
         assert node is not None
         self._log = (*node[:4], tile, *node[5:])
-        self._pending = -1
+        self.pending = -1
         self._take(seat, tile)
 
     def forget_stock_order(self) -> None:
@@ -582,11 +588,11 @@ class Game:
         self.stock_count -= 1
         self.stock_pos += 1
         self.hands[seat] |= tile.bit
-        by_value = self._by_value[seat]
+        by_value = self.by_value[seat]
         by_value[tile.high] |= 1 << tile.low
         by_value[tile.low] |= 1 << tile.high
         self._legal = None
-        if self._stuck == DRAW_ONE:
+        if self.stuck == DRAW_ONE:
             self.turn = self._next(seat)
 
     def _pass(self) -> None:
@@ -601,7 +607,7 @@ class Game:
 
     def _finish(self, termination: Termination, out_seat: int | None) -> None:
         pips = [self.set.pips_of(h) for h in self.hands]
-        self._outcome = score_hand(self.rules, self.scores, pips, termination, out_seat)
+        self.outcome = score_hand(self.rules, self.scores, pips, termination, out_seat)
 
     # ------------------------------------------------------------ undo
 
@@ -620,14 +626,14 @@ class Game:
         if node[7] == -1:
             raise IllegalMoveError("a move of the view's history cannot be taken back")
         self._legal = None
-        if self._pending >= 0:
-            self._pending = -1
+        if self.pending >= 0:
+            self.pending = -1
         elif move.__class__ is Placement:
             p: Placement = move
             tile = p.tile
             self.table.unplace(node[6], node[7], node[8], node[9])  # type: ignore[arg-type]
             self.hands[seat] |= tile.bit
-            by_value = self._by_value[seat]
+            by_value = self.by_value[seat]
             by_value[tile.high] |= 1 << tile.low
             by_value[tile.low] |= 1 << tile.high
             self.scores[seat] -= node[2]  # type: ignore[operator]
@@ -637,12 +643,12 @@ class Game:
             self.stock_count += 1
             self.stock_pos -= 1
             self.hands[seat] ^= drawn.bit
-            by_value = self._by_value[seat]
+            by_value = self.by_value[seat]
             by_value[drawn.high] &= ~(1 << drawn.low)
             by_value[drawn.low] &= ~(1 << drawn.high)
         self.passes = node[5]  # type: ignore[assignment]
         self.turn = seat
-        self._outcome = None
+        self.outcome = None
         self._log = node[11]  # type: ignore[assignment]
         self._legal = node[10]  # type: ignore[assignment]  # the moves of the state restored
         return move
@@ -674,6 +680,6 @@ def _blank() -> Game:
 _STATE: Final = (
     *("rules", "players", "set", "hands", "initial_hands", "stock_mask", "stock_count"),
     *("stock_pos", "table"),
-    *("turn", "scores", "passes", "opener", "opening_tile", "_order", "_pending", "_by_value"),
-    *("_divisor", "_clockwise", "_stuck", "_mother", "_keep", "_log", "_outcome"),
+    *("turn", "scores", "passes", "opener", "opening_tile", "_order", "pending", "by_value"),
+    *("divisor", "_clockwise", "stuck", "mother_theresa", "keep_in_stock", "_log", "outcome"),
 )

@@ -73,7 +73,7 @@ def placements(game: Game) -> list[Placement]:
         if game.opening_tile is not None:
             return [Placement(game.opening_tile)]
         return [Placement(t) for t in game.set.tiles_of(hand)]
-    by_value = game._by_value[seat]
+    by_value = game.by_value[seat]
     dominoes = game.set
     pair_ids = dominoes.pair_ids
     count = dominoes.count
@@ -101,7 +101,7 @@ def placements(game: Game) -> list[Placement]:
             low = m & -m
             append(row[ids[low.bit_length() - 1]])
             m ^= low
-    if game._mother and moves:
+    if game.mother_theresa and moves:
         moves = mother_theresa(game, moves)
     return moves
 
@@ -115,7 +115,7 @@ def mother_theresa(game: Game, moves: list[Placement]) -> list[Placement]:
 
 
 def can_draw(game: Game) -> bool:
-    return game._stuck != PASS_ONLY and game.stock_count > game._keep
+    return game.stuck != PASS_ONLY and game.stock_count > game.keep_in_stock
 
 
 def can_place(game: Game) -> bool:
@@ -128,11 +128,11 @@ def can_place(game: Game) -> bool:
 
 def generate(game: Game) -> list[Move]:
     """Every legal move of the player to move; none while a draw waits for its tile."""
-    if game._outcome is not None or game._pending >= 0:
+    if game.outcome is not None or game.pending >= 0:
         return []
     moves = cast(list[Move], placements(game))  # a fresh list: the game caches it
     if moves:
-        if game._stuck == DRAW_FREE and game.table.placements and can_draw(game):
+        if game.stuck == DRAW_FREE and game.table.placements and can_draw(game):
             moves.append(DRAW)
         return moves
     return [DRAW if can_draw(game) else PASS]

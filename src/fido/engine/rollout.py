@@ -27,7 +27,7 @@ __all__ = ["best_now", "playout", "smart_now", "smart_playout"]
 def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
     """Play ``game`` to its end in place and return the outcome."""
     rand = rng.random
-    while game._outcome is None:
+    while game.outcome is None:
         moves = generate(game)
         if not moves:
             raise IllegalMoveError("a draw waits for its tile: a playout needs the stock's order")
@@ -37,15 +37,15 @@ def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
                 move = best_now(game, moves)
             else:
                 move = moves[int(rand() * len(moves))]
-        game._apply(move)
-    return game._outcome
+        game.apply_legal(move)
+    return game.outcome
 
 
 def best_now(game: Game, moves: list[Move]) -> Move:
     """The placement scoring most now, the heaviest tile on ties; else the first move."""
     table = game.table
     base = table.ends_sum
-    d = game._divisor
+    d = game.divisor
     best = moves[0]
     best_key = -1
     for m in moves:
@@ -84,14 +84,14 @@ def smart_playout(game: Game, rng: random.Random, explore: float = 0.1) -> Outco
     Outside the FIDO scoring (a divisor) the policy is :func:`best_now`.
     """
     rand = rng.random
-    d = game._divisor
+    d = game.divisor
     teams = game.rules.teams(game.players)
     partner = [-1] * game.players
     if teams is not None:
         for team in teams:
             partner[team[0]], partner[team[1]] = team[1], team[0]
     spare = 1.0 if teams is not None else 1.0 / max(1, game.players - 1)
-    while game._outcome is None:
+    while game.outcome is None:
         moves = generate(game)
         if not moves:
             raise IllegalMoveError("a draw waits for its tile: a playout needs the stock's order")
@@ -103,18 +103,18 @@ def smart_playout(game: Game, rng: random.Random, explore: float = 0.1) -> Outco
                 move = smart_now(game, moves, partner, spare)
             else:
                 move = best_now(game, moves)
-        game._apply(move)
-    return game._outcome
+        game.apply_legal(move)
+    return game.outcome
 
 
 def smart_now(game: Game, moves: list[Move], partner: list[int], spare: float) -> Move:
     """The placement the expert's main terms like best; else the first move."""
     table = game.table
     base = table.ends_sum
-    d = game._divisor
+    d = game.divisor
     seat = game.turn
     scale = max(1.0, base / d)
-    by_value = game._by_value
+    by_value = game.by_value
     # the residues of the sum the next player can make on today's slots (her sampled hand)
     nxt = game.rules.next_seat(seat, game.players)
     replies = 0  # bitmask over residues mod d

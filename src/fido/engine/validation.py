@@ -80,7 +80,7 @@ def _placement(game: Game, move: Placement) -> str:
         return "the second move must go on a free side of the opening double (crosswise)"
     if only_arms and code >= 4:
         return "the first four tiles after the opening double go on its empty arms"
-    if kind == SIDE and game._mother:
+    if kind == SIDE and game.mother_theresa:
         return (
             "Mother Theresa: this free side takes only a scoring tile while you can play "
             "on an end"
@@ -99,7 +99,7 @@ def _draw(game: Game) -> str:
         if rules.keep_in_stock:
             return f"only {left} tiles are left and the last {rules.keep_in_stock} stay in the pile"
         return "the stock is empty"
-    if game._stuck != DRAW_FREE and can_place(game):
+    if game.stuck != DRAW_FREE and can_place(game):
         return f"you can place a tile, so you must (e.g. {placements(game)[0].text()})"
     return "you cannot draw now"
 
