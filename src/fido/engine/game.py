@@ -98,25 +98,26 @@ class Game:
     # The engine's own state, public for the engine's modules (movegen, rollout,
     # validation) and for fido.position, which builds a game from its line: plain
     # attributes, not properties, since compiled code reads them as native fields
-    # in the hot loop. Read them; only the engine (and a position being built) sets them.
+    # in the hot loop (declared in the order the compiled struct had before they were
+    # public). Read them; only the engine (and a position being built) sets them.
     pending: int  # the seat whose draw waits for its tile (:attr:`chance`), else -1
-    outcome: Outcome | None  # the hand's result once it is over, else None
     # per seat, per number v: a bitmask of the numbers w with v-w in hand (small ints,
     # so move generation needs no big-integer arithmetic)
     by_value: list[list[int]]
     # the rules the hot path consults, copied into native fields: the divisor when the
     # sum scores S / d, 0 when nothing scores during play, -1 to ask the rules (fives and
-    # threes); what a stuck player does (movegen's PASS_ONLY, DRAW_ONE, DRAW_UNTIL or
-    # DRAW_FREE); Mother Theresa; the tiles that stay in the stock
+    # threes); the direction of play; what a stuck player does (movegen's PASS_ONLY,
+    # DRAW_ONE, DRAW_UNTIL or DRAW_FREE); Mother Theresa; the tiles that stay in the stock
     divisor: int
+    _clockwise: bool
     stuck: int
     mother_theresa: bool
     keep_in_stock: int
-    _clockwise: bool  # the direction of play
     # the history, newest first, as linked flat tuples: (seat, move, points, sum,
     # drawn, passes before, slot taken, sum before, spinner before, arms before,
     # legal moves before (or None), next)
     _log: tuple[object, ...] | None
+    outcome: Outcome | None  # the hand's result once it is over, else None
     _legal: list[Move] | None  # the legal moves of this state, once generated
 
     def __init__(self, _token: object = None) -> None:
