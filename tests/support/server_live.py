@@ -20,6 +20,7 @@ import uvicorn
 from fido.accounts.claims import link_player
 from fido.accounts.roles import find_account
 from fido.server.hub import PlaySettings
+from fido.server.settings import MailSettings
 from fido.store import open_store
 from fido.web.app import Limits, create_app
 
@@ -46,10 +47,10 @@ def free_port() -> int:
 @contextmanager
 def live_server(
     db_url: str, *, limits: Limits = Limits(), play: PlaySettings = FAST,  # noqa: B008
-    port: int | None = None,
+    port: int | None = None, mail: MailSettings = MailSettings(),  # noqa: B008
 ) -> Iterator[str]:
     """Serve ``create_app(db_url)`` until the block ends; yields its base URL."""
-    app = create_app(db_url, limits=limits, play=play)
+    app = create_app(db_url, limits=limits, play=play, mail=mail)
     port = port or free_port()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")

@@ -27,6 +27,7 @@ from fido.store import Account
 
 __all__ = [
     "authenticate",
+    "hash_password",
     "name_key",
     "new_guest",
     "sign_up",
@@ -56,6 +57,11 @@ _GUEST_NAME = _guest_names()
 
 
 
+def hash_password(password: str) -> str:
+    """A password as it is stored (argon2id): the sign-up's and the reset's."""
+    return _HASHER.hash(password)
+
+
 def new_guest(s: Session) -> Account:
     """A guest account: no name, no password; its games are hers once she signs up."""
     account = Account(guest=True, created_at=_now())
@@ -81,7 +87,7 @@ def sign_up(
     if account.id is not None:
         account.claimed_at = _now()
     account.name, account.name_key, account.email = name, key, email
-    account.password_hash = _HASHER.hash(password)
+    account.password_hash = hash_password(password)
     account.guest = False
     s.add(account)
     try:

@@ -1,4 +1,5 @@
-"""``fido accounts``: the server accounts' roles and their links to ranking players.
+"""``fido accounts``: the server accounts' roles, their links to ranking players, and a
+link to choose a new password (``fido accounts reset``).
 
 The first federation account is made here (``fido accounts grant NAME
 federation``); organisers get a scope (``--scope club:Rostock``). An account
@@ -18,7 +19,9 @@ from rich.text import Text
 from sqlalchemy import select
 
 from fido.accounts.claims import link_player
+from fido.accounts.resets import reset_token
 from fido.accounts.roles import find_account, grant, revoke, roles_of
+from fido.accounts.sessions import server_secret
 from fido.cli.ranking import Db, refusing
 from fido.rich_text import shown
 from fido.store import Account, RoleRow, open_store
@@ -75,6 +78,34 @@ def accounts_link(
         player = link_player(s, account, number)  # and answers her pending request, if any
         console.print(Text.assemble(shown(account.name or ""), f" is player {number} (",
                                     shown(player.name), ")"))
+
+
+@accounts_app.command("reset")
+def accounts_reset(
+    name: Name,
+    url: Annotated[str, typer.Option(
+        help="the server's address as people open it, e.g. https://fido.example.org")],
+    db: Db = None,
+    secret: Annotated[str | None, typer.Option(
+        envvar="FIDO_SECRET", help="the server's secret, if it is given (else the stored one)")
+    ] = None,
+) -> None:
+    """A link that lets the account choose a new password (once, within an hour): for a
+    person who lost hers on a server that sends no mail (or who gave no address). Give
+    it to her yourself, after making sure it is she who asks."""
+    if not url.startswith(("https://", "http://")):
+        raise SystemExit("error: --url must be the server's address, https://...")
+    with refusing():
+        store = open_store(db)
+        key = server_secret(store, secret)
+        with store.session(write=False) as s:
+            account = find_account(s, name)
+            token = reset_token(account, key)
+    console.print(f"{url.rstrip('/')}/reset?token={token}", soft_wrap=True)
+    console.print(Text.assemble("The link works once, within an hour; ",
+                                shown(account.name or ""),
+                                "'s sessions end when she sets the password."),
+                  style="dim")
 
 
 @accounts_app.command("list")

@@ -18,6 +18,7 @@ import typer
 import uvicorn
 from sqlalchemy.engine import make_url
 
+from fido.errors import FidoError
 from fido.safe_text import printable
 from fido.server.hub import PlaySettings
 from fido.server.limits import Limits
@@ -127,10 +128,25 @@ def serve(
                      "`Authorization: Bearer TOKEN` from elsewhere than loopback "
                      "(prefer $FIDO_METRICS_TOKEN: a command line is seen by every user)"),
     ] = None,
+    smtp: Annotated[
+        str | None,
+        typer.Option(envvar="FIDO_SMTP", show_default=False,
+                     help="the SMTP server the mail goes to (password resets): "
+                     "smtp://HOST[:PORT], smtp+starttls://USER:PASSWORD@HOST[:587] or "
+                     "smtps://...; none: the server sends no mail (prefer $FIDO_SMTP: "
+                     "a password on a command line is seen by every user)"),
+    ] = None,
+    mail_from: Annotated[
+        str,
+        typer.Option(envvar="FIDO_MAIL_FROM",
+                     help="the From of the server's mail, e.g. 'fido <fido@example.org>'"),
+    ] = "fido <fido@localhost>",
 ) -> None:
     """Serve the fido HTTP API, the lobby and the tables' WebSocket (docs/server.md)."""
     from fido.server.monthly import MonthlySettings  # noqa: PLC0415
+    from fido.server.postman import smtp_parts  # noqa: PLC0415
     from fido.server.protocol import WS_MAX_SIZE  # noqa: PLC0415
+    from fido.server.settings import MailSettings  # noqa: PLC0415
     from fido.web.app import create_app  # noqa: PLC0415
 
     trusted = _trusted(forwarded_allow_ips)
@@ -138,6 +154,12 @@ def serve(
         typer.echo("error: --metrics-token: at least 16 characters "
                    "(`openssl rand -hex 32`)", err=True)
         raise typer.Exit(code=2)
+    if smtp is not None:
+        try:
+            smtp_parts(smtp)
+        except FidoError as e:
+            typer.echo(f"error: --smtp: {printable(e)}", err=True)
+            raise typer.Exit(code=2) from None
     url = database_url(db)
     play = PlaySettings(bot_delay=bot_delay, bot_processes=bot_processes)
     monthly = MonthlySettings(every=close_every, delay=close_delay * 3600)
@@ -147,7 +169,8 @@ def serve(
                         bot_tables_per_address=bot_tables_per_address,
                         strong_bot_tables_per_address=strong_bot_tables_per_address)
         app = create_app(url, play=play, monthly=monthly, limits=limits,
-                         metrics_token=metrics_token and metrics_token.strip())
+                         metrics_token=metrics_token and metrics_token.strip(),
+                         mail=MailSettings(smtp=smtp or None, sender=mail_from))
     except StoreError as e:
         typer.echo(f"error: {printable(e)}", err=True)
         raise typer.Exit(code=1) from None

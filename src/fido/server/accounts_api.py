@@ -32,6 +32,9 @@ from fido.server.schemas import (
     Health,
     LanguageChoice,
     PlayerLink,
+    ResetAsk,
+    ResetAsked,
+    ResetIn,
     SessionInfo,
     SignIn,
     SignUp,
@@ -97,6 +100,28 @@ async def sign_out(request: Request, response: Response) -> SessionInfo:
 def start_guest(request: Request, response: Response) -> SessionInfo:
     """Play as a guest, without an account; a browser already signed in stays as it is."""
     return sessions.start_guest(request, response)
+
+
+@router.post(
+    "/password-reset", response_model=ResetAsked, status_code=202, tags=["sessions"],
+    dependencies=CsrfChecked, responses=errors(403, 409, 429),
+)
+def ask_reset(body: ResetAsk, request: Request) -> ResetAsked:
+    """Mail the account of this name a link (an hour, once) to choose a new password,
+    if she gave an address; the same answer for any name. 409 ``no_mail`` on a server that
+    sends no mail (the administrator gives the link: ``fido accounts reset``)."""
+    return sessions.ask_reset(request, body)
+
+
+@router.post(
+    "/password-reset/new", status_code=204, tags=["sessions"], dependencies=CsrfChecked,
+    responses=errors(403, 409),
+)
+async def reset_password(body: ResetIn, request: Request) -> None:
+    """The reset link's token and a new password: set; every session of the account
+    ends (409 ``reset_expired``, ``reset_invalid`` or ``reset_used`` for a link that no
+    longer works)."""
+    await sessions.reset_password(request, body)
 
 
 @router.put(

@@ -27,6 +27,7 @@ from fido.server.errors import ApiError
 from fido.server.limits import Limits
 from fido.server.metrics import Metrics
 from fido.server.schemas import ErrorBody
+from fido.server.settings import MailSettings
 from fido.server.sockets import Drain
 from fido.store import Account, Store
 
@@ -83,6 +84,10 @@ class Server:
     metrics: Metrics = field(default_factory=Metrics)  # this process's, for /metrics
     drain: Drain = field(default_factory=Drain)  # every table socket, closed on SIGTERM
     address_key: bytes = b""  # keys the hash an address is stored as (address_tag)
+    mail: MailSettings = field(default_factory=MailSettings)  # where mail goes (postman)
+    secret: str = ""  # the server's secret: signs cookies and reset links
+    resets: RateLimiter | None = None  # password resets asked for, per address
+    resets_of: RateLimiter | None = None  # and per account
 
 
 def server(request: Request) -> Server:
@@ -209,13 +214,13 @@ def finished_record(request: Request, table_id: str, what: policy.GameData,
 
 
 def count_against(request: Request, limiter: RateLimiter,
-                  too_many: Callable[[int], str]) -> None:
-    """Count one more of this request's address (429 past the limit). ``too_many`` is the
-    refusal's sentence for the seconds to wait, with ``{n}`` for them (an ngettext:
-    "1 second", "5 seconds" in the request's language)."""
+                  too_many: Callable[[int], str], key: str | None = None) -> None:
+    """Count one more of this request's address, or of ``key`` (429 past the limit).
+    ``too_many`` is the refusal's sentence for the seconds to wait, with ``{n}`` for them
+    (an ngettext: "1 second", "5 seconds" in the request's language)."""
     if limiter.limit <= 0:
         return
-    key = "address:" + address(request)
+    key = key or "address:" + address(request)
     if limiter.reserve(key) is None:
         wait = max(limiter.retry_after(key), 1)
         raise ApiError(429, "rate_limited", too_many(wait).format(n=wait),

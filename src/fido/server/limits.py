@@ -33,3 +33,7 @@ class Limits:
     # club behind one router shares these): the lobby's tables and the queue's
     bot_tables_per_address: int = 6
     strong_bot_tables_per_address: int = 2
+    # password resets asked for in a window: from one address, and for one account (each
+    # sends her a mail: nobody fills another's mailbox)
+    resets_per_address: int = 10
+    resets_per_account: int = 3

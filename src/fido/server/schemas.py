@@ -33,6 +33,9 @@ __all__ = [
     "MatchIn",
     "MatchOut",
     "PlayerLink",
+    "ResetAsk",
+    "ResetAsked",
+    "ResetIn",
     "SeatIn",
     "SeatOut",
     "SessionInfo",
@@ -94,6 +97,26 @@ class SignUp(_In):
     name: Name
     password: Password
     email: Email | None = None
+
+
+class ResetAsk(_In):
+    """Ask for a password reset's link, sent to the account's email address."""
+
+    name: Annotated[str, Field(min_length=1, max_length=NAME_MAX)]
+
+
+class ResetAsked(BaseModel):
+    """The same answer whether the name is an account's or not (nobody learns which
+    names exist): a link is on its way if the account has an address."""
+
+    status: Literal["sent"] = "sent"
+
+
+class ResetIn(_In):
+    """A new password, with the reset link's token."""
+
+    token: Annotated[str, Field(min_length=1, max_length=400)]
+    password: Password
 
 
 class SignIn(_In):

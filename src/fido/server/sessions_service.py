@@ -16,6 +16,7 @@ from fastapi import Request, Response
 from sqlalchemy.orm import Session
 
 from fido import i18n
+from fido.accounts import resets
 from fido.accounts import signup as accounts
 from fido.accounts.devices import DEVICE, DEVICE_SECONDS
 from fido.server.account_views import account_out
@@ -31,10 +32,28 @@ from fido.server.deps import (
 from fido.server.errors import ApiError
 from fido.server.language import COOKIE as LANGUAGE
 from fido.server.language import cookie_header
-from fido.server.schemas import LanguageChoice, SessionInfo, SignIn, SignUp
+from fido.server.postman import post
+from fido.server.schemas import (
+    LanguageChoice,
+    ResetAsk,
+    ResetAsked,
+    ResetIn,
+    SessionInfo,
+    SignIn,
+    SignUp,
+)
 from fido.store import Account
 
-__all__ = ["choose_language", "session_info", "sign_in", "sign_out", "sign_up", "start_guest"]
+__all__ = [
+    "ask_reset",
+    "choose_language",
+    "reset_password",
+    "session_info",
+    "sign_in",
+    "sign_out",
+    "sign_up",
+    "start_guest",
+]
 
 _, ngettext = i18n.gettext, i18n.ngettext
 
@@ -201,3 +220,55 @@ def choose_language(request: Request, response: Response, body: LanguageChoice) 
             account.language = body.language
     response.headers.append("set-cookie", cookie_header(body.language, https(request)))
     return body
+
+
+def ask_reset(request: Request, body: ResetAsk) -> ResetAsked:
+    """Mail the account named ``body.name`` a link to choose a new password, if she gave
+    an address. The answer is the same whether the name is an account's or not; asking
+    is bounded per address and per account (each ask may send a mail). A server with no
+    mail says so: an administrator gives the link (``fido accounts reset``)."""
+    srv = server(request)
+    if srv.mail.smtp is None:
+        raise ApiError(409, "no_mail", _(
+            "this server sends no mail: ask the federation or the server's administrator "
+            "for a link to choose a new password"))
+    assert srv.resets is not None and srv.resets_of is not None
+    count_against(request, srv.resets, lambda n: ngettext(
+        "too many password resets asked for from your address: try again in {n} second",
+        "too many password resets asked for from your address: try again in {n} seconds",
+        n))
+    with srv.store.session() as s:
+        account = resets.account_named(s, body.name)
+        if account is None or not account.email:
+            return ResetAsked()
+        mails = srv.resets_of
+        if mails.limit > 0 and mails.reserve(f"account:{account.id}") is None:
+            return ResetAsked()  # her mailbox is not filled, and the answer tells no one
+        link = (str(request.base_url).rstrip("/") + "/reset?token="
+                + resets.reset_token(account, srv.secret))
+        with i18n.use(account.language):  # her language, not the asker's
+            post(s, account.email, _("Your fido password"), _(
+                "Hello {name},\n\n"
+                "someone (you, we hope) asked for a new password for your account on "
+                "{site}. Open this link within an hour to choose one:\n\n"
+                "{link}\n\n"
+                "The link works once. If you did not ask, ignore this mail: your password "
+                "stays as it is.\n").format(name=account.name, site=request.base_url.netloc,
+                                              link=link))
+    return ResetAsked()
+
+
+async def reset_password(request: Request, body: ResetIn) -> None:
+    """Set the new password of the reset link's account; every session of hers ends, and
+    her open table sockets close (she signs in again, with the new one)."""
+    srv = server(request)
+
+    def work() -> list[str]:
+        with srv.store.session() as s:
+            account = resets.account_of_token(s, body.token, srv.secret)
+            return resets.set_password(s, account, body.password)
+
+    ended = await asyncio.to_thread(work)  # committed, then the sockets are told
+    for key in ended:
+        srv.session_sockets.end(key)
+

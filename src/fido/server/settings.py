@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["PlaySettings"]
+__all__ = ["MailSettings", "PlaySettings"]
 
 
 @dataclass(frozen=True)
@@ -23,3 +23,17 @@ class PlaySettings:
     analyses_per_account: int = 3  # waiting or running at once (a 4th request: 429)
     analyses_per_address: int = 6  # asked for from one address, waiting or running
     next_hand_delay: float = 4.0  # seconds the result of a match's hand shows before the next
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """Where the server's mail goes (``fido serve --smtp``, ``$FIDO_SMTP``): an SMTP
+    server's URL, ``smtp://[USER:PASSWORD@]HOST[:PORT]`` (plain, port 25),
+    ``smtp+starttls://`` (port 587) or ``smtps://`` (TLS, port 465); None: no mail (a
+    lost password is then reset through the administrator, ``fido accounts reset``)."""
+
+    smtp: str | None = None
+    sender: str = "fido <fido@localhost>"  # the From of every mail (``--mail-from``)
+    poll: float = 2.0  # seconds between the postman's looks at the outbox
+    retry: float = 30.0  # seconds after a first failed try; doubled each time, at most 1 h
+

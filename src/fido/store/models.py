@@ -70,6 +70,7 @@ __all__ = [
     "LineRow",
     "MatchRow",
     "Notification",
+    "OutboxMail",
     "Player",
     "PlayerClaim",
     "QueueEntry",
@@ -667,3 +668,24 @@ class OrganiserRequest(Base):
     approved: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
     account: Mapped[Account] = relationship(foreign_keys=[account_id])
+
+
+class OutboxMail(Base):
+    """A mail to send (a password reset's link): written in the transaction that asks for
+    it, sent by the server's postman (:mod:`fido.server.postman`), so a mail server that
+    is down delays mail and loses none (migration 0019). ``sent_at`` is None until the
+    mail server has accepted it; a failed try is counted and tried again later."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_due", "sent_at", "next_try_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    recipient: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    next_try_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    sent_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+

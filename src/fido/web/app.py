@@ -51,9 +51,11 @@ from fido.server.logs import RequestIds
 from fido.server.metrics import Metrics, metrics_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
 from fido.server.play import TableSockets
+from fido.server.postman import Postman
 from fido.server.queue import SeenSessions, touch_sockets
 from fido.server.ratelimit import RateLimiter
 from fido.server.schemas import ErrorBody
+from fido.server.settings import MailSettings
 from fido.server.sockets import SessionSockets, SocketCount
 from fido.store import Store, open_store
 from fido.web import assistant_pages, event_pages, pages, ranking_pages, rulebook, sheets
@@ -113,6 +115,7 @@ def create_app(
     origins: tuple[str, ...] = (),
     monthly: MonthlySettings = MonthlySettings(),  # noqa: B008 (frozen)
     metrics_token: str | None = None,
+    mail: MailSettings = MailSettings(),  # noqa: B008 (frozen)
 ) -> FastAPI:
     """The server app on the store at ``db_url`` (default ``$FIDO_DB`` or ./fido.db),
     migrated on open; ``secret`` (default ``$FIDO_SECRET`` or the stored one) signs cookies.
@@ -121,7 +124,8 @@ def create_app(
     sites whose pages may open a table's WebSocket (the server's own always may);
     ``monthly`` how often the monthly close looks for an ended month (0: never);
     ``metrics_token`` (default ``$FIDO_METRICS_TOKEN``) opens ``/metrics`` from elsewhere
-    than loopback (:func:`fido.server.policy.may_read_metrics`).
+    than loopback (:func:`fido.server.policy.may_read_metrics`); ``mail`` where the
+    outbox's mail goes (:mod:`fido.server.postman`; none: the server sends no mail).
     """
     store = store or open_store(db_url)
     key = server_secret(store, secret)
@@ -141,9 +145,13 @@ def create_app(
         sweep = asyncio.create_task(srv.session_sockets.sweep(
             lambda keys: _alive_of(srv, keys)))  # sockets of sessions ended elsewhere
         seen = asyncio.create_task(touch_sockets(srv))  # who is online: at a table too
+        postman = (asyncio.create_task(Postman(store, mail).run())
+                   if mail.smtp is not None else None)  # the outbox's mail
         try:
             yield
         finally:
+            if postman is not None:
+                postman.cancel()
             seen.cancel()
             sweep.cancel()
             await closer.stop()
@@ -171,6 +179,10 @@ def create_app(
         created=RateLimiter(limits.accounts_per_address, limits.window),
         metrics=metrics,
         address_key=hashlib.sha256(("fido.address:" + key).encode()).digest(),
+        mail=mail,
+        secret=key,
+        resets=RateLimiter(limits.resets_per_address, limits.window),
+        resets_of=RateLimiter(limits.resets_per_account, limits.window),
     )
     app.state.metrics = metrics
     app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and records are long

@@ -32,7 +32,15 @@ from fido.server import queue_service as queue
 from fido.server import sessions_service as sessions
 from fido.server import tables_service as tables
 from fido.server.errors import ApiError, status_of
-from fido.server.schemas import JoinIn, LanguageChoice, SignIn, SignUp, TableIn
+from fido.server.schemas import (
+    JoinIn,
+    LanguageChoice,
+    ResetAsk,
+    ResetIn,
+    SignIn,
+    SignUp,
+    TableIn,
+)
 from fido.server.tables.matches import match_json
 from fido.web.forms import (
     GAMES,
@@ -246,9 +254,11 @@ async def signup(request: Request, form: Form) -> Response:
 
 
 @router.get("/signin", response_class=HTMLResponse)
-async def signin_page(request: Request, next: str = "/") -> HTMLResponse:
+async def signin_page(request: Request, next: str = "/", reset: str = "") -> HTMLResponse:
     me = await asyncio.to_thread(viewer, request)
-    return render(request, "signin.html", me=me, next=local_path(next), form={})
+    notice = _("Your new password is set: sign in with it.") if reset == "1" else ""
+    return render(request, "signin.html", me=me, next=local_path(next), form={},
+                  notice=notice)
 
 
 @router.post("/signin")
@@ -262,6 +272,49 @@ async def signin(request: Request, form: Form) -> Response:
         return render(request, "signin.html", status_of(e), me=me, error=e.message,
                       next=local_path(form.get("next")), form={"name": form.get("name", "")})
     return see_other(form.get("next", "/"), cookies)
+
+
+@router.get("/forgot", response_class=HTMLResponse)
+async def forgot_page(request: Request) -> HTMLResponse:
+    """Ask for a link to choose a new password (or, with no mail, whom to ask)."""
+    me = await asyncio.to_thread(viewer, request)
+    return render(request, "forgot.html", me=me, form={},
+                  mail=deps.server(request).mail.smtp is not None)
+
+
+@router.post("/forgot")
+async def forgot(request: Request, form: Form) -> Response:
+    me = await asyncio.to_thread(viewer, request)
+    mail = deps.server(request).mail.smtp is not None
+    try:
+        body = checked(ResetAsk, {"name": form.get("name", "")})
+        await asyncio.to_thread(sessions.ask_reset, request, body)
+    except Refused as e:
+        return render(request, "forgot.html", status_of(e), me=me, mail=mail,
+                      error=e.message, form={"name": form.get("name", "")})
+    return render(request, "forgot.html", me=me, mail=mail, sent=True, form={})
+
+
+@router.get("/reset", response_class=HTMLResponse)
+async def reset_page(request: Request, token: str = "") -> HTMLResponse:
+    """The reset link's page: the new password, twice."""
+    me = await asyncio.to_thread(viewer, request)
+    return render(request, "reset.html", me=me, token=token[:400])
+
+
+@router.post("/reset")
+async def reset(request: Request, form: Form) -> Response:
+    token = form.get("token", "")[:400]
+    try:
+        if form.get("password", "") != form.get("again", ""):
+            raise ApiError(422, "invalid", _("the two passwords differ: type the same twice"))
+        await sessions.reset_password(request, checked(ResetIn, {
+            "token": token, "password": form.get("password", "")}))
+    except Refused as e:
+        me = await asyncio.to_thread(viewer, request)
+        return render(request, "reset.html", status_of(e), me=me, token=token,
+                      error=e.message)
+    return see_other("/signin?reset=1")
 
 
 @router.post("/signout")
