@@ -344,6 +344,9 @@ def test_cookies_through_the_proxy(tmp_path: Path) -> None:
                                       FIDO_SECRET=STRONG, SSL_CERT_FILE=cert)
         assert levels(lines, "proxy") == ["OK"], out
         assert "Secure" in lines["proxy"][0]
+        # this proxy passes no WebSocket upgrade: the tables cannot be played through it
+        assert code == 1 and levels(lines, "websocket") == ["FAIL"], out
+        assert "Upgrade" in lines["websocket"][0]
         # one that does not (nginx without proxy_set_header X-Forwarded-Proto)
         with tls_proxy(server.base, tmp_path, forwarded_proto=False) as public:
             code, lines, out = doctor("--db", url, "--url", public, cwd=tmp_path,
@@ -355,6 +358,7 @@ def test_cookies_through_the_proxy(tmp_path: Path) -> None:
                                   FIDO_SECRET=STRONG)
         assert code == 0 and levels(lines, "proxy") == ["WARN"], out
         assert "plain HTTP" in lines["proxy"][0]
+        assert levels(lines, "websocket") == ["OK"], out  # fido itself answers the upgrade
         server.stop()
 
 

@@ -21,6 +21,9 @@ without PostgreSQL (``tests/with_postgres.py`` runs one).
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -30,8 +33,11 @@ from playwright.sync_api import Browser
 
 from support.nginx import BOT_DELAY, NGINX, OPENSSL, Nginx, play_some, sockets_on
 from support.postgres import POSTGRES, empty_postgres
+from support.server_live import free_port
 from support.server_procs import ServerProcess, check_log, check_record, read_log, servers
 from support.web_browser import Person
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 pytestmark = [
     pytest.mark.skipif(not POSTGRES, reason="two servers meet through PostgreSQL: "
@@ -105,3 +111,36 @@ def test_a_game_through_nginx_survives_a_killed_process(browser: Browser,
                 assert "Traceback" not in process.output(), process.output()[-3000:]
     finally:
         proxy.stop()
+
+
+@pytest.mark.parametrize(("drop", "failing"), [
+    ((), None),  # the document's site as it is
+    (("X-Forwarded-Proto",), "proxy"),  # fido is not told the request was HTTPS
+    (("proxy_set_header Upgrade", 'Connection "upgrade"'), "websocket"),  # no upgrade
+], ids=["docs-site", "no-forwarded-proto", "no-upgrade"])
+def test_fido_doctor_passes_the_docs_site_and_fails_a_broken_one(
+    tmp_path: Path, drop: tuple[str, ...], failing: str | None,
+) -> None:
+    assert POSTGRES
+    empty_postgres(POSTGRES)
+    a = ServerProcess(POSTGRES, tmp_path / "a.log")
+    proxy = Nginx((a.port, free_port()), drop=drop)  # the second process is down
+    try:
+        with servers(a):
+            a.start()
+            proxy.start()
+            out = subprocess.run(
+                [sys.executable, "-m", "fido.cli", "doctor", "--db", POSTGRES,
+                 "--url", proxy.base, "--ca", str(proxy.dir / "cert.pem")],
+                env={**os.environ, "PYTHONPATH": SRC}, capture_output=True, text=True,
+                timeout=120, check=False, cwd=tmp_path)
+    finally:
+        proxy.stop()
+    levels = {line.split()[1]: line.split()[0] for line in out.stdout.splitlines()
+              if line.split() and line.split()[0] in ("OK", "WARN", "FAIL")}
+    expected = {"proxy": "OK", "websocket": "OK"}
+    if failing is not None:
+        expected[failing] = "FAIL"
+    assert {k: levels.get(k) for k in expected} == expected, out.stdout + out.stderr
+    assert (out.returncode == 1) == (failing is not None or "FAIL" in levels.values()), \
+        out.stdout

@@ -29,8 +29,10 @@ OPENSSL = shutil.which("openssl")
 BOT_DELAY = 0.05  # seconds a bot waits: the game goes quickly, a person can still follow
 
 
-def site(port: int, upstreams: tuple[int, int], cert: Path, key: Path) -> str:
-    """docs/deploy.md's nginx site, on the test's ports and certificate."""
+def site(port: int, upstreams: tuple[int, int], cert: Path, key: Path,
+         drop: tuple[str, ...] = ()) -> str:
+    """docs/deploy.md's nginx site, on the test's ports and certificate; without the lines
+    that hold one of ``drop`` (a site misconfigured on purpose)."""
     doc = (ROOT / "docs" / "deploy.md").read_text()
     found = re.search(r"```nginx\n(.*?)```", doc, re.S)
     assert found, "docs/deploy.md has no nginx block"
@@ -50,10 +52,15 @@ def site(port: int, upstreams: tuple[int, int], cert: Path, key: Path) -> str:
     sub(r"listen 443 ssl", f"listen 127.0.0.1:{port} ssl", 1)
     sub(r"ssl_certificate \S+;", f"ssl_certificate {cert};", 1)
     sub(r"ssl_certificate_key \S+;", f"ssl_certificate_key {key};", 1)
+    for part in drop:
+        kept = [line for line in text.splitlines() if part not in line]
+        assert len(kept) < len(text.splitlines()), f"the site has no line with {part!r}"
+        text = "\n".join(kept) + "\n"
     return text
 
 
-def configuration(where: Path, port: int, upstreams: tuple[int, int]) -> Path:
+def configuration(where: Path, port: int, upstreams: tuple[int, int],
+                  drop: tuple[str, ...] = ()) -> Path:
     """nginx.conf: Debian's frame around the site (its ``http`` block), every file of
     nginx's in ``where`` (pid, logs, buffers): nothing of the system's is touched."""
     cert, key = where / "cert.pem", where / "key.pem"
@@ -74,7 +81,7 @@ http {{
 {temp}
     log_format upstreams '$status $request_method $uri $upstream_addr';
     access_log {where / "access.log"} upstreams;
-{site(port, upstreams, cert, key)}
+{site(port, upstreams, cert, key, drop)}
 }}
 """)
     return conf
@@ -82,12 +89,12 @@ http {{
 
 class Nginx:
     """nginx on ``port`` (https) before the processes at ``upstreams``, in a directory of
-    its own, unprivileged."""
+    its own, unprivileged (``drop``: :func:`site`'s); its certificate is ``dir/cert.pem``."""
 
-    def __init__(self, upstreams: tuple[int, int]) -> None:
+    def __init__(self, upstreams: tuple[int, int], drop: tuple[str, ...] = ()) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="fido-nginx-"))
         self.port = free_port()
-        self.conf = configuration(self.dir, self.port, upstreams)
+        self.conf = configuration(self.dir, self.port, upstreams, drop)
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property

@@ -2,7 +2,8 @@
 
 One line per check, ``OK``, ``WARN`` or ``FAIL``, then a summary; exit code 1
 when any check fails. It looks at what ``fido serve`` would use (the same
-``--db`` / ``$FIDO_DB``, ``$FIDO_SECRET``, ``--host``, ``$FORWARDED_ALLOW_IPS``)
+``--db`` / ``$FIDO_DB``, ``$FIDO_SECRET``, ``--host``, ``$FIDO_FORWARDED_ALLOW_IPS`` or
+uvicorn's ``$FORWARDED_ALLOW_IPS``)
 and changes nothing: the database is read, never created nor migrated (a
 SQLite file is opened read-only), and PostgreSQL's LISTEN/NOTIFY is tried on
 a channel of its own. Every check catches its own errors: a broken setup
@@ -18,6 +19,7 @@ import os
 import secrets
 import shutil
 import sqlite3
+import ssl
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -285,9 +287,10 @@ def _trusted(value: str) -> list[str]:
 
 def check_cookies(host: str) -> Iterator[Check]:
     name = "cookies"
-    trusted = _trusted(os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1"))
+    trusted = _trusted(os.environ.get("FIDO_FORWARDED_ALLOW_IPS")
+                       or os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1,::1")
     if "*" in trusted:
-        yield _warn(name, "$FORWARDED_ALLOW_IPS is '*': anyone who reaches fido serve can "
+        yield _warn(name, "$FIDO_FORWARDED_ALLOW_IPS is '*': anyone who reaches fido serve can "
                     "claim HTTPS and any client address (the rate limits count by address); "
                     "name only the proxy's address")
     if _loopback(host):
@@ -304,12 +307,19 @@ def check_cookies(host: str) -> Iterator[Check]:
     yield _warn(name, f"fido serve listens on {host} in plain HTTP (it does not speak TLS): "
                 "session cookies cross the network readable and without Secure; listen on "
                 "127.0.0.1 behind a reverse proxy terminating TLS (docs/deploy.md), or set "
-                "$FORWARDED_ALLOW_IPS to a proxy on another machine")
+                "$FIDO_FORWARDED_ALLOW_IPS to a proxy on another machine")
 
 
-def check_public(url: str) -> Iterator[Check]:
+def _verify(ca: Path | None) -> ssl.SSLContext | bool:
+    """How the public address's certificate is checked: the system's authorities, or
+    ``ca``'s (a private authority, a test's self-signed certificate)."""
+    return ssl.create_default_context(cafile=str(ca)) if ca is not None else True
+
+
+def check_public(url: str, ca: Path | None = None) -> Iterator[Check]:
     """The server as people reach it (through the proxy): fido answers there, over HTTPS,
-    and its cookies come back ``Secure`` (the proxy tells it the request was HTTPS)."""
+    its cookies come back ``Secure`` (the proxy tells it the request was HTTPS), and the
+    tables' WebSocket passes the proxy."""
     import httpx  # noqa: PLC0415
 
     name = "proxy"
@@ -319,10 +329,13 @@ def check_public(url: str) -> Iterator[Check]:
                     f"{printable(url)}")
         return
     try:
-        with httpx.Client(timeout=10, follow_redirects=False) as web:
+        verify = _verify(ca)
+        # two clients, as two first visits: each answer sets the cookies a browser gets
+        with httpx.Client(timeout=10, follow_redirects=False, verify=verify) as web:
             health = web.get(f"{base}/api/health")
+        with httpx.Client(timeout=10, follow_redirects=False, verify=verify) as web:
             session = web.get(f"{base}/api/session")
-    except httpx.HTTPError as e:
+    except (httpx.HTTPError, OSError) as e:
         why = printable(e) or type(e).__name__
         yield _fail(name, f"{printable(base)} cannot be reached: {why}")
         return
@@ -334,21 +347,69 @@ def check_public(url: str) -> Iterator[Check]:
         yield _fail(name, f"{printable(base)}/api/health did not answer as fido does "
                     f"(HTTP {health.status_code}): does the proxy pass requests to fido serve?")
         return
-    cookies = [c for c in session.headers.get_list("set-cookie")
+    cookies = [c for answer in (health, session) for c in answer.headers.get_list("set-cookie")
                if c.lower().startswith("fido_csrf=")]
-    secure = bool(cookies) and all(
-        "secure" in (part.strip().lower() for part in c.split(";")) for c in cookies)
+    secure = all("secure" in (part.strip().lower() for part in c.split(";")) for c in cookies)
     if base.lower().startswith("http://"):
         yield _warn(name, f"{printable(base)} is plain HTTP: passwords and session cookies "
                     "cross the network readable; serve it over HTTPS (a proxy terminating "
                     "TLS)")
+    elif not cookies:
+        yield _fail(name, f"{printable(base)} answers, but fido's cookies do not come back: "
+                    "the proxy drops Set-Cookie (nginx: no proxy_hide_header Set-Cookie), "
+                    "so nobody can sign in")
     elif not secure:
         yield _fail(name, f"{printable(base)} is HTTPS but fido's cookies come back without "
                     "Secure: the proxy does not tell fido serve the request was HTTPS; send "
                     "X-Forwarded-Proto (nginx: proxy_set_header X-Forwarded-Proto $scheme) "
-                    "from an address in $FORWARDED_ALLOW_IPS (default 127.0.0.1)")
+                    "from an address in $FIDO_FORWARDED_ALLOW_IPS (default 127.0.0.1)")
     else:
         yield _ok(name, f"{printable(base)} answers over HTTPS and fido's cookies are Secure")
+    yield from check_websocket(base, ca)
+
+
+def check_websocket(base: str, ca: Path | None = None) -> Iterator[Check]:
+    """A table's socket through the proxy: the upgrade passes, and fido answers it (a
+    table that cannot exist: it closes with 4404, "no such table")."""
+    from websockets.exceptions import (  # noqa: PLC0415
+        ConnectionClosed,
+        InvalidHandshake,
+        InvalidStatus,
+    )
+    from websockets.sync.client import connect  # noqa: PLC0415
+    from websockets.typing import Origin  # noqa: PLC0415
+
+    name = "websocket"
+    secure = base.lower().startswith("https")
+    ws = ("wss" + base[len("https"):]) if secure else ("ws" + base[len("http"):])
+    context = ssl.create_default_context(cafile=str(ca) if ca else None) if secure else None
+    try:
+        with connect(f"{ws}/ws/tables/doctor-check", open_timeout=10, close_timeout=5,
+                     origin=Origin(base), ssl=context) as sock:
+            try:
+                sock.recv(timeout=10)
+            except ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd is not None else None
+            else:
+                code = None
+    except InvalidStatus as e:
+        yield _fail(name, f"the tables' WebSocket does not pass the proxy (HTTP "
+                    f"{e.response.status_code} to the upgrade): pass it on (nginx: "
+                    "proxy_http_version 1.1; proxy_set_header Upgrade $http_upgrade; "
+                    "proxy_set_header Connection \"upgrade\"; in location /ws/)")
+        return
+    except (InvalidHandshake, OSError, TimeoutError, ConnectionClosed) as e:
+        yield _fail(name, f"the tables' WebSocket cannot be opened through {printable(base)} "
+                    f"({printable(e) or type(e).__name__}): does the proxy pass the upgrade "
+                    "on? (nginx: proxy_http_version 1.1; proxy_set_header Upgrade "
+                    "$http_upgrade; proxy_set_header Connection \"upgrade\"; in location /ws/)")
+        return
+    if code != 4404:
+        yield _warn(name, f"the tables' WebSocket opens, but fido did not answer as it does "
+                    f"for a table that cannot exist (close code {code}, not 4404)")
+    else:
+        yield _ok(name, "the tables' WebSocket passes the proxy (a table that cannot exist: "
+                  "fido closes it with 4404)")
 
 
 # ---------------------------------------------------------------- disk space
@@ -470,14 +531,14 @@ def _guarded(name: str, check: Callable[[], Iterator[Check]]) -> Iterator[Check]
 
 
 def run_checks(url: str, host: str, backups: Path | None, keep: int,
-               public: str | None = None) -> list[Check]:
+               public: str | None = None, *, ca: Path | None = None) -> list[Check]:
     t = Target(url)
     checks: list[tuple[str, Callable[[], Iterator[Check]]]] = [
         ("database", lambda: check_database(t)),
         ("migrations", lambda: check_migrations(t)),
         ("secret", lambda: check_secret(t)),
         ("cookies", lambda: check_cookies(host)),
-        *([("proxy", lambda: check_public(public))] if public is not None else []),
+        *([("proxy", lambda: check_public(public, ca))] if public is not None else []),
         ("disk", lambda: check_disk(t, backups, keep)),
         ("postgresql", lambda: check_postgres(t)),
         ("federation", lambda: check_federation(t)),
@@ -519,14 +580,22 @@ def doctor(
     url: Annotated[
         str | None,
         typer.Option(help="the address people open (https://fido.example.org/): asks the "
-                     "running server through the proxy whether its cookies are Secure"),
+                     "running server through the proxy whether its cookies are Secure "
+                     "and its tables' WebSocket passes"),
+    ] = None,
+    *,
+    ca: Annotated[
+        Path | None,
+        typer.Option(exists=True, dir_okay=False,
+                     help="the certificate authority that signed --url's certificate "
+                     "(PEM), if not one the system trusts"),
     ] = None,
 ) -> None:
     """Check the database, the migrations, the secret, cookie security (with --url: through
     the proxy), disk space for backups (and PostgreSQL's LISTEN/NOTIFY); exit code 1 when a
     check fails."""
     with _no_traceback():
-        lines = run_checks(database_url(db), host, backups, keep, url)
+        lines = run_checks(database_url(db), host, backups, keep, url, ca=ca)
         for c in lines:
             typer.echo(f"{c.level:<5} {c.name:<11} {printable(c.message)}")
         fails = sum(c.level == "FAIL" for c in lines)
