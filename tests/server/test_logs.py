@@ -100,14 +100,26 @@ def test_a_whole_games_log(tmp_path: Path) -> None:
             access.append(entry)
         if entry["request_id"] is not None:
             ids.add(entry["request_id"])
-        elif entry["logger"] != "uvicorn.error" and not entry["message"].startswith(
-                "stopping: "):  # the start's and the stop's lines belong to no request
+        elif entry["logger"] not in ("uvicorn.error", "fido.store") and not entry[
+                "message"].startswith(("stopping: ", "fido server at ", "No federation")):
+            # the start's (the migration's too) and the stop's lines belong to no request
             raise AssertionError(f"a line of {entry['logger']} without its request: {line}")
         for tile in tiles:
             assert not re.search(rf"(?<![A-Za-z0-9_-]){re.escape(tile)}(?![A-Za-z0-9_-])",
                                  line), (tile, line)
         for secret in (*cookies, PASSWORD, WRONG, invite):
             assert secret not in line, line
+    # JSON from the first line: the database's migration, then the start's lines, and
+    # nothing in plain text on stdout either (journalctl shows both: `| jq .` reads all)
+    first = [json.loads(line) for line in lines[:3]]
+    assert first[0]["logger"] == "fido.store" and first[0]["message"].startswith(
+        "database migrated from revision none (empty) to "), lines[:3]
+    assert first[1]["message"].startswith("fido server at http://127.0.0.1:"), lines[:3]
+    assert first[2]["message"].startswith("No federation account yet"), lines[:3]
+    said = [line for line in proc.log.read_text().splitlines()
+            if line.strip() and not line.startswith("--- ")]  # the test's own header
+    assert all(json.loads(line) for line in said), said
+    assert {e["client"] for e in access} == {"127.0.0.1"}  # who asked, for the abuse desk
     paths = {(e["method"], e["path"], e["status"]) for e in access}
     assert ("POST", "/api/session", 401) in paths and ("GET", "/metrics", 200) in paths
     assert ("GET", f"/api/tables/{table_id}/record", 200) in paths

@@ -8,6 +8,7 @@ import enum
 import gc
 import ipaddress
 import logging
+import logging.config
 import signal
 import socket
 from collections.abc import Awaitable, Callable
@@ -98,8 +99,9 @@ def serve(
     ] = Limits.strong_bot_tables_per_address,
     close_delay: Annotated[
         float,
-        typer.Option(min=0.0, max=31 * 24.0, help="hours after a month's end before "
-                     "its ranking is published"),
+        typer.Option(envvar="FIDO_CLOSE_DELAY", min=0.0, max=31 * 24.0,
+                     help="hours after a month's end before its ranking is published "
+                     "(time to enter late paper sheets)"),
     ] = 0.0,
     proxy_headers: Annotated[
         bool,
@@ -150,6 +152,10 @@ def serve(
     from fido.web.app import create_app  # noqa: PLC0415
 
     trusted = _trusted(forwarded_allow_ips)
+    json_lines = log_format is LogFormat.JSON
+    # the process's logging from its first line (the database's migration, the start's
+    # lines): JSON lines are JSON from the first (`journalctl ... | jq .`)
+    logging.config.dictConfig(_log_config(json_lines=json_lines))
     if metrics_token is not None and len(metrics_token.strip()) < 16:
         typer.echo("error: --metrics-token: at least 16 characters "
                    "(`openssl rand -hex 32`)", err=True)
@@ -180,13 +186,14 @@ def serve(
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"fido server at http://{shown}:{port}/ (database {printable(_where(url))})")
-    _first_day(app, f"http://{shown}:{port}/", db)
+    say = logging.getLogger("fido.server").info if json_lines else typer.echo
+    say(f"fido server at http://{shown}:{port}/ (database {printable(_where(url))})")
+    _first_day(app, f"http://{shown}:{port}/", db, say)
     # a table message is at most MAX_FRAME bytes: no need to buffer uvicorn's 16 MiB default
     config = uvicorn.Config(app, host=host, port=port, log_level="info",
                             proxy_headers=proxy_headers, forwarded_allow_ips=trusted,
                             ws_max_size=WS_MAX_SIZE,
-                            log_config=_log_config(json_lines=log_format is LogFormat.JSON),
+                            log_config=_log_config(json_lines=json_lines),
                             access_log=log_format is LogFormat.TEXT,  # JSON: fido.access's
                             timeout_graceful_shutdown=GRACEFUL_SECONDS)
     _Server(config, app.state.server.drain).run()
@@ -256,7 +263,8 @@ def _trusted(value: str | None) -> str | None:
     return ",".join(entries)
 
 
-def _first_day(app: Any, address: str, db: str | None) -> None:
+def _first_day(app: Any, address: str, db: str | None,
+               say: Callable[[str], None] = typer.echo) -> None:
     """On a server without a federation account, how to make the first one."""
     from sqlalchemy import select  # noqa: PLC0415
 
@@ -267,11 +275,11 @@ def _first_day(app: Any, address: str, db: str | None) -> None:
         if s.scalar(select(RoleRow.id).where(RoleRow.role == FEDERATION).limit(1)):
             return
     where = f" --db '{printable(_where(db))}'" if db else ""
-    typer.echo("No federation account yet (requests to organise and player links are "
-               "granted at once).\n"
-               f"To make the first one: sign up at {address}, then run\n"
-               f"    fido accounts grant NAME federation{where}\n"
-               "and check the setup with `fido doctor`.")
+    say("No federation account yet (requests to organise and player links are "
+        "granted at once).\n"
+        f"To make the first one: sign up at {address}, then run\n"
+        f"    fido accounts grant NAME federation{where}\n"
+        "and check the setup with `fido doctor`.")
 
 
 def _log_config(*, json_lines: bool = False) -> dict[str, Any]:

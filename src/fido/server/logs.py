@@ -11,7 +11,9 @@ handshake lines) carry ``request_id: null``.
 ``fido serve --log-format json`` writes one JSON object a line to stderr
 (:class:`JsonFormatter`): ``time``, ``level``, ``logger``, ``message``, ``request_id``,
 and for an access line (``fido.access``) ``method``, ``path`` (never the query: an
-invite's code travels there), ``status`` and ``duration`` in seconds.
+invite's code and a reset link's token travel there), ``status``, ``client`` (the
+address the request came from, as the trusted proxy says) and ``duration`` in seconds.
+Every line is JSON from the process's first (its start, a migration of the database).
 
 What is never logged: a hand's tiles, a move (the table's log is in the database), a
 session's id or cookie, a password, a token. fido's own lines name tables, analyses
@@ -83,8 +85,10 @@ class RequestIds:
         finally:
             if logged:
                 method, path = scope["method"], scope["path"]
+                client = scope.get("client")  # behind the proxy: the address it was sent
                 ACCESS.info("%s %s %s", method, path, status, extra={
                     "method": method, "path": path, "status": status,
+                    "client": client[0] if client else None,
                     "duration": round(time.perf_counter() - started, 6)})
         # kept after a failure: the 500's line, logged by the layer outside this one,
         # carries it too (each request has a task of its own)
@@ -92,8 +96,8 @@ class RequestIds:
 
 
 def _request_id(scope: Scope) -> str:
-    """The id of the request already being served in this task (a page calling the API
-    in-process), else the request's own X-Request-ID when well-formed, else a new one."""
+    """The id of the request already being served in this task, else the request's own
+    X-Request-ID when well-formed, else a new one."""
     current = REQUEST_ID.get()
     if current is not None:
         return current
@@ -122,12 +126,13 @@ class QuerylessAccess(logging.Filter):
         return True
 
 
-_EXTRA = ("method", "path", "status", "duration")
+_EXTRA = ("method", "path", "status", "client", "duration")
 
 
 class JsonFormatter(logging.Formatter):
     """One JSON object a line: time (UTC, ISO 8601), level, logger, message, request_id,
-    and an access line's method, path, status and duration; an exception's type and
+    and an access line's method, path, status, client address and duration; an
+    exception's type and
     traceback under ``exc``."""
 
     def format(self, record: logging.LogRecord) -> str:

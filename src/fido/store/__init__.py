@@ -14,6 +14,7 @@ PostgreSQL works the same (``postgresql+psycopg://user@host/db``).
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -62,6 +63,8 @@ from fido.store.models import (
     TableRow,
     WebSession,
 )
+
+log = logging.getLogger("fido.store")
 
 __all__ = [
     "BUSY_SECONDS",
@@ -290,8 +293,12 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     with engine.execution_options(fido_write=True).begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        before = MigrationContext.configure(conn).get_current_revision()
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
+        after = MigrationContext.configure(conn).get_current_revision()
+    if after != before:  # the administrator's sign that an upgrade changed the schema
+        log.info("database migrated from revision %s to %s", before or "none (empty)", after)
 
 
 def open_store(url: str | None = None) -> Store:
