@@ -129,11 +129,16 @@ def test_fido_doctor_passes_the_docs_site_and_fails_a_broken_one(
         with servers(a):
             a.start()
             proxy.start()
+            if failing is None:  # a private table's invite, a reset link's token
+                for query in ("invite=InviteSecret42", "token=ResetSecret42"):
+                    httpx.get(f"{proxy.base}/tables/abcdef123?{query}", verify=False,
+                              headers={"Referer": f"{proxy.base}/x?{query}"})
             out = subprocess.run(
                 [sys.executable, "-m", "fido.cli", "doctor", "--db", POSTGRES,
                  "--url", proxy.base, "--ca", str(proxy.dir / "cert.pem")],
                 env={**os.environ, "PYTHONPATH": SRC}, capture_output=True, text=True,
                 timeout=120, check=False, cwd=tmp_path)
+            logged = proxy.site_log()
     finally:
         proxy.stop()
     levels = {line.split()[1]: line.split()[0] for line in out.stdout.splitlines()
@@ -144,3 +149,6 @@ def test_fido_doctor_passes_the_docs_site_and_fails_a_broken_one(
     assert {k: levels.get(k) for k in expected} == expected, out.stdout + out.stderr
     assert (out.returncode == 1) == (failing is not None or "FAIL" in levels.values()), \
         out.stdout
+    if failing is None:  # the site's log keeps the paths, never a query nor a referrer
+        assert "/tables/abcdef123" in logged and "/api/health" in logged, logged
+        assert "Secret42" not in logged, logged

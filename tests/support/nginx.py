@@ -52,6 +52,11 @@ def site(port: int, upstreams: tuple[int, int], cert: Path, key: Path,
     sub(r"listen 443 ssl", f"listen 127.0.0.1:{port} ssl", 1)
     sub(r"ssl_certificate \S+;", f"ssl_certificate {cert};", 1)
     sub(r"ssl_certificate_key \S+;", f"ssl_certificate_key {key};", 1)
+    # the site's own log in the test's directory, and beside it the test's log of which
+    # process answered (a server's access_log replaces the http block's)
+    sub(r"access_log /var/log/nginx/fido\.access\.log fido_private;",
+        f"access_log {cert.parent / 'fido.access.log'} fido_private;\n"
+        f"    access_log {cert.parent / 'access.log'} upstreams;", 1)
     for part in drop:
         kept = [line for line in text.splitlines() if part not in line]
         assert len(kept) < len(text.splitlines()), f"the site has no line with {part!r}"
@@ -131,6 +136,11 @@ class Nginx:
             if path.exists():
                 out += path.read_text(errors="replace")[-3000:]
         return out
+
+    def site_log(self) -> str:
+        """The site's own access log (docs/deploy.md's ``fido_private`` format)."""
+        path = self.dir / "fido.access.log"
+        return path.read_text() if path.exists() else ""
 
     def access(self) -> list[list[str]]:
         """nginx's log of answers: status, method, path, the upstream(s) tried."""
