@@ -134,6 +134,20 @@ def test_without_a_federation_account_the_doctor_says_how_to_make_one(tmp_path: 
     assert code == 0
     assert levels(lines, "federation") == ["WARN"]
     assert "fido accounts grant NAME federation" in lines["federation"][0]
+    assert "granted at once to people on this machine" in lines["federation"][0]
+
+
+@pytest.mark.parametrize(("grants", "level", "said"), [
+    ("", "WARN", "wait for one"),  # auto: nothing is granted to the internet
+    ("always", "FAIL", "grants organiser roles and player links at once to whoever asks"),
+])
+def test_a_public_server_without_a_federation(tmp_path: Path, grants: str, level: str,
+                                              said: str) -> None:
+    url, _ = sqlite_db(tmp_path)
+    _code, lines, out = doctor("--db", url, "--host", "0.0.0.0", cwd=tmp_path,
+                              FIDO_SECRET=STRONG, FIDO_GRANTS=grants)
+    assert levels(lines, "federation") == [level], out
+    assert said in lines["federation"][0], out
 
 
 # ---------------------------------------------------------------- the database

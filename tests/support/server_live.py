@@ -20,6 +20,7 @@ import uvicorn
 from fido.accounts.claims import link_player
 from fido.accounts.roles import find_account
 from fido.server.hub import PlaySettings
+from fido.server.policy import Grants
 from fido.server.settings import MailSettings
 from fido.store import open_store
 from fido.web.app import Limits, create_app
@@ -48,9 +49,11 @@ def free_port() -> int:
 def live_server(
     db_url: str, *, limits: Limits = Limits(), play: PlaySettings = FAST,  # noqa: B008
     port: int | None = None, mail: MailSettings = MailSettings(),  # noqa: B008
+    grants: Grants = "auto", public: bool = False,
 ) -> Iterator[str]:
     """Serve ``create_app(db_url)`` until the block ends; yields its base URL."""
-    app = create_app(db_url, limits=limits, play=play, mail=mail)
+    app = create_app(db_url, limits=limits, play=play, mail=mail, grants=grants,
+                     public=public)
     port = port or free_port()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")

@@ -103,26 +103,26 @@ def ask(s: Session, account: Account, number: int,
     return claim
 
 
-def links_at_once(s: Session, account: Account) -> bool:
+def links_at_once(s: Session, account: Account, free: bool = True) -> bool:
     """Nobody is to be asked: she is the federation, or the server has no federation
-    account."""
+    account and ``free`` (:func:`fido.server.policy.grants_at_once`)."""
     federation = s.scalar(select(RoleRow.account_id).where(RoleRow.role == FEDERATION).limit(1))
-    return federation is None or s.scalar(select(RoleRow.id).where(
+    return (free and federation is None) or s.scalar(select(RoleRow.id).where(
         RoleRow.account_id == account.id, RoleRow.role == FEDERATION)) is not None
 
 
-def ask_or_link(s: Session, account: Account, number: int) -> bool:
+def ask_or_link(s: Session, account: Account, number: int, free: bool = True) -> bool:
     """:func:`link_player` where :func:`links_at_once`, else :func:`ask`. True: linked."""
     if account.guest:
         raise Refused("guest", _("a guest cannot be linked to a player: sign up first"))
-    if links_at_once(s, account):
+    if links_at_once(s, account, free):
         link_player(s, account, number)
         return True
     ask(s, account, number)
     return False
 
 
-def register_self(s: Session, account: Account) -> Player:
+def register_self(s: Session, account: Account, free: bool = True) -> Player:
     """A new ranking player in her account's name, linked to her: only where nobody is to
     be asked (:func:`links_at_once`; a federation registers its players itself)."""
     if account.guest or account.name is None:
@@ -131,7 +131,7 @@ def register_self(s: Session, account: Account) -> Player:
         mine = s.get(Player, account.player_id)
         raise Refused("already_linked", _("your account is player {number} already")
                       .format(number=mine.number if mine else "?"))
-    if not links_at_once(s, account):
+    if not links_at_once(s, account, free):
         raise Refused("federation_registers", _("the federation registers ranking "
                       "players here: ask it for your number"))
     try:

@@ -64,6 +64,7 @@ __all__ = [
     "is_federation",
     "latest_request",
     "may_organise",
+    "nobody_to_ask",
     "parse_scope",
     "pending_requests",
     "revoke",
@@ -283,6 +284,11 @@ def settlers(s: Session, game: GameRow) -> list[int]:
 # ---------------------------------------------------------------- requests to organise
 
 
+def nobody_to_ask(s: Session) -> bool:
+    """The server has no federation account (yet)."""
+    return _nobody_to_ask(s)
+
+
 def may_organise(s: Session, account: Account | None) -> bool:
     """Whether she may create events: an organiser (of any scope) or the federation."""
     if account is None or account.guest:
@@ -295,11 +301,12 @@ def _nobody_to_ask(s: Session) -> bool:
 
 
 def ask_organiser(s: Session, account: Account, scope: str,
-                  *, now: dt.datetime | None = None) -> OrganiserRequest:
+                  *, now: dt.datetime | None = None, free: bool = True) -> OrganiserRequest:
     """She asks the federation for an organiser's role of ``scope`` (``club:NAME`` or
     ``event:NAME``); a request of hers still pending is replaced by this one. A server
-    with no federation account has nobody to ask: the role is granted at once (the
-    request is stored approved)."""
+    with no federation account has nobody to ask: with ``free`` the role is granted at
+    once (the request is stored approved), else it waits for a federation account
+    (:func:`fido.server.policy.grants_at_once`)."""
     if account.guest:
         raise RoleError(_("a guest holds no roles: she signs up first"), "guest")
     try:
@@ -325,7 +332,7 @@ def ask_organiser(s: Session, account: Account, scope: str,
     else:
         request.scope, request.asked_at = scope_, now
     s.flush()
-    if _nobody_to_ask(s):
+    if free and _nobody_to_ask(s):
         grant(s, account, ORGANISER, scope_, now=now)
         request.decided_at, request.approved = now, True
         s.flush()

@@ -505,7 +505,10 @@ def _check_notify(engine: Engine) -> Iterator[Check]:
 # ---------------------------------------------------------------- accounts
 
 
-def check_federation(t: Target) -> Iterator[Check]:
+def check_federation(t: Target, host: str, public: str | None) -> Iterator[Check]:
+    """A federation account answers the requests to organise and to be a ranking player;
+    without one, a server that people reach from elsewhere must not grant them to whoever
+    asks first (``$FIDO_GRANTS``, :func:`fido.server.policy.grants_at_once`)."""
     if t.engine is None or not t.schema:
         return
     with t.engine.connect() as conn:
@@ -513,10 +516,20 @@ def check_federation(t: Target) -> Iterator[Check]:
             "SELECT count(*) FROM account_roles WHERE role = 'federation'")).scalar()
     if n:
         yield _ok("federation", f"{n} federation account{'s' if n != 1 else ''}")
+        return
+    grants = (os.environ.get("FIDO_GRANTS") or "auto").strip().lower()
+    reached = not _loopback(host) or public is not None  # from elsewhere, or a proxy
+    fix = "sign up on the web, then run `fido accounts grant NAME federation`"
+    if grants == "always" and reached:
+        yield _fail("federation", "no federation account, and $FIDO_GRANTS=always grants "
+                    "organiser roles and player links at once to whoever asks, on a server "
+                    f"people reach from elsewhere: unset it (auto), then {fix}")
+    elif grants == "always" or (grants == "auto" and not reached):
+        yield _warn("federation", "no federation account yet (requests to organise and "
+                    f"player links are granted at once to people on this machine): {fix}")
     else:
         yield _warn("federation", "no federation account yet (requests to organise and "
-                    "player links are granted at once): sign up on the web, then run "
-                    "`fido accounts grant NAME federation`")
+                    f"player links wait for one: nobody can answer them): {fix}")
 
 
 # ---------------------------------------------------------------- the report
@@ -541,7 +554,7 @@ def run_checks(url: str, host: str, backups: Path | None, keep: int,
         *([("proxy", lambda: check_public(public, ca))] if public is not None else []),
         ("disk", lambda: check_disk(t, backups, keep)),
         ("postgresql", lambda: check_postgres(t)),
-        ("federation", lambda: check_federation(t)),
+        ("federation", lambda: check_federation(t, host, public)),
     ]
     try:
         return [line for name, check in checks for line in _guarded(name, check)]

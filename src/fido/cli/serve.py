@@ -35,7 +35,26 @@ GC_THRESHOLDS = (700, 10, 1000)
 # long for the HTTP requests still answered, before uvicorn cancels them
 GRACEFUL_SECONDS = 10
 
-__all__ = ["LogFormat", "serve_app"]
+__all__ = ["GrantsChoice", "LogFormat", "serve_app"]
+
+
+class GrantsChoice(enum.StrEnum):
+    """``--grants``: :func:`fido.server.policy.grants_at_once`'s setting."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+def _loopback(host: str) -> bool:
+    """``--host`` is this machine alone (127.0.0.1, ::1, localhost)."""
+    name = host.strip().strip("[]").lower()
+    if name in ("localhost", "localhost.localdomain", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 class LogFormat(enum.StrEnum):
@@ -143,6 +162,15 @@ def serve(
         typer.Option(envvar="FIDO_MAIL_FROM",
                      help="the From of the server's mail, e.g. 'fido <fido@example.org>'"),
     ] = "fido <fido@localhost>",
+    grants: Annotated[
+        GrantsChoice,
+        typer.Option(case_sensitive=False, envvar="FIDO_GRANTS",
+                     help="with no federation account yet, are organiser roles and player "
+                     "links granted at once? auto: only to people on this machine "
+                     "(--host on loopback, not through a proxy); always: to everyone (a "
+                     "club's laptop on its own network); never: they wait for a "
+                     "federation account"),
+    ] = GrantsChoice.AUTO,
 ) -> None:
     """Serve the fido HTTP API, the lobby and the tables' WebSocket (docs/server.md)."""
     from fido.server.monthly import MonthlySettings  # noqa: PLC0415
@@ -176,7 +204,8 @@ def serve(
                         strong_bot_tables_per_address=strong_bot_tables_per_address)
         app = create_app(url, play=play, monthly=monthly, limits=limits,
                          metrics_token=metrics_token and metrics_token.strip(),
-                         mail=MailSettings(smtp=smtp or None, sender=mail_from))
+                         mail=MailSettings(smtp=smtp or None, sender=mail_from),
+                         grants=grants.value, public=not _loopback(host))
     except StoreError as e:
         typer.echo(f"error: {printable(e)}", err=True)
         raise typer.Exit(code=1) from None
@@ -269,14 +298,22 @@ def _first_day(app: Any, address: str, db: str | None,
     from sqlalchemy import select  # noqa: PLC0415
 
     from fido.accounts.roles import FEDERATION  # noqa: PLC0415
+    from fido.server.policy import grants_at_once as policy_grants  # noqa: PLC0415
     from fido.store import RoleRow  # noqa: PLC0415
 
     with app.state.server.store.session(write=False) as s:
         if s.scalar(select(RoleRow.id).where(RoleRow.role == FEDERATION).limit(1)):
             return
     where = f" --db '{printable(_where(db))}'" if db else ""
-    say("No federation account yet (requests to organise and player links are "
-        "granted at once).\n"
+    srv = app.state.server
+    if policy_grants(srv.grants, srv.public, {}):
+        how = ("requests to organise and player links are granted at once to people on "
+               "this machine; through a proxy or from elsewhere they wait for it"
+               if srv.grants == "auto" else
+               "requests to organise and player links are granted at once (--grants always)")
+    else:
+        how = "requests to organise and player links wait for it"
+    say(f"No federation account yet ({how}).\n"
         f"To make the first one: sign up at {address}, then run\n"
         f"    fido accounts grant NAME federation{where}\n"
         "and check the setup with `fido doctor`.")

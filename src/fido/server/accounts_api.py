@@ -21,6 +21,7 @@ from fido.server.account_views import account_out, claim_out
 from fido.server.deps import (
     CsrfChecked,
     errors,
+    grants_freely,
     me,
     server,
 )
@@ -152,7 +153,7 @@ def link_player(body: PlayerLink, request: Request, response: Response) -> Accou
         if account.guest:
             raise ApiError(403, "guest",
                            _("a guest cannot be linked to a player: sign up first"))
-        if claims.ask_or_link(s, account, body.number):
+        if claims.ask_or_link(s, account, body.number, grants_freely(request)):
             response.status_code = 200
         return account_out(s, account)
 
@@ -168,7 +169,7 @@ def new_player(request: Request) -> AccountOut:
         account = me(request, s)
         if account is None:
             raise ApiError(401, "signed_out", _("sign in first"))
-        claims.register_self(s, account)
+        claims.register_self(s, account, grants_freely(request))
         return account_out(s, account)
 
 @router.get("/claims", response_model=list[ClaimFor], tags=["accounts"],

@@ -48,6 +48,7 @@ __all__ = [
     "count_against",
     "errors",
     "finished_record",
+    "grants_freely",
     "https",
     "me",
     "room",
@@ -88,6 +89,15 @@ class Server:
     secret: str = ""  # the server's secret: signs cookies and reset links
     resets: RateLimiter | None = None  # password resets asked for, per address
     resets_of: RateLimiter | None = None  # and per account
+    grants: policy.Grants = "auto"  # roles and links without a federation (grants_freely)
+    public: bool = False  # fido serve listens on an address other than loopback
+
+
+def grants_freely(request: Request) -> bool:
+    """Whether this request is granted organiser roles and player links at once where
+    the server has no federation account (:func:`fido.server.policy.grants_at_once`)."""
+    srv = server(request)
+    return policy.grants_at_once(srv.grants, srv.public, request.headers)
 
 
 def server(request: Request) -> Server:

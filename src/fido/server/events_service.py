@@ -247,7 +247,8 @@ def ask_to_organise(request: Request, body: OrganiserRequestIn) -> dict[str, Any
     is granted at once (``status``: ``approved``)."""
     def work(s: Session) -> dict[str, Any]:
         me = deps.signed_in(request, s)
-        return _request_json(roles.ask_organiser(s, me, body.scope)) or {}
+        return _request_json(roles.ask_organiser(
+            s, me, body.scope, free=deps.grants_freely(request))) or {}
     result: dict[str, Any] = _in_store(request, work)
     return result
 

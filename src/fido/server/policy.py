@@ -53,6 +53,7 @@ __all__ = [
     "check_bot_tables_here",
     "check_organise",
     "game_data",
+    "grants_at_once",
     "listed_tables",
     "match_tables",
     "may_organise",
@@ -321,3 +322,22 @@ def may_read_metrics(scope: Mapping[str, Any], headers: Mapping[str, str],
         return client is not None and ipaddress.ip_address(client[0]).is_loopback
     except ValueError:
         return False
+
+
+Grants = Literal["auto", "always", "never"]
+
+
+def grants_at_once(setting: Grants, public: bool, headers: Mapping[str, str]) -> bool:
+    """On a server with no federation account, are organiser roles and player links
+    granted at once (nobody is there to ask), or do they wait for a federation account?
+
+    ``always``: granted (a club's laptop on its own network, said so explicitly);
+    ``never``: they wait. ``auto`` (``fido serve``'s default): granted only to a request
+    that reached a server listening on loopback directly, never through a proxy (its
+    ``X-Forwarded-For``) nor on a server listening on another address (``public``): a
+    server on the internet grants nothing to whoever asks first.
+    """
+    if setting != "auto":
+        return setting == "always"
+    return not public and not any(h in headers for h in _FORWARDED)
+

@@ -51,6 +51,7 @@ from fido.server.logs import RequestIds
 from fido.server.metrics import Metrics, metrics_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
 from fido.server.play import TableSockets
+from fido.server.policy import Grants
 from fido.server.postman import Postman
 from fido.server.queue import SeenSessions, touch_sockets
 from fido.server.ratelimit import RateLimiter
@@ -116,6 +117,8 @@ def create_app(
     monthly: MonthlySettings = MonthlySettings(),  # noqa: B008 (frozen)
     metrics_token: str | None = None,
     mail: MailSettings = MailSettings(),  # noqa: B008 (frozen)
+    grants: Grants = "auto",
+    public: bool = False,
 ) -> FastAPI:
     """The server app on the store at ``db_url`` (default ``$FIDO_DB`` or ./fido.db),
     migrated on open; ``secret`` (default ``$FIDO_SECRET`` or the stored one) signs cookies.
@@ -125,7 +128,10 @@ def create_app(
     ``monthly`` how often the monthly close looks for an ended month (0: never);
     ``metrics_token`` (default ``$FIDO_METRICS_TOKEN``) opens ``/metrics`` from elsewhere
     than loopback (:func:`fido.server.policy.may_read_metrics`); ``mail`` where the
-    outbox's mail goes (:mod:`fido.server.postman`; none: the server sends no mail).
+    outbox's mail goes (:mod:`fido.server.postman`; none: the server sends no mail);
+    ``grants`` and ``public`` (it listens on an address other than loopback) whether a
+    server without a federation account grants roles and links at once
+    (:func:`fido.server.policy.grants_at_once`).
     """
     store = store or open_store(db_url)
     key = server_secret(store, secret)
@@ -183,6 +189,8 @@ def create_app(
         secret=key,
         resets=RateLimiter(limits.resets_per_address, limits.window),
         resets_of=RateLimiter(limits.resets_per_account, limits.window),
+        grants=grants,
+        public=public,
     )
     app.state.metrics = metrics
     app.add_middleware(GZipMiddleware, minimum_size=2048)  # replays and records are long

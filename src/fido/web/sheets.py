@@ -177,13 +177,13 @@ def _inbox_item(n: Notification) -> dict[str, Any]:
                    "status": "approved" if approved else "refused"}
 
 
-def _asked(s: Session, account: Account) -> dict[str, Any]:
+def _asked(request: Request, s: Session, account: Account) -> dict[str, Any]:
     """What her link request form shows (not linked yet): her last request to the
     federation, if she made one, and whether the link is made at once (nobody to ask)."""
     if account.player_id is not None:
         return {}
     return {"claim": claim_out(claims.latest(s, account.id)),
-            "direct": claims.links_at_once(s, account)}
+            "direct": claims.links_at_once(s, account, deps.grants_freely(request))}
 
 
 def _store(request: Request) -> Any:
@@ -275,7 +275,7 @@ def new_sheet(request: Request, table: int | None = None) -> Response:
                 sheet.values[f"player{i}"] = str(n)
             sheet.rows = max(sheet.rows, len(numbers))
         return _form_page(request, sheet, me=me, linked=account.player_id is not None,
-                          asked=_asked(s, account))
+                          asked=_asked(request, s, account))
 
 
 def _enter(request: Request, form: dict[str, str]) -> Response:
@@ -310,7 +310,7 @@ def _enter(request: Request, form: dict[str, str]) -> Response:
         if game_id is not None:
             return see_other(f"/sheets/{game_id}?sent=1")
         return _form_page(request, sheet, status, me=me,
-                          linked=account.player_id is not None, asked=_asked(s, account))
+                          linked=account.player_id is not None, asked=_asked(request, s, account))
 
 
 @router.post("/sheets")
@@ -435,7 +435,7 @@ def _results_page(request: Request, error: str = "", status: int = 200,
                              "players": len(game.lines)})
         player = _name(s, account.player_id)
         settles = bool(roles_of(s, account.id))
-        asked = _asked(s, account) if player is None else {}
+        asked = _asked(request, s, account) if player is None else {}
     return render(request, "sheets.html", status, me=me, rows=rows, player=player,
                   settles=settles, error=error, number=number, **asked)
 
@@ -452,12 +452,12 @@ def _ask(request: Request, form: dict[str, str]) -> Response:
         with _store(request).session() as s:
             account = _signed_in(request, s)
             if form.get("action") == "new":  # no number yet: a new player (no federation)
-                claims.register_self(s, account)
+                claims.register_self(s, account, deps.grants_freely(request))
                 return see_other(back)
             wanted = whole_or_none(number)
             if wanted is None or not 1 <= wanted <= INT_MAX:
                 raise ApiError(422, "invalid", _("a player number is a whole number from 1"))
-            claims.ask_or_link(s, account, wanted)
+            claims.ask_or_link(s, account, wanted, deps.grants_freely(request))
     except Refused as e:
         return _results_page(request, e.message, status_of(e), number)
     return see_other(back)
