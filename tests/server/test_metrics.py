@@ -20,6 +20,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+import fido
 from support.server_live import browser, free_port, live_server
 from support.server_procs import SRC, Player, guest, open_table, wait_until
 
@@ -86,6 +87,17 @@ def test_a_game_counted(tmp_path: Path) -> None:
     assert after[("fido_signin_refusals_total", "reason=rate_limited")] == 0
     assert after[("fido_tables", "state=running")] == 0
     assert after[("fido_analysis_jobs", "state=waiting")] == 0
+    # the answers by class: the refused sign-in a 4xx, none a 5xx, and the rest 2xx/3xx
+    assert after[("fido_http_responses_total", "status=4xx")] >= 1
+    assert after[("fido_http_responses_total", "status=5xx")] == 0
+    assert after[("fido_http_responses_total", "status=2xx")] > \
+        before[("fido_http_responses_total", "status=2xx")]
+    # what runs, and the process itself
+    assert after[("fido_build_info", f"version={fido.__version__}")] == 1
+    assert after[("process_resident_memory_bytes", "")] > 10 * 2**20
+    assert after[("process_start_time_seconds", "")] > 0
+    # the monthly close ran to its end at start (nothing was due): its time is known
+    assert after[("fido_monthly_close_last_success_timestamp_seconds", "")] > 0
 
 
 def test_only_from_the_machine_itself_or_with_the_token(

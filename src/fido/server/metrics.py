@@ -28,12 +28,17 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    Info,
+    PlatformCollector,
+    ProcessCollector,
     generate_latest,
 )
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+import fido
 from fido.server import policy
 
 if TYPE_CHECKING:
@@ -41,7 +46,7 @@ if TYPE_CHECKING:
 
     from fido.server.hub import Hub
 
-__all__ = ["TABLE_STATES", "Metrics", "metrics_routes"]
+__all__ = ["TABLE_STATES", "HttpAnswers", "Metrics", "metrics_routes"]
 
 # the states a table's room is in (TableRow.status): each one shown, 0 when none
 TABLE_STATES = ("open", "running", "finished", "abandoned")
@@ -81,6 +86,22 @@ class Metrics:
         self._moves = {o: self.moves.labels(o) for o in ("accepted", "refused", "duplicate")}
         for reason in ("wrong_password", "rate_limited"):
             self.signin_refusals.labels(reason)
+        # the HTTP answers by their status's class: a rise of 5xx is the first alert
+        self.responses = Counter(
+            "fido_http_responses", "HTTP answers of this process by status class",
+            ["status"], registry=r)
+        self._responses = {c: self.responses.labels(c) for c in ("2xx", "3xx", "4xx", "5xx")}
+        # the last monthly close that ran to its end (published, or nothing was due)
+        self.monthly_close = Gauge(
+            "fido_monthly_close_last_success_timestamp_seconds",
+            "Unix time of this process's last monthly close that ran without an error "
+            "(0: none yet)", registry=r)
+        # what runs: the version (fido_build_info) and the process itself (process_*: CPU,
+        # memory, open files, start time; python_info)
+        Info("fido_build", "The fido version this process runs", registry=r).info(
+            {"version": fido.__version__})
+        ProcessCollector(registry=r)
+        PlatformCollector(registry=r)
         self._held = _Held()
         r.register(self._held)
 
@@ -100,6 +121,15 @@ class Metrics:
 
     def written(self, seconds: float) -> None:
         self.write_seconds.observe(seconds)
+
+    def answered(self, status: int) -> None:
+        """An HTTP answer of ``status`` sent."""
+        key = f"{min(max(status // 100, 1), 5)}xx"
+        (self._responses.get(key) or self.responses.labels(key)).inc()
+
+    def closed_month(self) -> None:
+        """The monthly close ran to its end (now)."""
+        self.monthly_close.set(time.time())
 
     def text(self) -> bytes:
         return generate_latest(self.registry)
@@ -148,3 +178,24 @@ def metrics_routes(token: str | None) -> APIRouter:
         return Response(found.text(), media_type=CONTENT_TYPE_LATEST)
 
     return router
+
+
+class HttpAnswers:
+    """ASGI middleware: each HTTP answer's status counted (:meth:`Metrics.answered`)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        metrics: Metrics = scope["app"].state.metrics
+
+        async def counted(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                metrics.answered(int(message["status"]))
+            await send(message)
+
+        await self.app(scope, receive, counted)
+

@@ -172,9 +172,11 @@ class MonthlyClose:
     """
 
     def __init__(
-        self, store: Store, settings: MonthlySettings, clock: Callable[[], dt.datetime] = utcnow
+        self, store: Store, settings: MonthlySettings, clock: Callable[[], dt.datetime] = utcnow,
+        done: Callable[[], None] | None = None,
     ) -> None:
         self.store, self.settings, self.clock = store, settings, clock
+        self.done = done  # told after each wake-up that ran to its end (a metric's time)
         self._task: asyncio.Task[None] | None = None
         self._stopping: asyncio.Event | None = None
         self._said: set[tuple[str | None, str]] = set()  # what was logged once already
@@ -198,9 +200,13 @@ class MonthlyClose:
         assert self._stopping is not None
         while not self._stopping.is_set():
             try:
-                await asyncio.to_thread(self.run_once)
+                done = await asyncio.to_thread(self.run_once)
             except Exception as e:  # never the server's end: logged, tried again later
                 log.error("monthly close: %s: %s", type(e).__name__, printable(str(e), 300))
+            else:
+                if self.done is not None and all(c.outcome in ("published", "already", "busy")
+                                                 for c in done):
+                    self.done()
             with contextlib.suppress(TimeoutError):  # the interval passed: wake up
                 await asyncio.wait_for(self._stopping.wait(), self.settings.every)
 

@@ -48,7 +48,7 @@ from fido.server.field_errors import field_errors
 from fido.server.hub import Hub, PlaySettings
 from fido.server.language import QUERY, Language, negotiate
 from fido.server.logs import RequestIds
-from fido.server.metrics import Metrics, metrics_routes
+from fido.server.metrics import HttpAnswers, Metrics, metrics_routes
 from fido.server.monthly import MonthlyClose, MonthlySettings
 from fido.server.play import TableSockets
 from fido.server.policy import Grants
@@ -136,8 +136,8 @@ def create_app(
     store = store or open_store(db_url)
     key = server_secret(store, secret)
     hub = Hub(store, play)
-    closer = MonthlyClose(store, monthly)
     metrics = Metrics()  # this app's own registry (docs/deploy.md, "Metrics")
+    closer = MonthlyClose(store, monthly, done=metrics.closed_month)
     metrics.watch(hub)
     store.on_write = metrics.written
     token = metrics_token or os.environ.get("FIDO_METRICS_TOKEN") or None
@@ -209,6 +209,7 @@ def create_app(
     app.add_middleware(Language)  # the request's language: the handlers, pages, the 413's
     app.add_middleware(TableSockets)  # the table's socket, in front of all the pages' layers
     app.add_middleware(RequestIds)  # each request's and socket's id, on its log lines
+    app.add_middleware(HttpAnswers)  # each answer's status class counted (/metrics)
     return app
 
 
