@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import sqlite3
 import ssl
@@ -484,3 +485,40 @@ def test_postgresql_version_and_listen_notify(tmp_path: Path) -> None:
         with engine.begin() as conn:
             conn.execute(text("UPDATE alembic_version SET version_num = :h"), {"h": HEAD})
         engine.dispose()
+
+
+# ---------------------------------------------------------------- the environment file
+
+
+def _doc_env_lines() -> list[str]:
+    """The lines of /etc/fido/fido.env that docs/deploy.md shows."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text()
+    shown = [line[4:] for line in doc.splitlines()
+             if re.match(r"    (#|FIDO_[A-Z_]+=)", line)]
+    assert any(line.startswith("FIDO_DB=") for line in shown), shown
+    return shown
+
+
+def test_the_docs_env_file_means_the_same_to_systemd_and_a_shell(tmp_path: Path) -> None:
+    env = tmp_path / "fido.env"
+    env.write_text("\n".join(_doc_env_lines()) + "\n")
+    url, _ = sqlite_db(tmp_path)
+    _code, lines, out = doctor("--db", url, "--env-file", str(env), cwd=tmp_path,
+                               FIDO_SECRET=STRONG)
+    assert levels(lines, "env-file") == ["OK"], out
+
+
+@pytest.mark.parametrize(("line", "key"), [
+    ("FIDO_DB=postgresql+psycopg://fido@db/fido?sslmode=require&connect_timeout=5", "FIDO_DB"),
+    ("FIDO_MAIL_FROM=fido <fido@example.org>", "FIDO_MAIL_FROM"),
+    ("FIDO_SECRET=abc   # a comment the shell drops and systemd keeps", "FIDO_SECRET"),
+])
+def test_an_env_file_a_shell_reads_otherwise_fails(tmp_path: Path, line: str, key: str) -> None:
+    env = tmp_path / "fido.env"
+    env.write_text(f"# the service's settings\nFIDO_GRANTS=auto\n{line}\n")
+    url, _ = sqlite_db(tmp_path)
+    code, lines, out = doctor("--db", url, "--env-file", str(env), cwd=tmp_path,
+                              FIDO_SECRET=STRONG)
+    assert code == 1 and levels(lines, "env-file") == ["FAIL"], out
+    assert f"{key} (line 3)" in lines["env-file"][0] and "single quotes" in out
+

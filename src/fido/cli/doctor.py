@@ -268,6 +268,45 @@ def check_secret(t: Target) -> Iterator[Check]:
                   "signs the cookies (every process shares it; backups hold it)")
 
 
+# ---------------------------------------------------------------- the environment file
+
+# what a shell does something with in an unquoted value (systemd's EnvironmentFile does not)
+_SHELL_SPECIAL = set("&;|<>()$`\\\"' \t")
+
+
+def check_env_file(path: Path) -> Iterator[Check]:
+    """The environment file both systemd (``EnvironmentFile=``) and the administrator's
+    shell (the ``fido`` wrapper's ``set -a; . fido.env``) read: each ``NAME=value`` must
+    mean the same to both, so a value holding what a shell acts on (``&`` in a database
+    URL, a space) is written in single quotes, which both strip. An unquoted ``&`` cut
+    ``FIDO_DB`` short in the shell, and the administrator's command wrote into a new
+    ``./fido.db``."""
+    name = "env-file"
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as e:
+        yield _fail(name, f"{printable(str(path))} cannot be read: {e.strerror or e}")
+        return
+    bad: list[str] = []
+    for number, line in enumerate(lines, 1):
+        text_ = line.strip()
+        if not text_ or text_.startswith("#"):
+            continue
+        key, eq, value = text_.partition("=")
+        if not eq or not key.replace("_", "").isalnum():
+            bad.append(f"line {number} is not NAME=value")
+            continue
+        quoted = len(value) >= 2 and value[0] == value[-1] == "'" and "'" not in value[1:-1]
+        if not quoted and _SHELL_SPECIAL & set(value):
+            bad.append(f"{key} (line {number}) holds what a shell acts on: write it in "
+                       f"single quotes, {key}='...'")
+    if bad:
+        yield _fail(name, f"{printable(str(path))}: " + "; ".join(bad[:5]))
+    else:
+        yield _ok(name, f"{printable(str(path))}: every value means the same to systemd "
+                  "and to a shell")
+
+
 # ---------------------------------------------------------------- cookies and TLS
 
 
@@ -544,12 +583,14 @@ def _guarded(name: str, check: Callable[[], Iterator[Check]]) -> Iterator[Check]
 
 
 def run_checks(url: str, host: str, backups: Path | None, keep: int,
-               public: str | None = None, *, ca: Path | None = None) -> list[Check]:
+               public: str | None = None, *, ca: Path | None = None,
+               env_file: Path | None = None) -> list[Check]:
     t = Target(url)
     checks: list[tuple[str, Callable[[], Iterator[Check]]]] = [
         ("database", lambda: check_database(t)),
         ("migrations", lambda: check_migrations(t)),
         ("secret", lambda: check_secret(t)),
+        *([("env-file", lambda: check_env_file(env_file))] if env_file is not None else []),
         ("cookies", lambda: check_cookies(host)),
         *([("proxy", lambda: check_public(public, ca))] if public is not None else []),
         ("disk", lambda: check_disk(t, backups, keep)),
@@ -603,12 +644,19 @@ def doctor(
                      help="the certificate authority that signed --url's certificate "
                      "(PEM), if not one the system trusts"),
     ] = None,
+    env_file: Annotated[
+        Path | None,
+        typer.Option(help="the environment file the service and the administrator's "
+                     "commands read (/etc/fido/fido.env): each value must mean the same "
+                     "to systemd and to a shell"),
+    ] = None,
 ) -> None:
     """Check the database, the migrations, the secret, cookie security (with --url: through
     the proxy), disk space for backups (and PostgreSQL's LISTEN/NOTIFY); exit code 1 when a
     check fails."""
     with _no_traceback():
-        lines = run_checks(database_url(db), host, backups, keep, url, ca=ca)
+        lines = run_checks(database_url(db), host, backups, keep, url, ca=ca,
+                           env_file=env_file)
         for c in lines:
             typer.echo(f"{c.level:<5} {c.name:<11} {printable(c.message)}")
         fails = sum(c.level == "FAIL" for c in lines)
