@@ -31,7 +31,17 @@ import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from support.nginx import BOT_DELAY, NGINX, OPENSSL, Nginx, play_some, sockets_on
+from support.nginx import (
+    BOT_DELAY,
+    NGINX,
+    OPENSSL,
+    Nginx,
+    frame,
+    http_site,
+    play_some,
+    site,
+    sockets_on,
+)
 from support.postgres import POSTGRES, empty_postgres
 from support.server_live import free_port
 from support.server_procs import ServerProcess, check_log, check_record, read_log, servers
@@ -152,3 +162,46 @@ def test_fido_doctor_passes_the_docs_site_and_fails_a_broken_one(
     if failing is None:  # the site's log keeps the paths, never a query nor a referrer
         assert "/tables/abcdef123" in logged and "/api/health" in logged, logged
         assert "Secret42" not in logged, logged
+
+
+def test_the_http_site_answers_the_certificate_challenge_and_sends_the_rest_to_https(
+    tmp_path: Path,
+) -> None:
+    """The port-80 site: the first certificate's bootstrap passes ``nginx -t`` with no
+    certificate yet (the https site does not), serves the challenge certbot writes into
+    its webroot, and redirects everything else to https."""
+    assert NGINX is not None
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "acme").mkdir()
+    conf = alone / "nginx.conf"
+    conf.write_text(frame(alone, http_site(free_port(), alone / "acme")))
+    test = subprocess.run([NGINX, "-t", "-p", str(alone), "-c", str(conf),
+                           "-e", str(alone / "error.log")],
+                          capture_output=True, text=True, timeout=30, check=False)
+    assert test.returncode == 0, test.stderr
+    missing = tmp_path / "missing"
+    missing.mkdir()
+    conf.write_text(frame(missing, site(free_port(), (free_port(), free_port()),
+                                        missing / "cert.pem", missing / "key.pem")))
+    test = subprocess.run([NGINX, "-t", "-p", str(missing), "-c", str(conf),
+                           "-e", str(missing / "error.log")],
+                          capture_output=True, text=True, timeout=30, check=False)
+    assert test.returncode != 0 and "cert.pem" in test.stderr, test.stderr
+
+    proxy = Nginx((free_port(), free_port()))
+    try:
+        challenge = proxy.dir / "acme" / ".well-known" / "acme-challenge"
+        challenge.mkdir(parents=True)
+        (challenge / "tok3n").write_text("tok3n.key-authorization")
+        proxy.start()
+        http = f"http://127.0.0.1:{proxy.http_port}"
+        r = httpx.get(f"{http}/.well-known/acme-challenge/tok3n")
+        assert r.status_code == 200 and r.text == "tok3n.key-authorization"
+        r = httpx.get(f"{http}/tables/abcdef123?invite=x", follow_redirects=False)
+        assert r.status_code == 301
+        # to the same host on https's own port (443: the doc's site)
+        assert r.headers["location"] == "https://127.0.0.1/tables/abcdef123?invite=x"
+        assert "nginx/" not in r.headers.get("server", "")  # server_tokens off
+    finally:
+        proxy.stop()

@@ -29,25 +29,42 @@ OPENSSL = shutil.which("openssl")
 BOT_DELAY = 0.05  # seconds a bot waits: the game goes quickly, a person can still follow
 
 
+def _blocks() -> list[str]:
+    """docs/deploy.md's nginx blocks: the http site (port 80), then the https site."""
+    doc = (ROOT / "docs" / "deploy.md").read_text()
+    found = re.findall(r"```nginx\n(.*?)```", doc, re.S)
+    assert len(found) == 2, "docs/deploy.md has not its two nginx blocks"
+    return found
+
+
+def _sub(text: str, pattern: str, new: str, count: int) -> str:
+    text, n = re.subn(pattern, new, text, flags=re.M)
+    assert n == count, f"docs/deploy.md's nginx block: {pattern!r} found {n} times"
+    return text
+
+
+def http_site(port: int, webroot: Path) -> str:
+    """docs/deploy.md's port-80 site (the certificate's challenge, the redirect), on the
+    test's port and webroot."""
+    text = _blocks()[0]
+    text = _sub(text, r"^\s*listen \[::\]:80;\n", "", 1)
+    text = _sub(text, r"listen 80;", f"listen 127.0.0.1:{port};", 1)
+    return _sub(text, r"root /var/www/letsencrypt;", f"root {webroot};", 1)
+
+
 def site(port: int, upstreams: tuple[int, int], cert: Path, key: Path,
          drop: tuple[str, ...] = ()) -> str:
-    """docs/deploy.md's nginx site, on the test's ports and certificate; without the lines
+    """docs/deploy.md's https site, on the test's ports and certificate; without the lines
     that hold one of ``drop`` (a site misconfigured on purpose)."""
-    doc = (ROOT / "docs" / "deploy.md").read_text()
-    found = re.search(r"```nginx\n(.*?)```", doc, re.S)
-    assert found, "docs/deploy.md has no nginx block"
-    text = found.group(1)
+    text = _blocks()[1]
 
     def sub(pattern: str, new: str, count: int) -> None:
         nonlocal text
-        text, n = re.subn(pattern, new, text, flags=re.M)
-        assert n == count, f"docs/deploy.md's nginx block: {pattern!r} found {n} times"
+        text = _sub(text, pattern, new, count)
 
     # the upstreams: the two processes (the document's 8001 and 8002)
     sub(r"server 127\.0\.0\.1:8001\b", f"server 127.0.0.1:{upstreams[0]}", 1)
     sub(r"server 127\.0\.0\.1:8002\b", f"server 127.0.0.1:{upstreams[1]}", 1)
-    # the http site that sends to https: not tested (port 80); the https one on loopback
-    sub(r"^server \{\n(?:(?!^\}).*\n)*?\s*listen 80;\n(?:.*\n)*?^\}\n", "", 1)
     sub(r"^\s*listen \[::\]:443 .*\n", "", 1)
     sub(r"listen 443 ssl", f"listen 127.0.0.1:{port} ssl", 1)
     sub(r"ssl_certificate \S+;", f"ssl_certificate {cert};", 1)
@@ -64,20 +81,12 @@ def site(port: int, upstreams: tuple[int, int], cert: Path, key: Path,
     return text
 
 
-def configuration(where: Path, port: int, upstreams: tuple[int, int],
-                  drop: tuple[str, ...] = ()) -> Path:
-    """nginx.conf: Debian's frame around the site (its ``http`` block), every file of
-    nginx's in ``where`` (pid, logs, buffers): nothing of the system's is touched."""
-    cert, key = where / "cert.pem", where / "key.pem"
-    subprocess.run([str(OPENSSL), "req", "-x509", "-newkey", "rsa:2048", "-nodes",
-                    "-keyout", str(key), "-out", str(cert), "-days", "2",
-                    "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
-                   check=True, capture_output=True, timeout=60)
+def frame(where: Path, sites: str) -> str:
+    """Debian's nginx.conf around ``sites`` (its ``http`` block), every file of nginx's
+    in ``where`` (pid, logs, buffers): nothing of the system's is touched."""
     temp = "\n".join(f"    {kind}_temp_path {where / kind};"
                      for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    conf = where / "nginx.conf"
-    conf.write_text(f"""daemon off;
+    return f"""daemon off;
 worker_processes 1;
 pid {where / "nginx.pid"};
 error_log {where / "error.log"} info;
@@ -86,9 +95,27 @@ http {{
 {temp}
     log_format upstreams '$status $request_method $uri $upstream_addr';
     access_log {where / "access.log"} upstreams;
-{site(port, upstreams, cert, key, drop)}
+{sites}
 }}
-""")
+"""
+
+
+def configuration(where: Path, port: int, upstreams: tuple[int, int],
+                  drop: tuple[str, ...] = (), http_port: int | None = None) -> Path:
+    """nginx.conf with both of the document's sites (the https one on ``port``, the
+    port-80 one on ``http_port`` with its webroot ``where/acme``)."""
+    cert, key = where / "cert.pem", where / "key.pem"
+    subprocess.run([str(OPENSSL), "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                    "-keyout", str(key), "-out", str(cert), "-days", "2",
+                    "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)
+    sites = site(port, upstreams, cert, key, drop)
+    if http_port is not None:
+        (where / "acme").mkdir(exist_ok=True)
+        sites = http_site(http_port, where / "acme") + sites
+    conf = where / "nginx.conf"
+    conf.write_text(frame(where, sites))
     return conf
 
 
@@ -98,8 +125,8 @@ class Nginx:
 
     def __init__(self, upstreams: tuple[int, int], drop: tuple[str, ...] = ()) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="fido-nginx-"))
-        self.port = free_port()
-        self.conf = configuration(self.dir, self.port, upstreams, drop)
+        self.port, self.http_port = free_port(), free_port()
+        self.conf = configuration(self.dir, self.port, upstreams, drop, self.http_port)
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -111,7 +138,7 @@ class Nginx:
         user: dict[str, object] = {}
         if os.geteuid() == 0:  # never as root: nobody, who owns its directory
             pw = pwd.getpwnam("nobody")
-            for path in [self.dir, *self.dir.iterdir()]:
+            for path in [self.dir, *self.dir.rglob("*")]:
                 os.chown(path, pw.pw_uid, pw.pw_gid)
             user = {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": []}
         with (self.dir / "nginx.out").open("wb") as out:
