@@ -141,3 +141,24 @@ def test_bad_month_and_unpublished(db: str) -> None:
     assert code == 1 and "not been published" in out
     code, out = fido(db, "ranking", "compute", "--month", "2999-01")
     assert code == 1 and "has not ended" in out
+
+
+def test_an_administrators_command_makes_no_database_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No --db, no $FIDO_DB (an env file that lost it), no ./fido.db: refused, nothing
+    made; an existing ./fido.db is the default as before."""
+    from typer.testing import CliRunner  # noqa: PLC0415
+
+    from fido.cli import app  # noqa: PLC0415
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FIDO_DB", raising=False)
+    out = CliRunner().invoke(app, ["players", "add", "Anna"], env={"COLUMNS": "200"})
+    assert out.exit_code == 2, out.output
+    assert "no database given: --db URL, or $FIDO_DB" in out.output
+    assert not (tmp_path / "fido.db").exists()
+    code, said = fido(f"sqlite:///{tmp_path / 'fido.db'}", "players", "add", "Anna")
+    assert code == 0, said
+    out = CliRunner().invoke(app, ["players", "add", "Bert"], env={"COLUMNS": "200"})
+    assert out.exit_code == 0 and "Bert" in out.output, out.output

@@ -52,7 +52,9 @@ def backup_command(
 @restore_app.command()
 def restore_command(
     file: Annotated[Path, typer.Argument(help="a backup file written by fido backup")],
-    db: Db = None,
+    db: Annotated[str | None, typer.Option(
+        "--db", help="the empty database to restore into (default: $FIDO_DB or "
+        "sqlite:///fido.db, made if missing: a restore's target is a new database)")] = None,
     check: Annotated[
         bool, typer.Option("--check", help="only check the file (its manifest and checksums)")
     ] = False,

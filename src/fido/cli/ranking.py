@@ -13,6 +13,7 @@ is shown through :func:`fido.safe_text.shown`, never read as markup.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -75,9 +76,21 @@ ranking_app = typer.Typer(no_args_is_help=True, help="The monthly FIDO world ran
 console = Console()
 err = Console(stderr=True)
 
+def _given_database(value: str | None) -> str | None:
+    """``--db``, or ``$FIDO_DB``, or a ``./fido.db`` that exists: an administrator's
+    command never makes a new database of its own (an env file that lost ``FIDO_DB``
+    had one write into a fresh ``./fido.db``, and say nothing)."""
+    if value is None and not os.environ.get("FIDO_DB") and not Path("fido.db").exists():
+        raise typer.BadParameter(
+            "no database given: --db URL, or $FIDO_DB (there is no ./fido.db here)",
+            param_hint="--db")
+    return value
+
+
 Db = Annotated[
     str | None,
-    typer.Option("--db", help="database URL (default: $FIDO_DB or sqlite:///fido.db)"),
+    typer.Option("--db", callback=_given_database,
+                 help="database URL (default: $FIDO_DB, else an existing ./fido.db)"),
 ]
 
 
