@@ -226,3 +226,14 @@ def test_the_outbox_forgets_sent_mail_after_a_day_and_gives_up_after_three(
         assert left == ["sent today", "waiting"]
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("name", ["Ro\x00sa", "<b>Rosa</b>", "x" * 40, "\u202eRosa"])
+def test_a_strange_name_gets_the_same_answer_and_no_mail(
+    mailed: tuple[str, str, Inbox], name: str,
+) -> None:
+    base, _db, inbox = mailed
+    r = browser(base).post("/api/password-reset", json={"name": name})
+    assert (r.status_code, r.json()) == (202, {"status": "sent"}), r.text
+    time.sleep(0.5)
+    assert inbox.mails == []

@@ -71,10 +71,3 @@ def set_password(s: Session, account: Account, password: str) -> list[str]:
     s.execute(delete(WebSession).where(WebSession.account_id == account.id))
     return ended
 
-
-def account_named(s: Session, name: str) -> Account | None:
-    """The registered account of this name, as sign-in compares names (None: none)."""
-    from fido.accounts.names import name_key  # noqa: PLC0415
-
-    return s.scalar(select(Account).where(Account.name_key == name_key(name),
-                                          Account.guest.is_(False)))
