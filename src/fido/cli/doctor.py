@@ -14,7 +14,6 @@ Like ``fido ranking``, an administrator's command: English only.
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import secrets
 import shutil
@@ -34,6 +33,7 @@ from sqlalchemy import Engine, create_engine, inspect, text
 from sqlalchemy.engine import URL, make_url
 
 from fido.safe_text import printable
+from fido.server.settings import loopback
 from fido.store import MIGRATIONS, database_url, db_message
 
 __all__ = ["Check", "doctor_app"]
@@ -54,7 +54,6 @@ WEAK_SECRETS = frozenset({
 })
 KEEP = 7  # backups to keep by default (a week of daily ones)
 PG_OLDEST = 13  # older PostgreSQL versions are out of upstream support
-LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost")
 
 
 @dataclass(frozen=True)
@@ -310,16 +309,6 @@ def check_env_file(path: Path) -> Iterator[Check]:
 # ---------------------------------------------------------------- cookies and TLS
 
 
-def _loopback(host: str) -> bool:
-    host = host.strip().strip("[]")
-    if host.lower() in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def _trusted(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
@@ -332,12 +321,12 @@ def check_cookies(host: str) -> Iterator[Check]:
         yield _warn(name, "$FIDO_FORWARDED_ALLOW_IPS is '*': anyone who reaches fido serve can "
                     "claim HTTPS and any client address (the rate limits count by address); "
                     "name only the proxy's address")
-    if _loopback(host):
+    if loopback(host):
         yield _ok(name, f"fido serve listens on {host} only: a reverse proxy on this machine "
                   "terminating TLS and sending X-Forwarded-Proto: https makes its cookies "
                   "Secure (uvicorn's proxy headers, trusted from 127.0.0.1)")
         return
-    remote = [ip for ip in trusted if ip != "*" and not _loopback(ip)]
+    remote = [ip for ip in trusted if ip != "*" and not loopback(ip)]
     if remote:
         yield _warn(name, f"fido serve listens on {host} and trusts proxy headers from "
                     f"{', '.join(remote)}: let only that proxy reach port, or people there "
@@ -557,7 +546,7 @@ def check_federation(t: Target, host: str, public: str | None) -> Iterator[Check
         yield _ok("federation", f"{n} federation account{'s' if n != 1 else ''}")
         return
     grants = (os.environ.get("FIDO_GRANTS") or "auto").strip().lower()
-    reached = not _loopback(host) or public is not None  # from elsewhere, or a proxy
+    reached = not loopback(host) or public is not None  # from elsewhere, or a proxy
     fix = "sign up on the web, then run `fido accounts grant NAME federation`"
     if grants == "always" and reached:
         yield _fail("federation", "no federation account, and $FIDO_GRANTS=always grants "

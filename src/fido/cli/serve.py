@@ -23,6 +23,7 @@ from fido.errors import FidoError
 from fido.safe_text import printable
 from fido.server.hub import PlaySettings
 from fido.server.limits import Limits
+from fido.server.settings import loopback
 from fido.store import StoreError, database_url
 
 # The cyclic collector's young passes as CPython's defaults; a full pass only after 1,000
@@ -44,17 +45,6 @@ class GrantsChoice(enum.StrEnum):
     AUTO = "auto"
     ALWAYS = "always"
     NEVER = "never"
-
-
-def _loopback(host: str) -> bool:
-    """``--host`` is this machine alone (127.0.0.1, ::1, localhost)."""
-    name = host.strip().strip("[]").lower()
-    if name in ("localhost", "localhost.localdomain", "ip6-localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
 
 
 class LogFormat(enum.StrEnum):
@@ -205,7 +195,7 @@ def serve(
         app = create_app(url, play=play, monthly=monthly, limits=limits,
                          metrics_token=metrics_token and metrics_token.strip(),
                          mail=MailSettings(smtp=smtp or None, sender=mail_from),
-                         grants=grants.value, public=not _loopback(host))
+                         grants=grants.value, public=not loopback(host))
     except StoreError as e:
         typer.echo(f"error: {printable(e)}", err=True)
         raise typer.Exit(code=1) from None

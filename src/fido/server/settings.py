@@ -4,9 +4,10 @@ its defaults)."""
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 
-__all__ = ["MailSettings", "PlaySettings"]
+__all__ = ["LOOPBACK_NAMES", "MailSettings", "PlaySettings", "loopback"]
 
 
 @dataclass(frozen=True)
@@ -36,4 +37,19 @@ class MailSettings:
     sender: str = "fido <fido@localhost>"  # the From of every mail (``--mail-from``)
     poll: float = 2.0  # seconds between the postman's looks at the outbox
     retry: float = 30.0  # seconds after a first failed try; doubled each time, at most 1 h
+
+
+LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost")
+
+
+def loopback(host: str) -> bool:
+    """``host`` (an address fido serve listens on, a proxy's) is this machine alone:
+    127.0.0.1, ::1, localhost (``fido serve --grants``, ``fido doctor``)."""
+    name = host.strip().strip("[]").lower()
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
