@@ -10,14 +10,13 @@ from collections.abc import Iterator
 import pytest
 
 from fido.store import Store, open_store
-from support.server_live import live_server
+from support.server_live import live_server, module_db
 
 
 @pytest.fixture(scope="module")
 def live_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
     """The module's database, named after it (its files tell which test left them)."""
-    name = request.module.__name__.rpartition(".")[2]
-    return f"sqlite:///{tmp_path_factory.mktemp(name) / 'fido.db'}"
+    return module_db(request, tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from http.cookies import SimpleCookie
+from typing import TYPE_CHECKING
 
 import httpx
 import uvicorn
@@ -24,6 +25,9 @@ from fido.server.policy import Grants
 from fido.server.settings import MailSettings
 from fido.store import open_store
 from fido.web.app import Limits, create_app
+
+if TYPE_CHECKING:  # the fixtures' types (the helpers run outside pytest too: bench, tools)
+    import pytest
 
 # The settings `fido serve` uses (PlaySettings' defaults), but for two, each for a reason:
 # bots move at once (the tests would wait a second a move), and bots and analyses run in
@@ -43,6 +47,14 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def module_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+              file: str = "fido.db") -> str:
+    """A SQLite URL in a folder named after the test module (its files tell which test
+    left them): an area's live server's database, one a module."""
+    name = request.module.__name__.rpartition(".")[2]
+    return f"sqlite:///{tmp_path_factory.mktemp(name) / file}"
 
 
 @contextmanager

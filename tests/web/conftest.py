@@ -11,14 +11,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from support.server_live import ONE_ADDRESS, live_server
+from support.server_live import ONE_ADDRESS, live_server, module_db
 
 
 @pytest.fixture(scope="module")
 def web_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
     """The module's database, named after it (its files tell which test left them)."""
-    name = request.module.__name__.rpartition(".")[2]
-    return f"sqlite:///{tmp_path_factory.mktemp(name) / 'web.db'}"
+    return module_db(request, tmp_path_factory, "web.db")
 
 
 @pytest.fixture(scope="module")
