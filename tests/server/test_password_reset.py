@@ -67,7 +67,10 @@ def test_a_lost_password_comes_back_by_mail(mailed: tuple[str, str, Inbox]) -> N
     assert elsewhere.post("/api/session", json={"name": "Rosa", "password": PASSWORD}) \
         .status_code == 200
     asker = browser(base)
-    r = asker.post("/api/password-reset", json={"name": "rosa"})  # as sign-in compares names
+    # as sign-in compares names; the Host a stranger sends never makes the link's address
+    # (a link to her own site would hand her the token)
+    r = asker.post("/api/password-reset", json={"name": "rosa"},
+                   headers={"Host": "attacker.example"})
     assert r.status_code == 202 and r.json() == {"status": "sent"}
     (sent,) = inbox.wait(1)
     assert sent["To"] == "rosa@example.org" and sent["From"] == "fido <fido@example.org>"
@@ -237,3 +240,21 @@ def test_a_strange_name_gets_the_same_answer_and_no_mail(
     assert (r.status_code, r.json()) == (202, {"status": "sent"}), r.text
     time.sleep(0.5)
     assert inbox.mails == []
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--host", "0.0.0.0", "--smtp", "smtp://127.0.0.1:25"], "needs --public-url"),
+    (["--smtp", "smtp://127.0.0.1:25", "--public-url", "ftp://fido.example.org"],
+     "error: --public-url: the public address is a URL like"),
+    (["--public-url", "https://fido.example.org/?next=evil"], "no query"),
+])
+def test_mail_links_need_a_public_address_the_administrator_gives(
+        tmp_path: Path, args: list[str], said: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FIDO_")}
+    env["PYTHONPATH"] = SRC
+    out = subprocess.run(
+        [sys.executable, "-m", "fido.cli", "serve", "--port", str(free_port()), *args],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    assert said in out.stderr and "Traceback" not in out.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing made, nothing served

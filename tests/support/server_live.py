@@ -63,10 +63,13 @@ def live_server(
     port: int | None = None, mail: MailSettings = MailSettings(),  # noqa: B008
     grants: Grants = "auto", public: bool = False,
 ) -> Iterator[str]:
-    """Serve ``create_app(db_url)`` until the block ends; yields its base URL."""
+    """Serve ``create_app(db_url)`` until the block ends; yields its base URL. A mail's
+    links start with the server's own address unless ``mail`` says another."""
+    port = port or free_port()
+    if mail.smtp is not None and mail.site is None:
+        mail = replace(mail, site=f"http://127.0.0.1:{port}")
     app = create_app(db_url, limits=limits, play=play, mail=mail, grants=grants,
                      public=public)
-    port = port or free_port()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     )

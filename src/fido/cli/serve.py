@@ -152,6 +152,14 @@ def serve(
         typer.Option(envvar="FIDO_MAIL_FROM",
                      help="the From of the server's mail, e.g. 'fido <fido@example.org>'"),
     ] = "fido <fido@localhost>",
+    public_url: Annotated[
+        str | None,
+        typer.Option(envvar="FIDO_PUBLIC_URL", show_default=False,
+                     help="the address people open the server at, e.g. "
+                     "https://dominoes.example.org: every link in a mail starts with it "
+                     "(needed with --smtp unless --host is loopback, where it is "
+                     "http://HOST:PORT)"),
+    ] = None,
     grants: Annotated[
         GrantsChoice,
         typer.Option(case_sensitive=False, envvar="FIDO_GRANTS",
@@ -178,6 +186,8 @@ def serve(
         typer.echo("error: --metrics-token: at least 16 characters "
                    "(`openssl rand -hex 32`)", err=True)
         raise typer.Exit(code=2)
+    shown = f"[{host}]" if ":" in host else host
+    site = _site(public_url, smtp, f"http://{shown}:{port}", public=not loopback(host))
     if smtp is not None:
         try:
             smtp_parts(smtp)
@@ -194,7 +204,7 @@ def serve(
                         strong_bot_tables_per_address=strong_bot_tables_per_address)
         app = create_app(url, play=play, monthly=monthly, limits=limits,
                          metrics_token=metrics_token and metrics_token.strip(),
-                         mail=MailSettings(smtp=smtp or None, sender=mail_from),
+                         mail=MailSettings(smtp=smtp or None, sender=mail_from, site=site),
                          grants=grants.value, public=not loopback(host))
     except StoreError as e:
         typer.echo(f"error: {printable(e)}", err=True)
@@ -204,7 +214,6 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-    shown = f"[{host}]" if ":" in host else host
     say = logging.getLogger("fido.server").info if json_lines else typer.echo
     say(f"fido server at http://{shown}:{port}/ (database {printable(_where(url))})")
     _first_day(app, f"http://{shown}:{port}/", db, say)
@@ -216,6 +225,26 @@ def serve(
                             access_log=log_format is LogFormat.TEXT,  # JSON: fido.access's
                             timeout_graceful_shutdown=GRACEFUL_SECONDS)
     _Server(config, app.state.server.drain).run()
+
+
+def _site(given: str | None, smtp: str | None, here: str, *, public: bool) -> str | None:
+    """The public address a mail's links start with: ``--public-url``, else this
+    machine's own address on loopback; a server on the network that sends mail must be
+    told it (exit 2)."""
+    from fido.server.settings import public_url  # noqa: PLC0415
+
+    if given:
+        try:
+            return public_url(given)
+        except FidoError as e:
+            typer.echo(f"error: --public-url: {printable(e)}", err=True)
+            raise typer.Exit(code=2) from None
+    if smtp and public:
+        typer.echo("error: --smtp on an address other than loopback needs --public-url "
+                   "(or $FIDO_PUBLIC_URL): the address the links in mail start with, "
+                   "e.g. https://dominoes.example.org", err=True)
+        raise typer.Exit(code=2)
+    return here
 
 
 class _Server(uvicorn.Server):

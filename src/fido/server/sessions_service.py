@@ -11,6 +11,7 @@ one request (:func:`fido.server.deps.session_cookie`). Refusals are
 from __future__ import annotations
 
 import asyncio
+from urllib.parse import urlsplit
 
 from fastapi import Request, Response
 from sqlalchemy.orm import Session
@@ -248,8 +249,9 @@ def ask_reset(request: Request, body: ResetAsk) -> ResetAsked:
         mails = srv.resets_of
         if mails.limit > 0 and mails.reserve(f"account:{account.id}") is None:
             return ResetAsked()  # her mailbox is not filled, and the answer tells no one
-        link = (str(request.base_url).rstrip("/") + "/reset?token="
-                + resets.reset_token(account, srv.secret))
+        site = srv.mail.site
+        assert site is not None  # create_app refuses mail without it
+        link = f"{site}/reset?token={resets.reset_token(account, srv.secret)}"
         with i18n.use(account.language):  # her language, not the asker's
             post(s, account.email, _("Your fido password"), _(
                 "Hello {name},\n\n"
@@ -257,7 +259,7 @@ def ask_reset(request: Request, body: ResetAsk) -> ResetAsked:
                 "{site}. Open this link within an hour to choose one:\n\n"
                 "{link}\n\n"
                 "The link works once. If you did not ask, ignore this mail: your password "
-                "stays as it is.\n").format(name=account.name, site=request.base_url.netloc,
+                "stays as it is.\n").format(name=account.name, site=urlsplit(site).netloc,
                                               link=link))
     return ResetAsked()
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
-__all__ = ["LOOPBACK_NAMES", "MailSettings", "PlaySettings", "loopback"]
+from fido.errors import ConfigurationError
+
+__all__ = ["LOOPBACK_NAMES", "MailSettings", "PlaySettings", "loopback", "public_url"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,10 @@ class MailSettings:
     sender: str = "fido <fido@localhost>"  # the From of every mail (``--mail-from``)
     poll: float = 2.0  # seconds between the postman's looks at the outbox
     retry: float = 30.0  # seconds after a first failed try; doubled each time, at most 1 h
+    # the address people open the server at (``--public-url``, :func:`public_url`): every
+    # link in a mail starts with it, never with a request's Host, which a stranger
+    # chooses (a reset link pointing at her own site would hand her the token)
+    site: str | None = None
 
 
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost")
@@ -53,3 +60,21 @@ def loopback(host: str) -> bool:
     except ValueError:
         return False
 
+
+
+def public_url(text: str) -> str:
+    """The server's public address as a mail's links start with it: ``http(s)://HOST[:PORT]``
+    with an optional path, no query; without the trailing ``/``. A
+    :class:`ConfigurationError` says what is wrong."""
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigurationError(
+            f"the public address is a URL like https://dominoes.example.org, not {text!r}")
+    if parts.query or parts.fragment or parts.username or parts.password:
+        raise ConfigurationError(
+            f"the public address has no query, fragment nor password: {text!r}")
+    try:
+        parts.port  # noqa: B018 (a port that is no number raises)
+    except ValueError:
+        raise ConfigurationError(f"the public address's port is not a number: {text!r}") from None
+    return f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/")

@@ -28,7 +28,7 @@ from fido import i18n
 from fido.accounts.devices import Devices
 from fido.accounts.sessions import COOKIE as SESSION
 from fido.accounts.sessions import SESSION_SECONDS, Sessions, server_secret
-from fido.errors import Refused
+from fido.errors import ConfigurationError, Refused
 from fido.i18n import N_, _
 from fido.safe_text import printable
 from fido.server import (
@@ -133,6 +133,9 @@ def create_app(
     server without a federation account grants roles and links at once
     (:func:`fido.server.policy.grants_at_once`).
     """
+    if mail.smtp is not None and not mail.site:
+        raise ConfigurationError("a server that sends mail needs its public address "
+                                 "(MailSettings.site): the links in mail start with it")
     store = store or open_store(db_url)
     key = server_secret(store, secret)
     hub = Hub(store, play)
