@@ -18,6 +18,7 @@ import fido
 from fido.cli.accounts import accounts_app
 from fido.cli.backup import backup_app, restore_app
 from fido.cli.doctor import doctor_app
+from fido.cli.legal import legal_app
 from fido.cli.ranking import players_app, ranking_app, results_app
 from fido.cli.serve import serve_app
 
@@ -122,7 +123,7 @@ def test_the_lazy_registry_repeats_the_sub_apps_help() -> None:
     apps = {
         "players": players_app, "results": results_app, "ranking": ranking_app,
         "serve": serve_app, "accounts": accounts_app, "doctor": doctor_app,
-        "backup": backup_app, "restore": restore_app,
+        "backup": backup_app, "restore": restore_app, "legal": legal_app,
     }
     assert set(_FEDERATION) == set(apps)
     for name, lazy in _FEDERATION.items():

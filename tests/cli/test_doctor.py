@@ -121,12 +121,19 @@ def test_the_first_day_from_fido_serve_to_a_clean_doctor(tmp_path: Path) -> None
         assert "No federation account" not in again.output()
         assert "fido server at" in again.output()
         again.stop()
+    # and writes who runs the site, and who answers for the data held (fido legal)
+    for page in ("impressum", "privacy"):
+        (tmp_path / f"{page}.md").write_text(f"# {page}\n\nAnna Beispiel, Rostock\n")
+        code, out = fido("legal", "set", page, str(tmp_path / f"{page}.md"), "--db", url,
+                         cwd=tmp_path)
+        assert code == 0 and f"/{page} (en) written" in out, out
     code, lines, out = doctor("--db", url, cwd=tmp_path)
     assert code == 0, out
     assert {level for name in lines for level in levels(lines, name)} == {"OK"}, out
     assert "stored in the database" in lines["secret"][0]  # made by the first start
     assert lines["federation"] == ["OK 1 federation account"]
-    assert out.strip().endswith("0 failed, 0 warnings, 6 ok")
+    assert lines["legal"] == ["OK /impressum and /privacy are written (en)"]
+    assert out.strip().endswith("0 failed, 0 warnings, 7 ok")
 
 
 def test_without_a_federation_account_the_doctor_says_how_to_make_one(tmp_path: Path) -> None:
@@ -149,6 +156,31 @@ def test_a_public_server_without_a_federation(tmp_path: Path, grants: str, level
                               FIDO_SECRET=STRONG, FIDO_GRANTS=grants)
     assert levels(lines, "federation") == [level], out
     assert said in lines["federation"][0], out
+
+
+def test_a_public_server_without_its_legal_pages_fails(tmp_path: Path) -> None:
+    url, _ = sqlite_db(tmp_path)
+    code, lines, out = doctor("--db", url, "--host", "0.0.0.0", cwd=tmp_path,
+                              FIDO_SECRET=STRONG)
+    assert code == 1 and levels(lines, "legal") == ["FAIL"], out
+    assert "`fido legal set impressum FILE` and `fido legal set privacy FILE`" in out
+    _code, lines, out = doctor("--db", url, cwd=tmp_path, FIDO_SECRET=STRONG)  # loopback
+    assert levels(lines, "legal") == ["WARN"], out
+    (tmp_path / "i.md").write_text("Verein, Straße 1\n", encoding="utf-8")
+    assert fido("legal", "set", "impressum", str(tmp_path / "i.md"), "--lang", "de",
+                "--db", url, cwd=tmp_path)[0] == 0
+    _code, lines, out = doctor("--db", url, "--host", "0.0.0.0", cwd=tmp_path,
+                               FIDO_SECRET=STRONG)
+    assert levels(lines, "legal") == ["FAIL"] and "/privacy not written" in out, out
+    # a text with a terminal's escape, or not UTF-8, is refused and changes nothing
+    (tmp_path / "bad.md").write_bytes(b"Verein \x1b[2J\n")
+    (tmp_path / "latin1.md").write_bytes("Stra\u00dfe".encode("latin-1"))
+    for bad, said in (("bad.md", "control characters: U+001B"), ("latin1.md", "not UTF-8")):
+        code, out = fido("legal", "set", "privacy", str(tmp_path / bad), "--db", url,
+                         cwd=tmp_path)
+        assert code == 1 and said in out and "\x1b" not in out, out
+    code, out = fido("legal", "show", "--db", url, cwd=tmp_path)
+    assert code == 0 and "/impressum: de" in out and "/privacy: not written" in out, out
 
 
 # ---------------------------------------------------------------- the database

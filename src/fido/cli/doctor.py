@@ -560,6 +560,32 @@ def check_federation(t: Target, host: str, public: str | None) -> Iterator[Check
                     f"player links wait for one: nobody can answer them): {fix}")
 
 
+def check_legal(t: Target, host: str, public: str | None) -> Iterator[Check]:
+    """A site people reach from elsewhere shows who runs it (/impressum) and who is
+    responsible for their data (/privacy): the operator writes both (``fido legal set``);
+    a club's laptop need not."""
+    if t.engine is None or not t.schema:
+        return
+    with t.engine.connect() as conn:
+        keys = set(conn.execute(text(
+            "SELECT key FROM settings WHERE key LIKE 'legal.%'")).scalars())
+    missing = [page for page in ("impressum", "privacy")
+               if not any(k.startswith(f"legal.{page}.") for k in keys)]
+    if not missing:
+        langs = sorted({k.rsplit(".", 1)[1] for k in keys})
+        yield _ok("legal", f"/impressum and /privacy are written ({', '.join(langs)})")
+        return
+    fix = " and ".join(f"`fido legal set {page} FILE`" for page in missing)
+    pages = " and ".join(f"/{page}" for page in missing)
+    if not loopback(host) or public is not None:  # from elsewhere, or a proxy
+        yield _fail("legal", f"{pages} not written, on a server people reach from "
+                    f"elsewhere (the law asks a public site for both): {fix} "
+                    "(docs/privacy.md)")
+    else:
+        yield _warn("legal", f"{pages} not written (needed once people reach the server "
+                    f"from elsewhere): {fix}")
+
+
 # ---------------------------------------------------------------- the report
 
 
@@ -585,6 +611,7 @@ def run_checks(url: str, host: str, backups: Path | None, keep: int,
         ("disk", lambda: check_disk(t, backups, keep)),
         ("postgresql", lambda: check_postgres(t)),
         ("federation", lambda: check_federation(t, host, public)),
+        ("legal", lambda: check_legal(t, host, public)),
     ]
     try:
         return [line for name, check in checks for line in _guarded(name, check)]

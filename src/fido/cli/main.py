@@ -39,6 +39,9 @@ _FEDERATION = {
         "accounts_app",
         "Server accounts: roles (organiser, federation), player links.",
     ),
+    "legal": LazyApp(
+        "fido.cli.legal", "legal_app", "The Impressum and privacy statement the site shows."
+    ),
     "backup": LazyApp(
         "fido.cli.backup", "backup_app", "Back up the database into a file, while the server runs."
     ),

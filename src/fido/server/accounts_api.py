@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 import fido
 from fido import i18n
 from fido.accounts import claims, roles
+from fido.server import account_service
 from fido.server import sessions_service as sessions
 from fido.server.account_views import account_out, claim_out
 from fido.server.deps import (
@@ -27,6 +28,7 @@ from fido.server.deps import (
 )
 from fido.server.errors import ApiError
 from fido.server.schemas import (
+    AccountDeletion,
     AccountOut,
     ClaimDecision,
     ClaimFor,
@@ -123,6 +125,22 @@ async def reset_password(body: ResetIn, request: Request) -> None:
     ends (409 ``reset_expired``, ``reset_invalid`` or ``reset_used`` for a link that no
     longer works)."""
     await sessions.reset_password(request, body)
+
+
+@router.get("/account/data", tags=["accounts"], responses=errors(401, 429))
+def my_data(request: Request) -> Response:
+    """Download my data: everything the server stores about your account, as a JSON
+    file (docs/privacy.md lists its sections)."""
+    return account_service.my_data_file(request)
+
+
+@router.post("/account/deletion", status_code=204, tags=["accounts"],
+             dependencies=CsrfChecked, responses=errors(401, 403, 409, 429))
+async def delete_account(body: AccountDeletion, request: Request, response: Response) -> None:
+    """Delete my account, with its password (a guest's has none): at once and for good
+    (docs/privacy.md says what the federation keeps for its ranking). 409 ``seated``
+    while she sits at a table not finished; 403 ``wrong_password``."""
+    await account_service.delete_account(request, response, body.password)
 
 
 @router.put(

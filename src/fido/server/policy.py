@@ -23,6 +23,9 @@ reads the code, a person the sentence). The rules (docs/server.md, docs/events.m
   straight from loopback (no proxy's ``X-Forwarded-For``), or one with the configured
   token (``Authorization: Bearer``); anyone else is answered as if it did not exist
   (:func:`may_read_metrics`).
+* A person's data are hers: her export ("download my data") and her account's deletion
+  are asked by her own session, and no role reads another's export (:func:`own_data`);
+  deleting a registered account takes its password again.
 * Creating an event takes an organiser's role (any scope) or the federation's
   (403 ``organiser``); an account without one asks the federation for it
   (:func:`fido.accounts.roles.ask_organiser`) and is shown that way, not the form.
@@ -60,6 +63,7 @@ __all__ = [
     "may_read_metrics",
     "may_watch",
     "open_results",
+    "own_data",
     "playing_at",
     "queue_entry",
     "rematch_seat",
@@ -282,6 +286,14 @@ def playing_at(s: Session, viewer: Account) -> str | None:
     return s.scalar(select(TableRow.id).join(SeatRow, SeatRow.table_id == TableRow.id).where(
         SeatRow.kind == "person", SeatRow.account_id == viewer.id,
         TableRow.status == "running").limit(1))
+
+def own_data(viewer: Account | None) -> Account:
+    """The account whose data a request may export or delete: the asker's own, signed in
+    or a guest (401 otherwise); never another's, whatever her roles."""
+    if viewer is None:
+        raise ApiError(401, "signed_out", _("sign in first"))
+    return viewer
+
 
 def may_organise(s: Session, viewer: Account | None) -> bool:
     """Whether the viewer may create events (the events page shows her the form)."""

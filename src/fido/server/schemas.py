@@ -18,6 +18,7 @@ from fido.safe_text import control_chars
 from fido.store.models import INT_MAX
 
 __all__ = [
+    "AccountDeletion",
     "AccountOut",
     "AgainIn",
     "AgainOut",
@@ -117,6 +118,13 @@ class ResetIn(_In):
 
     token: Annotated[str, Field(min_length=1, max_length=400)]
     password: Password
+
+
+class AccountDeletion(_In):
+    """Delete my account: a registered account's password, asked again (a guest has
+    none: she leaves it out)."""
+
+    password: Annotated[str | None, Field(min_length=1, max_length=PASSWORD_MAX)] = None
 
 
 class SignIn(_In):

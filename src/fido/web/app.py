@@ -59,7 +59,15 @@ from fido.server.schemas import ErrorBody
 from fido.server.settings import MailSettings
 from fido.server.sockets import SessionSockets, SocketCount
 from fido.store import Store, open_store
-from fido.web import assistant_pages, event_pages, pages, ranking_pages, rulebook, sheets
+from fido.web import (
+    assistant_pages,
+    event_pages,
+    legal_pages,
+    pages,
+    ranking_pages,
+    rulebook,
+    sheets,
+)
 from fido.web.kit import STATIC, RefusedPage, error_page, refused_page, wants_page
 
 __all__ = ["MAX_BODY", "Limits", "Server", "create_app", "install_web"]
@@ -286,6 +294,7 @@ def install_web(app: FastAPI) -> None:
     """Add every page, its static files and the pages' refusals to the server's app."""
     app.include_router(pages.router)
     app.include_router(rulebook.router)
+    app.include_router(legal_pages.router)  # /impressum, /privacy, /account
     app.include_router(event_pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(assistant_pages.router)

@@ -18,6 +18,8 @@ from urllib.parse import parse_qs
 from fastapi import Depends, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markdown_it import MarkdownIt
+from markupsafe import Markup
 from pydantic import BaseModel, ValidationError
 
 import fido
@@ -44,6 +46,7 @@ __all__ = [
     "error_page",
     "guest_name",
     "local_path",
+    "markdown",
     "person_json",
     "person_name",
     "person_of",
@@ -104,6 +107,12 @@ def person_of(request: Request, s: Session) -> dict[str, Any] | None:
     """:func:`viewer` in a session of the caller's."""
     account = deps.me(request, s)
     return person_json(account) if account is not None else None
+
+
+def markdown(text: str) -> Markup:
+    """Markdown as a page shows it: CommonMark and tables, the source's own HTML
+    escaped (a text from the rule book or the operator is trusted with no markup)."""
+    return Markup(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
 
 
 def render(

@@ -22,7 +22,6 @@ from importlib import resources
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from fido.engine.rules import Ruleset
@@ -30,7 +29,7 @@ from fido.engine.table import Table
 from fido.i18n import _, current, ngettext
 from fido.layout import Layouter
 from fido.server.wire import layout_json
-from fido.web.kit import render, viewer
+from fido.web.kit import markdown, render, viewer
 
 __all__ = ["Picture", "pictures", "router", "rules_html"]
 
@@ -112,7 +111,7 @@ def _rules_html(lang: str) -> Markup:
     count = iter(range(len(figures)))
     marked = _PICTURE.sub(lambda _m: f"\n\nFIDOPICTURE{next(count)}\n\n", text)
     marked = _COMMENT.sub("", marked)  # the other comments are notes for editors
-    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(marked)
+    html = str(markdown(marked))
     for i, picture in enumerate(figures):
         html = html.replace(f"<p>FIDOPICTURE{i}</p>", str(picture.html()))
     return Markup(html)  # markdown-it escaped the source's own markup (html=False)
