@@ -74,21 +74,25 @@ run: $(COMPILED) $(CATALOGS)
 # what the tests need from the system, installed with apt-get when missing (as root
 # on Debian, e.g. CI): PostgreSQL (the store tests run on it too) and chromium (the
 # browser the web tests drive, at /usr/bin/chromium unless FIDO_CHROMIUM says), nginx and
-# openssl (tests/server/test_deploy_nginx.py: the proxy terminating TLS, its certificate)
+# openssl (tests/server/test_deploy_nginx.py: the proxy terminating TLS, its certificate),
+# promtool (tests/server/test_alert_rules.py; Debian's prometheus package, without the
+# node exporter it recommends)
 system-deps:
-	@missing=""; \
+	@missing=""; lean=""; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null \
-		|| missing="postgresql"; \
+		|| missing=" postgresql"; \
 	[ -x "$${FIDO_CHROMIUM:-/usr/bin/chromium}" ] || missing="$$missing chromium"; \
 	[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || missing="$$missing nginx"; \
 	command -v openssl >/dev/null || missing="$$missing openssl"; \
-	if [ -n "$$missing" ]; then \
+	command -v promtool >/dev/null || lean=" prometheus"; \
+	if [ -n "$$missing$$lean" ]; then \
 		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-			echo "installing$$missing for the tests (apt-get)"; \
+			echo "installing$$missing$$lean for the tests (apt-get)"; \
 			export DEBIAN_FRONTEND=noninteractive; \
-			apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
+			apt-get update -qq && apt-get install -y -qq $$missing >/dev/null \
+				&& apt-get install -y -qq --no-install-recommends $$lean >/dev/null; \
 		else \
-			echo "note: the tests want$$missing; install it (apt-get install$$missing)"; \
+			echo "note: the tests want$$missing$$lean; install it (apt-get install$$missing$$lean)"; \
 		fi; \
 	fi
 

@@ -15,16 +15,24 @@ Checked: her cookies are ``Secure`` over https (uvicorn trusts nginx's
 socket on A, then on B, and no answer of 500 or more; the page shows no error; the
 table's log has every move once and replays, the record's moves being the log's.
 
-Skipped, with the reason, without nginx or openssl (`make test` installs them) or
-without PostgreSQL (``tests/with_postgres.py`` runs one).
+While no process answers (every one stopped for a migration), the site's maintenance
+answer: 503 with ``Retry-After``, the repository's ``deploy/maintenance.html`` for a page and
+``deploy/maintenance.json`` for the API; a process that answers is passed on as it is, its
+own 503 too.
+
+Skipped, with the reason, without nginx or openssl (`make test` installs them); the tests
+of two processes without PostgreSQL (``tests/with_postgres.py`` runs one).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -49,9 +57,13 @@ from support.web_browser import Person
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
+ROOT = Path(SRC).parent
+
+needs_postgres = pytest.mark.skipif(
+    not POSTGRES, reason="two servers meet through PostgreSQL: FIDO_TEST_POSTGRES_URL is "
+    "not set (tests/with_postgres.py sets it)")
+
 pytestmark = [
-    pytest.mark.skipif(not POSTGRES, reason="two servers meet through PostgreSQL: "
-                       "FIDO_TEST_POSTGRES_URL is not set (tests/with_postgres.py sets it)"),
     pytest.mark.skipif(NGINX is None, reason="nginx is not installed "
                        "(`make test` installs Debian's package: apt-get install nginx)"),
     pytest.mark.skipif(OPENSSL is None, reason="openssl is not installed, the test's "
@@ -59,6 +71,7 @@ pytestmark = [
 ]
 
 
+@needs_postgres
 def test_a_game_through_nginx_survives_a_killed_process(browser: Browser,
                                                          tmp_path: Path) -> None:
     assert POSTGRES
@@ -123,6 +136,7 @@ def test_a_game_through_nginx_survives_a_killed_process(browser: Browser,
         proxy.stop()
 
 
+@needs_postgres
 @pytest.mark.parametrize(("drop", "failing"), [
     ((), None),  # the document's site as it is
     (("X-Forwarded-Proto",), "proxy"),  # fido is not told the request was HTTPS
@@ -205,3 +219,90 @@ def test_the_http_site_answers_the_certificate_challenge_and_sends_the_rest_to_h
         assert "nginx/" not in r.headers.get("server", "")  # server_tokens off
     finally:
         proxy.stop()
+
+
+def _maintenance(proxy: Nginx) -> None:
+    """nginx answers for the stopped processes: the page (and a socket's upgrade) with the
+    maintenance page, the API with its JSON error, each 503 with Retry-After."""
+    page = (ROOT / "deploy" / "maintenance.html").read_text()
+    for method, path in (("GET", "/"), ("GET", "/tables/abcdef123?invite=x"),
+                         ("POST", "/tables"), ("GET", "/ws/tables/abcdef123")):
+        r = httpx.request(method, f"{proxy.base}{path}", verify=False, timeout=10)
+        assert r.status_code == 503, (method, path, r.status_code, r.text[:300])
+        assert r.headers["retry-after"] == "30", r.headers
+        assert r.headers["content-type"].startswith("text/html"), r.headers
+        assert r.text == page
+        assert "strict-transport-security" in r.headers  # the location's add_header
+    assert "fido is being updated" in page and "fido wird gerade aktualisiert" in page
+    assert '<meta http-equiv="refresh" content="15">' in page  # it reloads itself
+    for method, path in (("GET", "/api/health"), ("POST", "/api/session")):
+        r = httpx.request(method, f"{proxy.base}{path}", verify=False, timeout=10)
+        assert r.status_code == 503, (method, path, r.status_code, r.text[:300])
+        assert r.headers["retry-after"] == "30", r.headers
+        assert r.headers["content-type"] == "application/json", r.headers
+        assert r.json()["error"]["code"] == "unavailable", r.text
+        assert "fido is being updated" in r.json()["error"]["message"], r.text
+    # the file is nginx's own, never served for the asking
+    r = httpx.get(f"{proxy.base}/maintenance.html", verify=False, timeout=10)
+    assert r.status_code == 404, r.status_code
+
+
+def test_nginx_answers_with_the_maintenance_page_while_no_process_answers(
+    tmp_path: Path,
+) -> None:
+    """Before the process starts and after it stops (SIGTERM: systemctl stop), as for an
+    upgrade's migration, the maintenance page; while it answers, fido itself."""
+    a = ServerProcess(f"sqlite:///{tmp_path / 'fido.db'}", tmp_path / "a.log")
+    proxy = Nginx((a.port, free_port()))  # the second process is down throughout
+    try:
+        with servers(a):
+            proxy.start()
+            _maintenance(proxy)
+            a.start()
+            r = httpx.get(f"{proxy.base}/", verify=False, timeout=10)
+            assert r.status_code == 200 and "retry-after" not in r.headers, r.status_code
+            assert "fido is being updated" not in r.text and "<form" in r.text
+            r = httpx.get(f"{proxy.base}/api/health", verify=False, timeout=10)
+            assert r.status_code == 200 and r.json()["status"] == "ok", r.text
+            assert "retry-after" not in r.headers
+            code, orphans = a.stop()
+            assert code == 0 and not orphans, (code, orphans)
+            _maintenance(proxy)
+    finally:
+        proxy.stop()
+
+
+class _Busy(BaseHTTPRequestHandler):
+    """A process that answers, with a 503 or a 502 of its own (the store stayed busy)."""
+
+    def do_GET(self) -> None:
+        status = 502 if self.path.startswith("/api/gateway") else 503
+        body = json.dumps({"error": {"code": "busy", "message": "own answer"}}).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def test_nginx_passes_a_process_s_own_503_unchanged(tmp_path: Path) -> None:
+    """The maintenance page is nginx's answer when nobody answers, never a replacement of
+    what a process said (the site has no proxy_intercept_errors): its 503 and its 502
+    reach the browser with its own body, and no Retry-After of nginx's."""
+    upstream = ThreadingHTTPServer(("127.0.0.1", free_port()), _Busy)
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    proxy = Nginx((upstream.server_address[1], free_port()))
+    try:
+        proxy.start()
+        for path, status in (("/api/tables", 503), ("/lobby", 503), ("/api/gateway", 502)):
+            r = httpx.get(f"{proxy.base}{path}", verify=False, timeout=10)
+            assert r.status_code == status, (path, r.status_code, r.text[:300])
+            assert r.json() == {"error": {"code": "busy", "message": "own answer"}}
+            assert "retry-after" not in r.headers
+    finally:
+        proxy.stop()
+        upstream.shutdown()
+        upstream.server_close()

@@ -74,6 +74,8 @@ def site(port: int, upstreams: tuple[int, int], cert: Path, key: Path,
     sub(r"access_log /var/log/nginx/fido\.access\.log fido_private;",
         f"access_log {cert.parent / 'fido.access.log'} fido_private;\n"
         f"    access_log {cert.parent / 'access.log'} upstreams;", 1)
+    # the release's maintenance answers (/opt/fido/deploy): the copy beside the certificate
+    sub(r"root /opt/fido/deploy;", f"root {cert.parent / 'deploy'};", 1)
     for part in drop:
         kept = [line for line in text.splitlines() if part not in line]
         assert len(kept) < len(text.splitlines()), f"the site has no line with {part!r}"
@@ -103,13 +105,15 @@ http {{
 def configuration(where: Path, port: int, upstreams: tuple[int, int],
                   drop: tuple[str, ...] = (), http_port: int | None = None) -> Path:
     """nginx.conf with both of the document's sites (the https one on ``port``, the
-    port-80 one on ``http_port`` with its webroot ``where/acme``)."""
+    port-80 one on ``http_port`` with its webroot ``where/acme``), and the repository's
+    ``deploy/`` (the maintenance page) copied to ``where/deploy``."""
     cert, key = where / "cert.pem", where / "key.pem"
     subprocess.run([str(OPENSSL), "req", "-x509", "-newkey", "rsa:2048", "-nodes",
                     "-keyout", str(key), "-out", str(cert), "-days", "2",
                     "-subj", "/CN=localhost",
                     "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
                    check=True, capture_output=True, timeout=60)
+    shutil.copytree(ROOT / "deploy", where / "deploy", dirs_exist_ok=True)
     sites = site(port, upstreams, cert, key, drop)
     if http_port is not None:
         (where / "acme").mkdir(exist_ok=True)
