@@ -14,12 +14,17 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from fido.accounts.addresses import unsubscribe_token
+from fido.accounts.roles import find_account
+from fido.accounts.sessions import server_secret
 from fido.server.settings import MailSettings
+from fido.store import open_store
 from support.server_live import browser as client
 from support.server_live import live_server
 from support.smtp import Inbox, link_in, mail_server
 
 SHOTS = os.environ.get("FIDO_SHOTS")
+DB: list[str] = []  # the module's server's database
 OLD, NEW = "an old long password", "a brand new password"
 
 
@@ -33,15 +38,19 @@ def _shoot(page: Page, name: str) -> None:
 def mailed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Inbox]]:
     """A server whose mail goes to a real SMTP server (``fido serve --smtp``)."""
     db = f"sqlite:///{tmp_path_factory.mktemp('reset') / 'fido.db'}"
+    DB[:] = [db]
     with mail_server() as (smtp, inbox), live_server(
             db, mail=MailSettings(smtp=smtp, poll=0.1, retry=0.3)) as base:
         yield base, inbox
 
 
-def _sign_up(base: str, name: str, language: str | None = None) -> None:
+def _sign_up(base: str, inbox: Inbox, name: str, language: str | None = None) -> None:
+    """Her account, with an address; its confirmation mail is in before she goes on."""
     body = {"name": name, "password": OLD, "email": f"{name.lower()}@example.org"}
     c = client(base)
+    waiting = len(inbox.mails)
     assert c.post("/api/accounts", json=body).status_code == 201
+    assert inbox.wait(waiting + 1)[waiting]["Subject"] == "Confirm your address for fido"
     if language:
         assert c.put("/api/language", json={"language": language}).status_code == 200
 
@@ -52,7 +61,7 @@ def test_a_forgotten_password_is_set_again_through_a_mail(
 ) -> None:
     base, inbox = mailed
     name = f"Luise{size[0]}"
-    _sign_up(base, name)
+    _sign_up(base, inbox, name)
     before = len(inbox.mails)
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
@@ -98,7 +107,7 @@ def test_her_mail_and_the_pages_speak_german(
     browser: Browser, mailed: tuple[str, Inbox],
 ) -> None:
     base, inbox = mailed
-    _sign_up(base, "Hanna", language="de")
+    _sign_up(base, inbox, "Hanna", language="de")
     before = len(inbox.mails)
     context = browser.new_context(locale="de-DE")
     page = context.new_page()
@@ -113,5 +122,55 @@ def test_her_mail_and_the_pages_speak_german(
         assert text is not None and "Hallo Hanna" in text.get_content()
         page.goto(link_in(mail))
         expect(page.get_by_role("heading", level=1)).to_have_text("Neues Passwort wählen")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_her_address_confirmed_and_the_news_by_mail_in_the_browser(
+    browser: Browser, mailed: tuple[str, Inbox], size: tuple[int, int],
+) -> None:
+    base, inbox = mailed
+    name = f"Marta{size[0]}"
+    _sign_up(base, inbox, name)
+    link = link_in(inbox.mails[-1])
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    wide = "phone" if size[0] < 500 else "desktop"
+    try:
+        page.goto(f"{base}/signin")
+        page.get_by_label("Name").fill(name)
+        page.get_by_label("Password").fill(OLD)
+        page.get_by_role("button", name="Sign in").click()
+        page.goto(f"{base}/account")
+        expect(page.get_by_text("Not confirmed yet")).to_be_visible()
+        expect(page.get_by_role("button", name="Mail me my inbox's news")).to_have_count(0)
+        page.goto(link)  # the mail's link: one button, so a mail scanner confirms nothing
+        page.get_by_role("button", name="Confirm my address").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Your address is confirmed")
+        page.goto(f"{base}/account")
+        expect(page.get_by_text("Confirmed: this address is yours.")).to_be_visible()
+        page.get_by_role("button", name="Mail me my inbox's news").click()
+        expect(page.get_by_text("On: your inbox's news come by mail.")).to_be_visible()
+        _shoot(page, f"account-mail-{wide}")
+        # the link in a news mail, opened in a browser where nobody is signed in
+        c = client(base)
+        session = c.post("/api/session", json={"name": name, "password": OLD})
+        assert session.status_code == 200
+        store = open_store(DB[0])
+        try:
+            with store.session(write=False) as s:  # as the news mail's link carries it
+                token = unsubscribe_token(find_account(s, name), server_secret(store))
+        finally:
+            store.close()
+        other = browser.new_context()
+        try:
+            stop = other.new_page()
+            stop.goto(f"{base}/unsubscribe?token={token}")
+            stop.get_by_role("button", name="Stop the news mails").click()
+            expect(stop.get_by_role("heading", level=1)).to_have_text("No more news by mail")
+        finally:
+            other.close()
+        assert c.get("/api/account/email").json()["notices"] is False
     finally:
         context.close()

@@ -65,6 +65,9 @@ def export(s: Session, account: Account) -> dict[str, Any]:
     out["account"] = {
         "id": me, "name": account.name, "guest": account.guest, "email": account.email,
         "language": account.language, "created_at": _time(account.created_at),
+        "email_confirmed_at": _time(account.email_confirmed_at),
+        "news_by_mail_since": _time(account.notices_since),
+        "news_mailed_at": _time(account.notices_mailed_at),
         "has_password": account.password_hash is not None,
         "player": None if player is None else {
             "number": player.number, "name": player.name, "country": player.country,
@@ -116,7 +119,8 @@ def export(s: Session, account: Account) -> dict[str, Any]:
     out["sheets"] = [] if player is None else _sheets(s, player.id)
     out["notifications"] = [
         {"kind": n.kind, "game": n.game_id, "table": n.table_id,
-         "created_at": _time(n.created_at), "read_at": _time(n.read_at)}
+         "created_at": _time(n.created_at), "read_at": _time(n.read_at),
+         "mailed_at": _time(n.mailed_at)}
         for n in s.scalars(select(Notification).where(Notification.account_id == me)
                            .order_by(Notification.id))]
     out["mail"] = [] if not account.email else [

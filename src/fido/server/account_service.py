@@ -1,7 +1,9 @@
-"""A person's own account, as the API and the account page both ask for it: her data
-to take home ("download my data") and the account's deletion. Who may is
-:func:`fido.server.policy.own_data`'s; what is exported and erased is
-:mod:`fido.accounts.privacy`'s."""
+"""A person's own account, as the API and the account page both ask for it: her email
+address (changed, confirmed by a mailed link), her inbox's news by mail (opt-in, with
+an unsubscribe link in each), her data to take home ("download my data") and the
+account's deletion. Who may is :func:`fido.server.policy.own_data`'s; what is exported
+and erased is :mod:`fido.accounts.privacy`'s, the addresses
+:mod:`fido.accounts.addresses`'."""
 
 from __future__ import annotations
 
@@ -11,15 +13,30 @@ import re
 from typing import Any
 
 from fastapi import Request, Response
+from sqlalchemy.orm import Session
 
 from fido import i18n
-from fido.accounts import privacy
+from fido.accounts import addresses, privacy
 from fido.accounts import signup as accounts
+from fido.accounts.mail import post
 from fido.server import policy
-from fido.server.deps import count_against, me, server, set_session_cookie
+from fido.server.deps import Server, count_against, me, server, set_session_cookie
 from fido.server.errors import ApiError
+from fido.server.schemas import AddressOut
+from fido.store import Account
 
-__all__ = ["delete_account", "my_data", "my_data_file"]
+__all__ = [
+    "address",
+    "change_email",
+    "confirm_address",
+    "confirmation_mail",
+    "delete_account",
+    "my_data",
+    "my_data_file",
+    "resend_confirmation",
+    "set_notices",
+    "unsubscribe",
+]
 
 _, ngettext = i18n.gettext, i18n.ngettext
 
@@ -74,3 +91,104 @@ async def delete_account(request: Request, response: Response, password: str | N
     for key in ended:
         srv.session_sockets.end(key)
     set_session_cookie(request, response, None)
+
+
+def _address(srv: Server, account: Account) -> AddressOut:
+    return AddressOut(email=account.email, confirmed=account.email_confirmed_at is not None,
+                      notices=account.notices_since is not None, mail=srv.mail.smtp is not None)
+
+
+def _registered(request: Request, s: Session) -> Account:
+    account = policy.own_data(me(request, s))
+    if account.guest:
+        raise ApiError(403, "guest", _("a guest has no email address: sign up first"))
+    return account
+
+
+def confirmation_mail(request: Request, s: Session, account: Account) -> bool:
+    """Mail ``account``'s address the link that confirms it, if the server sends mail;
+    a few an account and an address a quarter of an hour (429). Whether one was sent."""
+    srv = server(request)
+    if srv.mail.smtp is None or account.email is None:
+        return False
+    assert srv.mail.site is not None and srv.resets is not None and srv.resets_of is not None
+    count_against(request, srv.resets, lambda n: ngettext(
+        "too many mails asked for from your address: try again in {n} second",
+        "too many mails asked for from your address: try again in {n} seconds", n))
+    count_against(request, srv.resets_of, lambda n: ngettext(
+        "too many confirmation mails: try again in {n} second",
+        "too many confirmation mails: try again in {n} seconds", n),
+        key=f"confirm:{account.id}")
+    link = f"{srv.mail.site}/confirm?token={addresses.confirm_token(account, srv.secret)}"
+    with i18n.use(account.language):
+        post(s, account.email, _("Confirm your address for fido"), _(
+            "Hello {name},\n\n"
+            "this address was given for the account {name} on {site}. Open this link "
+            "within a week to confirm it is yours:\n\n"
+            "{link}\n\n"
+            "If it was not you, ignore this mail: an address that is not confirmed gets "
+            "no mail from us but a password reset's link someone asks for.\n").format(
+                name=account.name, site=srv.mail.site.split("://", 1)[1], link=link))
+    return True
+
+
+def address(request: Request) -> AddressOut:
+    """Her address, confirmed or not, and whether the news go to it."""
+    srv = server(request)
+    with srv.store.session(write=False) as s:
+        return _address(srv, _registered(request, s))
+
+
+def change_email(request: Request, email: str | None) -> AddressOut:
+    """Her new address (None: none): unconfirmed, and a confirmation link goes to it."""
+    srv = server(request)
+    with srv.store.session() as s:
+        account = _registered(request, s)
+        if addresses.change_email(s, account, email):
+            account.notices_since = None  # the news wait for the new address's confirmation
+            confirmation_mail(request, s, account)
+        return _address(srv, account)
+
+
+def resend_confirmation(request: Request) -> AddressOut:
+    """The confirmation link again (409 ``no_mail``, ``no_address``, ``confirmed``)."""
+    srv = server(request)
+    with srv.store.session() as s:
+        account = _registered(request, s)
+        if srv.mail.smtp is None:
+            raise ApiError(409, "no_mail", _("this server sends no mail"))
+        if account.email is None:
+            raise ApiError(409, "no_address", _("your account has no email address"))
+        if account.email_confirmed_at is not None:
+            raise ApiError(409, "confirmed", _("your address is confirmed already"))
+        confirmation_mail(request, s, account)
+        return _address(srv, account)
+
+
+def confirm_address(request: Request, token: str) -> str:
+    """Confirm the address the link names (any browser: she need not be signed in);
+    the address confirmed."""
+    srv = server(request)
+    with srv.store.session() as s:
+        account = addresses.account_to_confirm(s, token, srv.secret)
+        assert account.email is not None
+        return account.email
+
+
+def set_notices(request: Request, on: bool) -> AddressOut:
+    """Her inbox's news by mail, on (a confirmed address: 409 ``not_confirmed``) or off."""
+    srv = server(request)
+    with srv.store.session() as s:
+        account = _registered(request, s)
+        if on and srv.mail.smtp is None:
+            raise ApiError(409, "no_mail", _("this server sends no mail"))
+        addresses.set_notices(account, on)
+        return _address(srv, account)
+
+
+def unsubscribe(request: Request, token: str) -> None:
+    """No more news mail to the account the link names (no session needed: the link
+    is the key; once more changes nothing)."""
+    srv = server(request)
+    with srv.store.session() as s:
+        addresses.unsubscribe(s, token, srv.secret)

@@ -30,10 +30,14 @@ from fido.server.errors import ApiError
 from fido.server.schemas import (
     AccountDeletion,
     AccountOut,
+    AddressOut,
     ClaimDecision,
     ClaimFor,
+    EmailIn,
     Health,
     LanguageChoice,
+    LinkToken,
+    NoticesIn,
     PlayerLink,
     ResetAsk,
     ResetAsked,
@@ -125,6 +129,48 @@ async def reset_password(body: ResetIn, request: Request) -> None:
     ends (409 ``reset_expired``, ``reset_invalid`` or ``reset_used`` for a link that no
     longer works)."""
     await sessions.reset_password(request, body)
+
+
+@router.get("/account/email", response_model=AddressOut, tags=["accounts"],
+            responses=errors(401, 403))
+def my_address(request: Request) -> AddressOut:
+    """Your email address, whether it is confirmed and whether your inbox's news go to it."""
+    return account_service.address(request)
+
+
+@router.put("/account/email", response_model=AddressOut, tags=["accounts"],
+            dependencies=CsrfChecked, responses=errors(401, 403, 422, 429))
+def change_email(body: EmailIn, request: Request) -> AddressOut:
+    """A new address (null: none): unconfirmed, and a link that confirms it goes to it."""
+    return account_service.change_email(request, body.email)
+
+
+@router.post("/account/email/link", response_model=AddressOut, tags=["accounts"],
+             dependencies=CsrfChecked, responses=errors(401, 403, 409, 429))
+def resend_confirmation(request: Request) -> AddressOut:
+    """The confirmation link again."""
+    return account_service.resend_confirmation(request)
+
+
+@router.post("/account/email/confirmation", status_code=204, tags=["accounts"],
+             dependencies=CsrfChecked, responses=errors(409))
+def confirm_address(body: LinkToken, request: Request) -> None:
+    """Confirm an address with the mailed link's token (from any browser)."""
+    account_service.confirm_address(request, body.token)
+
+
+@router.put("/account/notices", response_model=AddressOut, tags=["accounts"],
+            dependencies=CsrfChecked, responses=errors(401, 403, 409))
+def set_notices(body: NoticesIn, request: Request) -> AddressOut:
+    """Your inbox's news by mail, on (a confirmed address first) or off."""
+    return account_service.set_notices(request, body.on)
+
+
+@router.post("/unsubscribe", status_code=204, tags=["accounts"], responses=errors(409))
+def unsubscribe(body: LinkToken, request: Request) -> None:
+    """No more news mail: the token of the link in every news mail (no session, no CSRF
+    token: the link is the key, and once more changes nothing)."""
+    account_service.unsubscribe(request, body.token)
 
 
 @router.get("/account/data", tags=["accounts"], responses=errors(401, 429))

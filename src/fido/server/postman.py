@@ -6,13 +6,15 @@ A mail is written to the outbox in the transaction that asks for it (committed, 
 sent: a mail server that is down delays mail and loses none). The postman takes a few
 due mails at a time, lends them to itself for :data:`LEASE` (another process's postman
 leaves them), sends each outside any transaction, and marks it sent, or counts the
-failure and waits longer each time (:func:`backoff`) before the next try.
+failure and waits longer each time (:func:`backoff`) before the next try. Before each
+look it writes the inbox news that are due (:func:`fido.accounts.notices.mail_news`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import logging
 import smtplib
 import ssl
@@ -21,8 +23,9 @@ from email.utils import formatdate, make_msgid
 from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import delete, select
-from sqlalchemy.orm import Session
 
+from fido.accounts.mail import post
+from fido.accounts.notices import mail_news
 from fido.errors import ConfigurationError
 from fido.server.settings import MailSettings
 from fido.store import OutboxMail, Store
@@ -43,15 +46,6 @@ TIMEOUT = 20.0  # seconds the SMTP server has to answer
 
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
-
-
-def post(s: Session, recipient: str, subject: str, body: str) -> OutboxMail:
-    """A mail into the outbox, sent once ``s`` commits."""
-    now = _now()
-    mail = OutboxMail(recipient=recipient, subject=subject[:200], body=body, created_at=now,
-                      next_try_at=now, attempts=0)
-    s.add(mail)
-    return mail
 
 
 def backoff(attempts: int, first: float = 30.0) -> dt.timedelta:
@@ -85,10 +79,11 @@ def smtp_parts(url: str) -> tuple[str, str, int, str | None, str | None]:
 class Postman:
     """Sends what the outbox holds, on :attr:`settings`' SMTP server."""
 
-    def __init__(self, store: Store, settings: MailSettings) -> None:
-        if settings.smtp is None:
-            raise ConfigurationError("no SMTP server: the postman has nowhere to send")
-        self.store, self.settings = store, settings
+    def __init__(self, store: Store, settings: MailSettings, secret: str) -> None:
+        if settings.smtp is None or settings.site is None:
+            raise ConfigurationError("no SMTP server or no public address: the postman has "
+                                     "nowhere to send, or no link to give")
+        self.store, self.settings, self.secret = store, settings, secret
         smtp_parts(settings.smtp)  # a bad URL is refused when the server starts
 
     async def run(self) -> None:
@@ -103,6 +98,7 @@ class Postman:
     def send_due(self) -> int:
         """Send the mails that are due; how many the SMTP server took."""
         self._sweep()
+        self._news()
         taken = self._take()
         sent = 0
         for mail_id, message in taken:
@@ -126,6 +122,14 @@ class Postman:
             if given_up:
                 log.error("%s mails given up: not sent in %s days", given_up, GIVE_UP.days)
 
+    def _news(self) -> None:
+        """The inbox news due, into the outbox (sent with the rest just after)."""
+        assert self.settings.site is not None
+        with self.store.session() as s:
+            mailed = mail_news(s, self.settings.site, self.secret)
+        if mailed:
+            log.info("%s news mails written", mailed)
+
     def _take(self) -> list[tuple[int, EmailMessage]]:
         """The due mails, lent to this postman for :data:`LEASE`."""
         now = _now()
@@ -148,6 +152,8 @@ class Postman:
         message["Subject"] = mail.subject
         message["Date"] = formatdate(localtime=False)
         message["Message-ID"] = make_msgid(domain="fido")
+        for name, value in json.loads(mail.headers or "{}").items():
+            message[name] = value
         message.set_content(mail.body)
         return message
 

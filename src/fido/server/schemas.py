@@ -20,19 +20,23 @@ from fido.store.models import INT_MAX
 __all__ = [
     "AccountDeletion",
     "AccountOut",
+    "AddressOut",
     "AgainIn",
     "AgainOut",
     "ClaimDecision",
     "ClaimFor",
     "ClaimOut",
+    "EmailIn",
     "ErrorBody",
     "ErrorDetail",
     "Health",
     "JoinIn",
     "LanguageChoice",
+    "LinkToken",
     "MatchDetail",
     "MatchIn",
     "MatchOut",
+    "NoticesIn",
     "PlayerLink",
     "ResetAsk",
     "ResetAsked",
@@ -98,6 +102,34 @@ class SignUp(_In):
     name: Name
     password: Password
     email: Email | None = None
+
+
+class EmailIn(_In):
+    """Her new email address (null: none); a confirmation link goes to a new one."""
+
+    email: Email | None
+
+
+class NoticesIn(_In):
+    """Her inbox's news by mail, on or off (on: a confirmed address first)."""
+
+    on: bool
+
+
+class LinkToken(_In):
+    """The token of a link mailed to her (an address's confirmation, an unsubscribe)."""
+
+    token: Annotated[str, Field(min_length=1, max_length=600)]
+
+
+class AddressOut(BaseModel):
+    """Her address as the account page shows it: confirmed or not, whether the news go
+    to it, and whether this server sends mail at all."""
+
+    email: str | None
+    confirmed: bool
+    notices: bool
+    mail: bool
 
 
 class ResetAsk(_In):

@@ -11,6 +11,7 @@ one request (:func:`fido.server.deps.session_cookie`). Refusals are
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from urllib.parse import urlsplit
 
 from fastapi import Request, Response
@@ -20,7 +21,9 @@ from fido import i18n
 from fido.accounts import resets, roles
 from fido.accounts import signup as accounts
 from fido.accounts.devices import DEVICE, DEVICE_SECONDS
+from fido.accounts.mail import post
 from fido.accounts.roles import RoleError
+from fido.server import account_service
 from fido.server.account_views import account_out
 from fido.server.deps import (
     address,
@@ -34,7 +37,6 @@ from fido.server.deps import (
 from fido.server.errors import ApiError
 from fido.server.language import COOKIE as LANGUAGE
 from fido.server.language import cookie_header
-from fido.server.postman import post
 from fido.server.schemas import (
     LanguageChoice,
     ResetAsk,
@@ -101,6 +103,9 @@ async def sign_up(request: Request, response: Response, body: SignUp) -> Session
             account = accounts.sign_up(s, body.name, body.password, body.email, current)
             if account.language is None:  # the language she chose as a visitor stays
                 account.language = i18n.language_or_none(request.cookies.get(LANGUAGE))
+            if account.email is not None:  # her address's confirmation link (too many
+                with contextlib.suppress(ApiError):  # asked: she asks again later)
+                    account_service.confirmation_mail(request, s, account)
             srv.sessions.end(s, old)  # a new id after a change of rights (no fixation)
             cookie = srv.sessions.start(s, account)
             if current is not None:  # a guest: her seats take her name (other processes)

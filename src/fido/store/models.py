@@ -239,6 +239,14 @@ class Account(Base):
     claimed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # the interface's language she chose (fido.i18n.LANGUAGES; None: her browser's)
     language: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # her address answered the confirmation's link (None: not, or changed since)
+    email_confirmed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
+                                                                  nullable=True)
+    # she asked for her inbox's news by mail since then (None: she did not; migration 0020)
+    notices_since: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
+                                                             nullable=True)
+    notices_mailed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
+                                                                 nullable=True)
 
     player: Mapped[Player | None] = relationship()
 
@@ -445,6 +453,8 @@ class Notification(Base):
     )
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     read_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # told by mail (fido.accounts.notices): never twice (migration 0020)
+    mailed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     table_id: Mapped[str | None] = mapped_column(  # a seat of it is reserved for her (0017)
         ForeignKey("game_tables.id", name="fk_notifications_table", ondelete="CASCADE"),
@@ -688,4 +698,6 @@ class OutboxMail(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
     sent_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # more headers, JSON {name: value} (List-Unsubscribe; migration 0020)
+    headers: Mapped[str | None] = mapped_column(Text, nullable=True)
 

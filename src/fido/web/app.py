@@ -162,7 +162,7 @@ def create_app(
         sweep = asyncio.create_task(srv.session_sockets.sweep(
             lambda keys: _alive_of(srv, keys)))  # sockets of sessions ended elsewhere
         seen = asyncio.create_task(touch_sockets(srv))  # who is online: at a table too
-        postman = (asyncio.create_task(Postman(store, mail).run())
+        postman = (asyncio.create_task(Postman(store, mail, key).run())
                    if mail.smtp is not None else None)  # the outbox's mail
         try:
             yield

@@ -1,6 +1,8 @@
 """The pages the law asks of a public site and a person's own account: /impressum (the
 operator's), /privacy (the operator's part, then what fido stores and why, and its
-cookies), /account (download my data, delete my account: GDPR Art. 15, 17, 20).
+cookies), /account (her address and its confirmation, her inbox's news by mail,
+download my data, delete my account: GDPR Art. 15, 17, 20), and the pages the links
+mailed to her open (/confirm, /unsubscribe).
 
 The operator writes her texts with ``fido legal set`` (:mod:`fido.accounts.legal`);
 what fido stores is written here once, in the reader's language, and the export
@@ -10,6 +12,7 @@ what fido stores is written here once, in the reader's language, and the export
 from __future__ import annotations
 
 import asyncio
+from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
@@ -20,7 +23,7 @@ from fido.errors import Refused
 from fido.i18n import _, current
 from fido.server import account_service, deps
 from fido.server.errors import status_of
-from fido.server.schemas import AccountDeletion
+from fido.server.schemas import AccountDeletion, AddressOut, EmailIn
 from fido.web.kit import (
     Form,
     checked,
@@ -65,13 +68,101 @@ async def privacy(request: Request) -> HTMLResponse:
     return render(request, "privacy.html", me=me, text=html, text_lang=lang)
 
 
-@router.get("/account", response_class=HTMLResponse)
-async def account_page(request: Request) -> Response:
-    """Her account: her data to download, the account to delete."""
-    me = await asyncio.to_thread(viewer, request)
+def _account(request: Request) -> tuple[dict[str, object] | None, AddressOut | None]:
+    me = viewer(request)
+    if me is None or me["guest"]:
+        return me, None
+    return me, account_service.address(request)
+
+
+async def _account_page(request: Request, status: int = 200, **context: object) -> Response:
+    me, address = await asyncio.to_thread(_account, request)
     if me is None:
         return see_other("/signin?next=/account")
-    return render(request, "account.html", me=me)
+    return render(request, "account.html", status, me=me, address=address, **context)
+
+
+@router.get("/account", response_class=HTMLResponse)
+async def account_page(request: Request) -> Response:
+    """Her account: her address and its news, her data to download, the account to
+    delete."""
+    return await _account_page(request)
+
+
+@router.post("/account/email")
+async def change_email(request: Request, form: Form) -> Response:
+    """A new address (empty: none); its confirmation link is mailed."""
+    try:
+        body = checked(EmailIn, {"email": form.get("email", "").strip() or None})
+        await asyncio.to_thread(account_service.change_email, request, body.email)
+    except Refused as e:
+        return await _account_page(request, status_of(e), error=e.message)
+    return see_other("/account?saved=email")
+
+
+@router.post("/account/email/link")
+async def resend_confirmation(request: Request, form: Form) -> Response:
+    try:
+        await asyncio.to_thread(account_service.resend_confirmation, request)
+    except Refused as e:
+        return await _account_page(request, status_of(e), error=e.message)
+    return see_other("/account?saved=link")
+
+
+@router.post("/account/notices")
+async def set_notices(request: Request, form: Form) -> Response:
+    """Her inbox's news by mail, on or off."""
+    try:
+        await asyncio.to_thread(account_service.set_notices, request,
+                                form.get("on") == "1")
+    except Refused as e:
+        return await _account_page(request, status_of(e), error=e.message)
+    return see_other("/account?saved=notices")
+
+
+@router.get("/confirm", response_class=HTMLResponse)
+async def confirm_page(request: Request, token: str = "") -> HTMLResponse:
+    """The confirmation link's page: one button (a mail scanner's visit confirms nothing)."""
+    me = await asyncio.to_thread(viewer, request)
+    return render(request, "confirm.html", me=me, token=token[:600])
+
+
+@router.post("/confirm")
+async def confirm(request: Request, form: Form) -> Response:
+    me = await asyncio.to_thread(viewer, request)
+    try:
+        email = await asyncio.to_thread(account_service.confirm_address, request,
+                                        form.get("token", "")[:600])
+    except Refused as e:
+        return render(request, "confirm.html", status_of(e), me=me, error=e.message)
+    return render(request, "message.html", me=me, title=_("Your address is confirmed"),
+                  message=_("{email} is confirmed: it gets the mail you ask for.").format(
+                      email=email))
+
+
+@router.get("/unsubscribe", response_class=HTMLResponse)
+async def unsubscribe_page(request: Request, token: str = "") -> HTMLResponse:
+    """The news mail's link: one button that turns the news off."""
+    me = await asyncio.to_thread(viewer, request)
+    return render(request, "unsubscribe.html", me=me, token=token[:400])
+
+
+@router.post("/unsubscribe")
+async def unsubscribe(request: Request, token: str = "") -> Response:
+    """Turn the news off: the page's button (the token in its form) or a mail program's
+    one click (RFC 8058: the token in the address, ``List-Unsubscribe=One-Click`` in the
+    body). No CSRF token: the link is the key, and once more changes nothing."""
+    fields = parse_qs((await request.body())[:4096].decode("utf-8", "replace"))
+    key = fields.get("token", [token])[0][:400]
+    try:
+        await asyncio.to_thread(account_service.unsubscribe, request, key)
+    except Refused as e:
+        me = await asyncio.to_thread(viewer, request)
+        return render(request, "unsubscribe.html", status_of(e), me=me, error=e.message)
+    me = await asyncio.to_thread(viewer, request)
+    return render(request, "message.html", me=me, title=_("No more news by mail"),
+                  message=_("You get no more news mail. Your inbox keeps everything; "
+                            "your account's page turns the mail on again."))
 
 
 @router.get("/account/data")
