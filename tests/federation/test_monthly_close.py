@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import asyncio
+import html
 import datetime as dt
 import logging
 import threading
@@ -27,13 +28,16 @@ import pytest
 from sqlalchemy import create_engine, event, func, select
 from typer.testing import CliRunner
 
+from fido.accounts.roles import grant
+from fido.accounts.signup import sign_up
 from fido.cli import app
 from fido.ranking import register_player, submit
 from fido.ranking.snapshot import publish, verify
 from fido.server import monthly
 from fido.server.monthly import MonthlyClose, MonthlySettings, close_due, next_due
-from fido.store import SnapshotRow, Store, open_store
+from fido.store import Account, Notification, SnapshotRow, Store, open_store
 from support.postgres import POSTGRES, empty_postgres
+from support.server_live import browser, live_server
 from support.server_procs import ServerProcess, servers, wait_until
 
 UTC = dt.UTC
@@ -347,3 +351,30 @@ def test_fido_ranking_close_before_the_first_month_ends(store_url: str) -> None:
     assert code == 0 and " ".join(out.split()) == (
         "Nothing to close: the first results are from 2026-11, which ends on 30 November "
         "2026; its ranking is published then."), out
+
+
+def test_the_federation_is_told_of_a_month_published(store_url: str) -> None:
+    """The close leaves a notification in each federation account's inbox (and, if she
+    asked, a news mail): the month is out, she checks it."""
+    store = open_store(store_url)
+    try:
+        with store.session() as s:
+            fed = sign_up(s, "Fenja", "a long enough password", None)
+            sign_up(s, "Paul", "a long enough password", None)  # no role: not told
+            grant(s, fed, "federation")
+        league(store)
+        (closed,) = close_due(store, now=dt.datetime(2026, 12, 1, 0, 1, tzinfo=UTC))
+        assert closed.outcome == "published"
+        with store.session(write=False) as s:
+            told = [(a.name, n.kind, n.month) for n, a in s.execute(
+                select(Notification, Account).join(Account))]
+        assert told == [("Fenja", "published", "2026-11")]
+    finally:
+        store.close()
+    with live_server(store_url) as base:
+        web = browser(base)
+        assert web.post("/api/session", json={
+            "name": "Fenja", "password": "a long enough password"}).status_code == 200
+        page = html.unescape(web.get("/inbox").text)
+        assert 'href="/ranking/2026-11"' in page and "Ranking 2026-11" in page
+        assert "the month's ranking is published: check it" in page, page[page.find("inbox"):]

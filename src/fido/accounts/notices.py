@@ -38,6 +38,7 @@ _LINES = {
     "claim": N_("the federation answered your request to be a ranking player"),
     "seat": N_("a seat at a table is reserved for you"),
     "organiser": N_("the federation answered your request to organise events"),
+    "published": N_("a month's world ranking was published: check it"),
 }
 _OTHER = N_("a new notification")
 

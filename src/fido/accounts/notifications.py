@@ -6,7 +6,8 @@ federation, a dispute to settle), ``settled`` (a dispute of your game was
 settled), ``claim`` (the federation answered her request to be a ranking
 player: :mod:`fido.accounts.claims`), ``seat`` (a seat of a table is
 reserved for her: :func:`notify_seat`), ``organiser`` (the federation
-answered her request to organise events: :func:`notify_request`). A
+answered her request to organise events: :func:`notify_request`), ``published`` (a
+month's ranking was published: for the federation's accounts, :func:`notify_published`). A
 notification is read when its account opens the game's sheet page (a
 claim's: her results page; a request's: the events page; a seat's: she
 takes it) or marks her inbox read. Only accounts linked to a ranking player
@@ -21,7 +22,7 @@ from collections.abc import Iterable
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, object_session
 
-from fido.store import Account, GameRow, Notification, OrganiserRequest, PlayerClaim
+from fido.store import Account, GameRow, Notification, OrganiserRequest, PlayerClaim, RoleRow
 
 __all__ = [
     "KINDS",
@@ -30,6 +31,7 @@ __all__ = [
     "mark_read",
     "notify",
     "notify_claim",
+    "notify_published",
     "notify_request",
     "notify_seat",
     "unread_count",
@@ -43,6 +45,7 @@ KINDS = {
     "claim": "the federation answered your request to be a ranking player",
     "seat": "a seat is reserved for you at a table",
     "organiser": "the federation answered your request to organise events",
+    "published": "a month's ranking was published",
 }
 
 
@@ -98,6 +101,18 @@ def notify_request(s: Session, request: OrganiserRequest,
     s.add(Notification(account_id=request.account_id, kind="organiser",
                        request_id=request.id, created_at=now or _now()))
     s.flush()
+
+
+def notify_published(s: Session, month: str, *, now: dt.datetime | None = None) -> int:
+    """Tell each federation account that ``month``'s ranking is published (the close ran:
+    she checks it); how many were told."""
+    told = list(s.scalars(select(RoleRow.account_id).where(RoleRow.role == "federation")
+                          .distinct()))
+    for account_id in sorted(told):
+        s.add(Notification(account_id=account_id, kind="published", month=month,
+                           created_at=now or _now()))
+    s.flush()
+    return len(told)
 
 
 def unread_count(s: Session, account_id: int) -> int:

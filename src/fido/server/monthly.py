@@ -30,6 +30,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from fido.accounts.notifications import notify_published
 from fido.errors import FidoError
 from fido.ranking.clock import utc, utcnow
 from fido.ranking.snapshot import Ranking, closed_until, month_bounds, month_of, previous_month
@@ -131,6 +132,7 @@ def close_one(
             if month is None:
                 return None
             ranking = publish_month(s, month, now=now)
+            notify_published(s, month, now=now)  # the federation checks it (its inbox)
     except (FidoError, SQLAlchemyError) as e:
         # the unique month (or publish's own check) stopped a second snapshot:
         # another process got there between our reading and our writing

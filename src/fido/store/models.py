@@ -455,6 +455,7 @@ class Notification(Base):
     read_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # told by mail (fido.accounts.notices): never twice (migration 0020)
     mailed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    month: Mapped[str | None] = mapped_column(String(7), nullable=True)  # a ranking published
 
     table_id: Mapped[str | None] = mapped_column(  # a seat of it is reserved for her (0017)
         ForeignKey("game_tables.id", name="fk_notifications_table", ondelete="CASCADE"),

@@ -165,6 +165,10 @@ def _inbox_item(n: Notification) -> dict[str, Any]:
     if n.table_id is not None:  # a seat reserved for her
         return item | {"event": _("A seat for you"), "date": n.created_at.date(),
                        "status": "", "href": f"/tables/{n.table_id}"}
+    if n.month is not None:  # a month's ranking published (the federation's)
+        return item | {"event": _("Ranking {month}").format(month=n.month),
+                       "href": f"/ranking/{n.month}", "date": n.created_at.date(),
+                       "status": ""}
     if n.request is not None:  # the answer to her request to organise
         return item | {"event": _("Organising events"), "href": "/events",
                        "date": n.request.decided_at.date() if n.request.decided_at else "",

@@ -1,5 +1,6 @@
 """Mail a person asked for: her address confirmed, her inbox's news by mail (opt-in), and
-the headers a mail carries (an unsubscribe link).
+the headers a mail carries (an unsubscribe link); the federation told of a month's
+ranking published (a notification's month).
 
 Revision ID: 0020
 Revises: 0019
@@ -27,6 +28,7 @@ def upgrade() -> None:
                                    nullable=True))
     with op.batch_alter_table("notifications") as batch:
         batch.add_column(sa.Column("mailed_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("month", sa.String(7), nullable=True))
     with op.batch_alter_table("outbox") as batch:
         batch.add_column(sa.Column("headers", sa.Text, nullable=True))
 
@@ -35,6 +37,7 @@ def downgrade() -> None:
     with op.batch_alter_table("outbox") as batch:
         batch.drop_column("headers")
     with op.batch_alter_table("notifications") as batch:
+        batch.drop_column("month")
         batch.drop_column("mailed_at")
     with op.batch_alter_table("accounts") as batch:
         batch.drop_column("notices_mailed_at")
