@@ -15,8 +15,8 @@
 from __future__ import annotations
 
 import asyncio
-import html
 import datetime as dt
+import html
 import logging
 import threading
 import time

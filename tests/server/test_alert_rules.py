@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from fido.cli.backup import _write_metrics
 from fido.server.metrics import Metrics
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,10 +60,11 @@ def test_the_alerts_fire_on_their_series_and_not_on_healthy_ones() -> None:
     assert fired == {rule["alert"] for rule in _rules()}
 
 
-def test_each_rule_names_only_fido_s_metrics_and_says_what_it_is() -> None:
+def test_each_rule_names_only_fido_s_metrics_and_says_what_it_is(tmp_path: Path) -> None:
     """The names in the expressions are those fido's /metrics has (a renamed metric would
     leave its alert silent for ever, and promtool cannot know)."""
-    exported = Metrics().text().decode()
+    _write_metrics(tmp_path / "fido_backup.prom", 1)  # `fido backup --metrics-file`'s
+    exported = Metrics().text().decode() + (tmp_path / "fido_backup.prom").read_text()
     names = set(re.findall(r"^([a-z_]+)(?:\{| )", exported, re.M)) | {"up"}
     functions = {"rate", "increase", "sum", "max", "by", "le", "time", "histogram_quantile",
                  "and"}

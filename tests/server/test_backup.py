@@ -391,6 +391,29 @@ def test_a_restored_sqlite_file_is_as_private_as_the_backup(
     assert file.stat().st_mode & 0o777 == 0o600
 
 
+def test_a_backup_tells_prometheus_it_ran_and_a_failed_one_does_not(
+    league_backup: tuple[str, Path], tmp_path: Path
+) -> None:
+    """``--metrics-file``: node_exporter's textfile collector reads the last success (a
+    cron job has no port to scrape); a failure leaves the last success as it was, so the
+    alert on its age fires."""
+    db, _file = league_backup
+    prom, file = tmp_path / "fido_backup.prom", tmp_path / "nightly.tar.gz"
+    before = time.time()
+    done = fido("backup", str(file), "--db", db, "--metrics-file", str(prom))
+    assert done.returncode == 0, done.stderr
+    values = dict(line.split() for line in prom.read_text().splitlines()
+                  if not line.startswith("#"))
+    assert before - 1 <= float(values["fido_backup_last_success_timestamp_seconds"]) \
+        <= time.time() + 1
+    assert float(values["fido_backup_size_bytes"]) == file.stat().st_size
+    written = prom.read_text()
+    failed = fido("backup", str(tmp_path / "other.tar.gz"), "--db",
+                  f"sqlite:///{tmp_path / 'gone.db'}", "--metrics-file", str(prom))
+    assert failed.returncode == 1 and "no SQLite database" in failed.stderr
+    assert prom.read_text() == written
+
+
 # ---------------------------------------------------------------- PostgreSQL
 
 

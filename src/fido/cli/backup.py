@@ -38,15 +38,34 @@ def _size(n: int) -> str:
 def backup_command(
     file: Annotated[Path, typer.Argument(help="the backup file to write (.tar.gz)")],
     db: Db = None,
+    metrics_file: Annotated[Path | None, typer.Option(
+        help="after a backup, write its time and size there in Prometheus's text format "
+        "(node_exporter's textfile collector: DIR/fido_backup.prom)")] = None,
 ) -> None:
     """Back up the database into FILE: a consistent copy while the server runs."""
     with refusing():
         manifest = backup(file, db)
+        if metrics_file is not None:
+            _write_metrics(metrics_file, file.stat().st_size)
         rows = sum(manifest.tables.values())
         console.print(
             f"backup written: {escape(printable(str(file)))} ({manifest.source}, schema "
             f"{manifest.revision}, {rows} rows in {len(manifest.tables)} tables, "
             f"{_size(file.stat().st_size)})", soft_wrap=True)
+
+
+def _write_metrics(path: Path, size: int) -> None:
+    """The backup's success for Prometheus (a cron job has no port to scrape): written
+    whole or not at all (prometheus-client writes beside it, then renames)."""
+    from prometheus_client import CollectorRegistry, Gauge, write_to_textfile  # noqa: PLC0415
+
+    registry = CollectorRegistry()
+    Gauge("fido_backup_last_success_timestamp_seconds",
+          "Unix time of the last fido backup that was written whole",
+          registry=registry).set_to_current_time()
+    Gauge("fido_backup_size_bytes", "the size of the last fido backup's file",
+          registry=registry).set(size)
+    write_to_textfile(str(path), registry)
 
 
 @restore_app.command()
