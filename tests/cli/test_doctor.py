@@ -77,6 +77,14 @@ def doctor(*args: str, cwd: Path, **env: str) -> tuple[int, dict[str, list[str]]
     return code, lines, out
 
 
+def write_legal_pages(url: str, cwd: Path) -> None:
+    """The Impressum and the privacy page, as the administrator's first day writes them."""
+    for page in ("impressum", "privacy"):
+        (cwd / f"{page}.md").write_text(f"# {page}\n\nAnna Beispiel, Rostock\n")
+        code, out = fido("legal", "set", page, str(cwd / f"{page}.md"), "--db", url, cwd=cwd)
+        assert code == 0 and f"/{page} (en) written" in out, out
+
+
 def levels(lines: dict[str, list[str]], name: str) -> list[str]:
     return [line.split()[0] for line in lines.get(name, [])]
 
@@ -122,11 +130,7 @@ def test_the_first_day_from_fido_serve_to_a_clean_doctor(tmp_path: Path) -> None
         assert "fido server at" in again.output()
         again.stop()
     # and writes who runs the site, and who answers for the data held (fido legal)
-    for page in ("impressum", "privacy"):
-        (tmp_path / f"{page}.md").write_text(f"# {page}\n\nAnna Beispiel, Rostock\n")
-        code, out = fido("legal", "set", page, str(tmp_path / f"{page}.md"), "--db", url,
-                         cwd=tmp_path)
-        assert code == 0 and f"/{page} (en) written" in out, out
+    write_legal_pages(url, tmp_path)
     code, lines, out = doctor("--db", url, cwd=tmp_path)
     assert code == 0, out
     assert {level for name in lines for level in levels(lines, name)} == {"OK"}, out
@@ -385,6 +389,7 @@ def test_cookies_through_the_proxy(tmp_path: Path) -> None:
     cert = str(tmp_path / "cert.pem")
     with servers(server):
         server.start()
+        write_legal_pages(url, tmp_path)  # a public site's, so that they pass
         # a proxy that tells fido the request was HTTPS: Secure cookies
         with tls_proxy(server.base, tmp_path, forwarded_proto=True) as public:
             code, lines, out = doctor("--db", url, "--url", public, cwd=tmp_path,

@@ -285,11 +285,18 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     to start on a duplicate table). SQLite's write lock (BEGIN IMMEDIATE) does the same."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    if revision == "head":
-        head = ScriptDirectory.from_config(cfg).get_current_head()
-        with engine.connect() as conn:
-            if MigrationContext.configure(conn).get_current_revision() == head:
-                return
+    script = ScriptDirectory.from_config(cfg)
+    with engine.connect() as conn:
+        current = MigrationContext.configure(conn).get_current_revision()
+    if current is not None and current not in {r.revision for r in script.walk_revisions()}:
+        # a newer release migrated it: this one must not touch it (docs/deploy.md, Upgrades)
+        raise StoreError(
+            f"the database's schema is at revision {current}, newer than this fido "
+            f"(revision {script.get_current_head()}): run the release that migrated it, "
+            "or restore the backup made before the upgrade with this one "
+            "(docs/deploy.md, Upgrades)")
+    if revision == "head" and current == script.get_current_head():
+        return
     with engine.execution_options(fido_write=True).begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
@@ -322,6 +329,8 @@ def open_store(url: str | None = None) -> Store:
             event.listen(engine, "connect", sqlite_connect)
             event.listen(engine, "begin", sqlite_begin)
         migrate(engine)
+    except StoreError:
+        raise
     except (SQLAlchemyError, CommandError, OSError, ImportError, ValueError) as e:
         raise StoreError(f"cannot open the database: {db_message(e)}") from None
     writer = engine.execution_options(fido_write=True)
