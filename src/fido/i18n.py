@@ -39,6 +39,7 @@ __all__ = [
     "format_date",
     "format_datetime",
     "format_decimal",
+    "format_month",
     "format_number",
     "from_accept_language",
     "from_environment",
@@ -46,6 +47,7 @@ __all__ = [
     "js_catalog",
     "language_or_none",
     "ngettext",
+    "pgettext",
     "use",
 ]
 
@@ -106,6 +108,13 @@ def gettext(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form for ``n`` ("1 tile", "2 tiles") in the current language."""
     return translations(_current.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, in the sense ``context`` names: one English
+    word with two meanings gets a context each ("side" of a double, "side" of a match;
+    docs/translating.md)."""
+    return str(translations(_current.get()).pgettext(context, message))
 
 
 _ = gettext
@@ -179,6 +188,16 @@ def format_decimal(x: float, digits: int = 1) -> str:
 def format_date(d: date, form: str = "medium") -> str:
     """A date (Nov 26, 2026 / 26.11.2026)."""
     return dates.format_date(d, format=form, locale=_locale())
+
+
+def format_month(month: str) -> str:
+    """A ranking's month ``YYYY-MM`` as a sentence names it (October 2026 / Oktober 2026);
+    anything else as it is."""
+    try:
+        year, number = (int(part) for part in month.split("-"))
+        return dates.format_date(date(year, number, 1), format="LLLL y", locale=_locale())
+    except ValueError:
+        return month
 
 
 def format_datetime(t: datetime, form: str = "medium") -> str:

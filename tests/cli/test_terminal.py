@@ -259,7 +259,7 @@ def test_a_saved_game_is_resumed_with_its_bots_and_finished(tmp_path: Path) -> N
     child.expect(pexpect.EOF)
     saved = GameRecord.load(save)
     assert saved.bots == ("greedy", None, "random")
-    assert saved.players == ("greedy 1", "Ann", "random 3")
+    assert saved.players == ("Ada", "Ann", "Clara")  # first names, as the web's bots have
     before = [m.move for m in saved.moves]
     # the rules, players and seed come from the record: giving them is refused
     child = spawn("play", "--resume", str(save), "--seed", "9")
@@ -494,10 +494,25 @@ def test_rules_in_german_fall_back_to_the_english_book(tmp_path: Path) -> None:
         pytest.skip("a German rule book is shipped: test_rules_read_the_book_of_the_language")
     out = run("rules", "fido set=6", "--lang", "de")
     assert out.returncode == 0, out.stderr
-    assert "Steine je Hand" in out.stdout and "Wertung" in out.stdout  # the summary: German
+    assert "Steine pro SpielerIn" in out.stdout and "Wertung" in out.stdout  # the summary: German
     assert "10. Notation" in out.stdout and "3. FIDO: a game" in out.stdout  # the book: English
     listing = run("rules", "--lang", "de")
     assert "Regelwerke" in listing.stdout and "Doppel-6" in listing.stdout
+
+
+def test_the_list_of_rulesets_speaks_german() -> None:
+    """`fido rules --lang de`: German headings, the scoring in the reader's words (never the
+    code's none / divisor / fives_and_threes), and the German rule book named."""
+    out = run("rules", "--lang", "de")
+    assert out.returncode == 0, out.stderr
+    assert "docs/rules.de.md" in out.stdout and "Wertung" in out.stdout
+    assert "keine (Punkte erst am Ende)" in out.stdout and "S/5 + S/3" in out.stdout
+    values = [line.split("│")[5].strip() for line in out.stdout.splitlines()
+              if line.count("│") == 6 and line.split("│")[5].strip()]
+    assert len(values) >= 7 and not {"none", "divisor", "fives_and_threes"} & set(values)
+    assert "Punktestände" not in out.stdout and "Rulesets" not in out.stdout
+    english = run("rules")
+    assert "none (points only at the end)" in english.stdout and "docs/rules.md" in english.stdout
 
 
 def test_rules_read_the_book_of_the_language(tmp_path: Path,
@@ -525,12 +540,22 @@ def test_rules_read_the_book_of_the_language(tmp_path: Path,
         assert "1. Tiles and sets" in rulebook.rules_text(fido)  # none in German: English
 
 
-def test_the_organisers_commands_stay_english(tmp_path: Path) -> None:
-    """Only play, replay and rules speak the player's language."""
+def test_fido_demo_speaks_the_players_language(tmp_path: Path) -> None:
+    """A game to watch is the player's too: German from the terminal's language or
+    --lang, every line of it (the organisers' commands, players and ranking, stay English)."""
     out = subprocess.run(
         [FIDO, "demo", "--rules", RULES, "--players", "3", "--seed", "4"],
         capture_output=True, text=True, timeout=60, check=False,
         env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "LANG": "de_DE.UTF-8", **PASS_ENV},
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
-    assert "Result (" in out.stdout and "Ergebnis" not in out.stdout
+    assert "3 SpielerInnen; SpielerIn 1 eröffnet mit" in out.stdout, out.stdout
+    assert "Summe" in out.stdout and "Ergebnis" in out.stdout
+    for word in ("players", "Player", " sum ", "opens", "Result (", "place", "final"):
+        assert word not in out.stdout, (word, out.stdout)
+    english = subprocess.run(
+        [FIDO, "demo", "--rules", RULES, "--players", "3", "--seed", "4", "--lang", "en"],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "LANG": "de_DE.UTF-8", **PASS_ENV},
+    )  # fmt: skip
+    assert "3 players; Player 1 opens with" in english.stdout and "Result (" in english.stdout

@@ -327,3 +327,14 @@ def test_the_context_counts_as_english(glossary: str) -> None:
     """A msgctxt says which meaning a word has: pgettext("class", ...) is read too."""
     catalog = _fake(("row {n}", "Differenz {n}"), context="class")
     assert _words(catalog, glossary) == [("row {n}", "Differenz")]
+
+
+def test_one_english_word_two_german_words_by_context() -> None:
+    """"side" is a double's side (Seite) on the table and a player or team (Partei) in a
+    match's score table: two contexts, two German words."""
+    from fido import i18n  # noqa: PLC0415
+
+    with i18n.use("de"):
+        assert i18n.gettext("side") == "Seite"
+        assert i18n.pgettext("match", "side") == "Partei"
+    assert i18n.pgettext("match", "side") == "side"  # English: the word itself

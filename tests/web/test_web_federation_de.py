@@ -124,8 +124,8 @@ def test_a_players_ranking_page_in_german(fed: Federation) -> None:
     anyone = httpx.Client(base_url=fed.base)
     number = max(fed.fladub, key=lambda n: fed.fladub[n])
     page = german(anyone, f"/ranking/players/{number}")
-    says(page, ["Weltrangliste 2026-10", "Platz im 2026-10", "Seit dem Vormonat",
-                "FLADUB nach Monaten", "Gewertete Spiele im 2026-10", "GegnerInnen (Endstand)",
+    says(page, ["Weltrangliste 2026-10", "Platz im Oktober 2026", "Seit dem Vormonat",
+                "FLADUB nach Monaten", "Gewertete Spiele im Oktober 2026", "GegnerInnen (Endstand)",
                 "Gewicht", "Leistung", "Beitrag", "Summe der Beiträge = ihre FLADUB",
                 "Monat der veröffentlichten Rangliste"],
          ["Position in", "Since last month", "FLADUB by month", "Counted games",
@@ -156,8 +156,8 @@ def test_a_score_sheet_refused_in_german_on_its_fields(fed: Federation) -> None:
             ({"date": future}, "date", "liegt in der Zukunft", "in the future"),
             ({"player1": str(fed.numbers[1])}, "player1", "steht zweimal im selben Spiel",
              "appears twice"),
-            ({"player1": "niemand"}, "player1", "kein Konto und keine RanglistenspielerIn "
-             "heißt niemand", "no account"),
+            ({"player1": "niemand"}, "player1", "Kein Konto und keine SpielerIn der "
+             "Weltrangliste heißt niemand", "no account"),
             ({"date": "2026-02-30"}, "date", "diesen Tag hat der Monat nicht",
              "outside expected range"),
             ({"points0": "5000"}, "points0", "Punkte sind mit Doppel-9 und Divisor",
@@ -215,7 +215,7 @@ def test_a_score_sheet_its_reviews_and_results_in_german(fed: Federation) -> Non
     says(signed_out, ["Bitte zuerst anmelden", "melde dich zuerst an"],
          ["Sign in first", "Score sheets and reviews"])
     find = german(anna, "/sheets/players?q=nobody")
-    says(find, ["SpielerIn suchen", "Keine RanglistenspielerIn hat „nobody“ im Namen.",
+    says(find, ["SpielerIn suchen", "Keine SpielerIn der Weltrangliste hat „nobody“ im Namen.",
                 "Zurück zum Spielformular"],
          ["Find a player", "No ranking player", "Back to the score sheet"])
 
@@ -223,12 +223,12 @@ def test_a_score_sheet_its_reviews_and_results_in_german(fed: Federation) -> Non
 def test_the_federations_pages_in_german(fed: Federation) -> None:
     org = fed.people[0]
     disputes = german(org, "/reviews")
-    says(disputes, ["Offene Einsprüche", "Deine Rollen:", "VeranstalterIn von club:Rostock",
-                    "Verband", "Kein Einspruch wartet auf dich."],
+    says(disputes, ["Offene Beanstandungen", "Deine Rollen:", "VeranstalterIn von club:Rostock",
+                    "Verband", "Keine Beanstandung wartet auf dich."],
          ["Disputes to settle", "You are", "No dispute waits"])
     roles = german(org, "/admin/roles")
     says(roles, ["SpielerInnen und Rollen", "Konten, die SpielerInnen sein wollen",
-                 "Eine RanglistenspielerIn eintragen", "Eine VeranstalterIn ernennen",
+                 "Eine SpielerIn der Weltrangliste eintragen", "Eine VeranstalterIn ernennen",
                  "Vergeben", "Entziehen", "VeranstalterIn"],
          ["Players and roles", "Accounts asking", "Register a ranking player",
           "Make an organiser", "Revoke"])
@@ -239,7 +239,7 @@ def test_the_federations_pages_in_german(fed: Federation) -> None:
                  data={"csrf_token": token_of(org), "action": "register", "player": "Zoe",
                        "number": str(fed.numbers[1])})
     assert r.status_code == 422
-    says(r.text, [f"die Spielernummer {fed.numbers[1]} ist schon vergeben"],
+    says(r.text, [f"Die Ranglistennummer {fed.numbers[1]} ist schon vergeben"],
          ["is already registered"])
     nobody = german(fed.people[1], "/admin/roles", 403)
     says(nobody, ["Nur für den Verband"], ["The federation only"])
@@ -250,12 +250,12 @@ def test_events_an_event_and_its_table_cards_in_german(fed: Federation) -> None:
     events = german(org, "/events")
     says(events, ["Veranstaltungen", "Meisterschaften und Pokale", "Herbstabend",
                   "24.11.2026 – 25.11.2026", "Doppel-6, Tische zu 3, 1 Runde, an echten Tischen",
-                  "wird gespielt", "Eine Veranstaltung organisieren", "Wartezeit",
+                  "wird gespielt", "Eine Veranstaltung ausrichten", "Wartezeit",
                   "Bedenkzeit", "Veranstaltung anlegen"],
          ["Championships", "tables of", "at real tables", "Organise an event",
           "Create the event", "Move clock"])
     page = german(org, f"/events/{fed.event}")
-    says(page, ["Herbstabend", "FIDO Doppel-6 (Divisor 3)", "organisiert von p0",
+    says(page, ["Herbstabend", "FIDO Doppel-6 (Divisor 3)", "ausgerichtet von p0",
                 "Stand", "Runde 1", "Tischkarten", "Tisch 1", "Spielformular eintragen",
                 "SpielerInnen (3)"],
          ["Standings", "Round 1", "table cards", "enter the sheet", "organised by",
@@ -281,7 +281,7 @@ def test_the_table_assistants_pages_in_german(fed: Federation) -> None:
     play = german(anyone, "/assistant/play")
     says(play, ["Summe", "Divisor", "Stock", "Einen Stein ziehen", "Rückgängig", "alle Steine",
                 "Spielende: die übrigen Augen jeder Hand", "Spielformular",
-                "An die Rangliste schicken", "Züge", "Ein neues Spiel aufstellen"],
+                "An die Weltrangliste schicken", "Züge", "Neues Spiel einrichten"],
          ["Undo", "all tiles", "Game over", "Result sheet", "Send to the ranking",
           "Set up a new game"])
     assert 'aria-label="Die Summe der Enden"' in play

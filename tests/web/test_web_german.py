@@ -98,7 +98,7 @@ def test_the_table_page_speaks_german(browser: Browser, server: str) -> None:
 
         app = _all_text(page, ".table-app")
         for word in ("Summe", "Divisor", "Stock", "Züge", "Chat", "Tipp", "Ton",
-                     "Einen Stein ziehen", "Endstand", "Die Partie nachspielen"):
+                     "Einen Stein ziehen", "Endstand", "Das Spiel nachspielen"):
             assert word in app, word
         assert page.locator("#chat-text").get_attribute("placeholder") == "Sag etwas"
         assert page.locator("#zoom-in").get_attribute("aria-label") == "Vergrößern"

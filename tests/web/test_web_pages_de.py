@@ -126,7 +126,7 @@ def test_the_lobby_in_german(server: str) -> None:
     _no_english(page, "lobby.html", "_tables.html")
     _chunks, text = _visible(page)
     for words in ("Jetzt spielen: du und drei Bots (FIDO Doppel-9)", "Einen Tisch öffnen",
-                  "Offene Tische", "Laufende Partien", "Bedenkzeit", "Steinsatz",
+                  "Offene Tische", "Laufende Spiele", "Bedenkzeit", "Steinsatz",
                   "Doppel-12 (Divisor", "Bot: Profi", "reserviert für …", "Platz 1",
                   "Mutter-Theresa-Regel", "gegen den Uhrzeigersinn", "gewertet",
                   "4 SpielerInnen", "30 s Bedenkzeit pro Zug", "Dein Tisch", "Posteingang",
@@ -193,7 +193,7 @@ def test_finished_games_and_a_player_in_german(server: str, web_db: str) -> None
     games = host.get("/games", headers=DE).text
     _no_english(games, "games.html")
     _chunks, text = _visible(games)
-    for words in ("Beendete Partien", "SpielerInnen (Endstand)", "FIDO Doppel-6",
+    for words in ("Beendete Spiele", "SpielerInnen (Endstand)", "FIDO Doppel-6",
                   "14.03.26, 18:05", "Greta 1.234", "Bot (zufällig) -15", "nachspielen",
                   "Spielprotokoll"):
         assert words in text, words
@@ -205,7 +205,7 @@ def test_finished_games_and_a_player_in_german(server: str, web_db: str) -> None
     page = host.get(f"/players/{me}", headers=DE).text
     _no_english(page, "player.html")
     _chunks, text = _visible(page)
-    for words in ("Greta", "Datum", "Ihr Endstand", "14.03.2026 FIDO Doppel-6 beendet",
+    for words in ("Greta", "Datum", "Endstand", "14.03.2026 FIDO Doppel-6 beendet",
                   "1.234 1 Greta, Bot (zufällig)"):
         assert words in text, words
     # a guest's page: her name and the status of her running table
@@ -247,7 +247,7 @@ def test_the_inbox_and_its_count_in_german(server: str, web_db: str) -> None:
     assert 'aria-label="2 ungelesene Nachrichten"' in page
     _chunks, text = _visible(page)
     assert "eine Beanstandung wurde entschieden" in text
-    assert "Bestätige ihr Spielformular oder beanstande es" in text
+    assert "Bestätige sein Spielformular oder beanstande es" in text
     english = two.get("/inbox").text
     assert "a dispute was settled" in english and 'aria-label="2 unread"' in english
     assert "Mar 14, 2026" in english

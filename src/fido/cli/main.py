@@ -240,11 +240,13 @@ def demo(
     players: Annotated[int, typer.Option(help="number of players")] = 4,
     seed: Annotated[int | None, typer.Option(help="seed for the deal and the moves")] = None,
     save: Annotated[Path | None, typer.Option(help="write the game record here")] = None,
+    lang: LangOption = None,
 ) -> None:
     """Watch a game of random players, move by move."""
     from fido.options import check_output_file  # noqa: PLC0415
     from fido.rich_text import safe  # noqa: PLC0415
 
+    _speak(lang)
     try:
         rs = Ruleset.from_text(rules)
         rng = random.Random(seed)
@@ -253,11 +255,16 @@ def demo(
             check_output_file(save, "--save")  # before the game, not after it
     except FidoError as e:
         raise _fail(printable(e)) from None
-    names = [f"Player {i + 1}" for i in range(players)]
-    console.print(
-        f"[bold]{escape(rs.text())}[/], {players} players; "
-        f"{names[game.opener]} opens with {game.opening_tile or 'any tile'}"
-    )
+    names = [_("Player {number}").format(number=i + 1) for i in range(players)]
+    opener = names[game.opener]
+    console.print(Text.assemble((rs.text(), "bold"), ", ", (
+        ngettext("{n} player; {name} opens with {tile}", "{n} players; {name} opens with {tile}",
+                 players).format(n=players, name=opener, tile=game.opening_tile)
+        if game.opening_tile is not None else
+        ngettext("{n} player; {name} opens with any tile",
+                 "{n} players; {name} opens with any tile", players).format(
+                     n=players, name=opener))))
+    width = max(len(n) for n in names)
     while not game.is_over:
         move = rng.choice(game.legal_moves())
         seat = game.turn
@@ -266,17 +273,18 @@ def demo(
         assert turn is not None
         if isinstance(move, Placement):
             scored = f"  [bold green]+{turn.points}[/]" if turn.points else ""
-            console.print(f"{names[seat]:>9}: {move.text():<10} sum {turn.ends_sum:>3}{scored}")
+            console.print(f"{escape(names[seat]):>{width}}: {move.text():<10} "
+                          f"{_('sum')} {turn.ends_sum:>3}{scored}")
         else:
-            console.print(f"{names[seat]:>9}: [dim]{move.text()}[/]")
+            console.print(f"{escape(names[seat]):>{width}}: [dim]{move.text()}[/]")
     assert game.outcome is not None
     console.print(results_table(game.outcome, names))
     if save is not None:
         try:
             GameRecord.from_game(game, names, date=dt.date.today()).save(save)
         except OSError as e:
-            raise _fail(f"cannot save the record: {printable(e)}") from None
-        console.print(f"record saved to {safe(save)}")
+            raise _fail(_("cannot save the record: {why}").format(why=printable(e))) from None
+        console.print(_("game record saved to {path}").format(path=safe(save)))
 
 
 @app.command()
@@ -447,8 +455,10 @@ def list_rules(
             raise _fail(printable(e)) from None
         console.print(rule_book(rs))
         return
+    from fido.terminal.rulebook import scoring_label  # noqa: PLC0415
+
     t = RichTable(title=_("Rulesets (options: see docs/rules.md)"))
-    for col in (_("ruleset"), _("set"), _("players"), _("hand sizes"), _("scores")):
+    for col in (_("ruleset"), _("set"), _("players"), _("hand sizes"), _("scoring")):
         t.add_column(col)
     for name in RULESETS:
         rs = ruleset(name)
@@ -460,7 +470,7 @@ def list_rules(
             _("double-{pips}").format(pips=rs.max_pips),
             f"{rs.min_players}-{rs.max_players}",
             sizes,
-            rs.scoring.value if rs.name != "fido" else f"S/{rs.divisor}",
+            scoring_label(rs),
         )
     console.print(t)
 

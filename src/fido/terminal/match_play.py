@@ -16,7 +16,7 @@ from rich.table import Table as RichTable
 
 from fido.engine.game import Game
 from fido.engine.match import Match
-from fido.i18n import _, ngettext
+from fido.i18n import _, ngettext, pgettext
 from fido.rich_text import safe
 from fido.terminal.session import Session
 
@@ -61,7 +61,7 @@ class MatchPlay:
                 target=m.target, hand=len(m.hands)
             )
         )
-        t.add_column(_("side"))
+        t.add_column(pgettext("match", "side"))  # a player or team: Partei
         t.add_column(_("this hand"), justify="right")
         t.add_column(_("total"), justify="right")
         for i, side in enumerate(m.sides):

@@ -26,7 +26,8 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from fido.bots.registry import make_bot, parse_spec
+from fido.bots.names import NAMES
+from fido.bots.registry import make_bot
 from fido.engine.game import Game
 from fido.engine.match import Match
 from fido.engine.rules import Ruleset
@@ -93,7 +94,9 @@ def _seat(seat: int, players: int) -> int:
 
 
 def _bot_name(spec: str, seat: int) -> str:
-    return f"{parse_spec(spec)[0]} {seat + 1}"
+    """A bot's name at the terminal's table: a first name, the same in every language
+    (the web's "Expert Ada" is too wide for a terminal's seat lines two a line)."""
+    return NAMES[seat % len(NAMES)]
 
 
 def prepare(opts: PlayOptions) -> Session | MatchPlay:

@@ -18,7 +18,7 @@ from rich.console import Group, RenderableType
 from rich.markdown import Markdown
 from rich.table import Table as RichTable
 
-from fido.engine.rules import Ruleset
+from fido.engine.rules import Ruleset, Scoring
 from fido.engine.table import Table
 from fido.i18n import _, current
 from fido.terminal.picture import draw
@@ -65,6 +65,16 @@ def rules_text(rules: Ruleset) -> str:
     return _COMMENT.sub("", text)
 
 
+def scoring_label(rules: Ruleset) -> str:
+    """How a ruleset scores during play, in the reader's words: ``S/7`` (the sum of the
+    ends by the divisor), ``S/5 + S/3`` (fives and threes), or none."""
+    if rules.is_fido or rules.scoring is Scoring.DIVISOR:
+        return f"S/{rules.divisor}"
+    if rules.scoring is Scoring.FIVES_AND_THREES:
+        return "S/5 + S/3"
+    return _("none (points only at the end)")
+
+
 def summary(rules: Ruleset) -> RichTable:
     """The ruleset in one table: set, players and hand sizes, scoring, match target."""
     t = RichTable(title=f"{rules.text()}", show_header=False)
@@ -76,7 +86,7 @@ def summary(rules: Ruleset) -> RichTable:
         for p in range(rules.min_players, rules.max_players + 1)
     )
     t.add_row(_("hand sizes"), sizes)
-    t.add_row(_("scoring"), f"S/{rules.divisor}" if rules.is_fido else rules.scoring.value)
+    t.add_row(_("scoring"), scoring_label(rules))
     target = str(rules.match_target) if rules.match_target else _("no target")
     t.add_row(_("match to"), target)
     return t

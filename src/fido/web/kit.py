@@ -94,6 +94,7 @@ env.filters["person"] = person_name
 env.filters["number"] = i18n.format_number
 env.filters["decimal"] = i18n.format_decimal
 env.filters["date"] = i18n.format_date
+env.filters["month"] = i18n.format_month  # 2026-10 inside a sentence: "October 2026"
 env.filters["datetime"] = i18n.format_datetime
 
 
