@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -148,12 +149,18 @@ def test_a_writer_that_waits_too_long_gets_a_clear_message(
     path = tmp_path / "fido.db"
     db = f"sqlite:///{path}"
     open_store(db).close()
+    # the wait the message names and SQLite's busy timeout itself (set on each new
+    # connection from _BUSY_TIMEOUT, computed at import): 0.3 s instead of 30
     monkeypatch.setattr(fido.store, "BUSY_SECONDS", 0.3)
+    monkeypatch.setattr(fido.store, "_BUSY_TIMEOUT", "PRAGMA busy_timeout=300")
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
     try:
+        started = time.monotonic()
         out = CliRunner().invoke(app, ["players", "add", "Anna", "--db", db])
+        waited = time.monotonic() - started
         assert out.exit_code == 1
+        assert 0.3 <= waited < 10, waited  # it waited its turn, then gave up
         assert out.output.startswith("error: database: the database is busy"), out.output
         # a reading command does not wait for the writer
         out = CliRunner().invoke(app, ["players", "list", "--db", db])

@@ -18,16 +18,20 @@ pytest; the operations' Hypothesis strategies are driven directly instead.)
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
+import pytest
 import schemathesis
+from argon2 import PasswordHasher
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from fido.accounts import signup
 from fido.server.deps import Limits
 from support.server_client import PASSWORD, Person, play_to_end
 from support.server_live import QUICK_ANALYSES, live_server
@@ -36,6 +40,20 @@ from support.server_live import QUICK_ANALYSES, live_server
 GAME_PATHS = {("GET", "/api/tables/{table_id}/record"), ("GET", "/api/tables/{table_id}/replay"),
               ("GET", "/api/tables/{table_id}/analysis"),
               ("POST", "/api/tables/{table_id}/analysis")}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _cheap_password_hashes() -> Iterator[None]:
+    """Passwords hashed and checked with argon2id at its least cost while the fuzz runs:
+    fido's hasher (argon2-cffi's defaults, 64 MiB and 3 passes) takes 140 ms a check on
+    2 cores, and every generated sign-in, account deletion and password change checks
+    one (a third of the test's time). The fuzz asks for 5xx, not the hash's cost; the
+    same argon2id hashes and checks still run."""
+    with pytest.MonkeyPatch.context() as mp:
+        cheap = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+        mp.setattr(signup, "_HASHER", cheap)
+        mp.setattr(signup, "_DUMMY", cheap.hash("not a password of anybody"))
+        yield
 
 
 def _finished_game(base: str) -> tuple[Person, str]:

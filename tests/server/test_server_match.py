@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,11 @@ from fido.ranking import register_player
 from fido.record import GameRecord
 from fido.store import GameRow, MatchRow, TableRow, open_store
 from support.server_client import Person, TableSocket, connect_anonymous, play_to_end
-from support.server_live import browser, link, live_server
+from support.server_live import FAST, browser, link, live_server
+
+# the next hand 1 s after a hand's end, not fido serve's 4 s (a match's tests waited for it
+# at every hand); _play_match reads the ``next`` event after the end's, as before
+NEXT_SOON = replace(FAST, next_hand_delay=1.0)
 
 
 def _next_of(sock: TableSocket, timeout: float = 30) -> str:
@@ -68,7 +73,7 @@ def test_a_match_to_31_adds_up_its_hands(tmp_path: Path) -> None:
     """Fives and Threes to its own target (31): hand after hand at new tables with the
     same seats, each record its own and replaying, the totals the records' sums."""
     db = f"sqlite:///{tmp_path / 'fido.db'}"
-    with live_server(db) as base:
+    with live_server(db, play=NEXT_SOON) as base:
         anna = Person.sign_up(base, "Anna")
         table = anna.open_table("fives_and_threes", 2,
                                 [{"kind": "me"}, {"kind": "bot", "level": "greedy"}],
@@ -113,7 +118,7 @@ def test_a_rated_match_gives_one_ranking_result_per_hand(tmp_path: Path) -> None
     store = open_store(db)
     with store.session() as s:
         numbers = [register_player(s, f"Player {i}").number for i in range(3)]
-    with live_server(db) as base:
+    with live_server(db, play=NEXT_SOON) as base:
         people = []
         for i, n in enumerate(numbers):
             p = Person.sign_up(base, f"P{i}")
