@@ -473,7 +473,7 @@ def test_a_refused_move_is_answered_in_german_with_the_moves_to_choose_from() ->
     mine = view.hand[0]
     with use("de"):
         draw = refusal(view, "draw", Move.from_text("draw"))
-        assert draw.startswith("„draw“: du kannst jetzt nicht ziehen. Mögliche Züge: ")
+        assert draw.startswith("„draw“: Du kannst jetzt nicht ziehen. Mögliche Züge: ")
         listed = draw.split(": ")[-1].split(", ")
         assert listed and set(listed) <= legal
         gone = refusal(view, "x", Placement(mine, placed + 5, 0))
@@ -482,7 +482,7 @@ def test_a_refused_move_is_answered_in_german_with_the_moves_to_choose_from() ->
         assert not_a_move(view, "zz", "zz") == "„zz“: kein Zug (? zeigt die Tasten)"
         assert "die Zahlen gehen bis 12" in not_a_move(view, "130-1", "130-1")
         absent = next(t for t in game.set.tiles if t not in view.hand)
-        assert ambiguous(view, "t", absent) == f"„t“: du hast {absent.text()} nicht"
+        assert ambiguous(view, "t", absent) == f"„t“: Du hast {absent.text()} nicht"
     with use("en"):
         assert refusal(view, "draw", Move.from_text("draw")).startswith(
             "'draw': you cannot draw now. Possible moves: ")

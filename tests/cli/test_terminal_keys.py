@@ -37,7 +37,7 @@ KEYS = {
         "zoom": "Zoom {} von 0-2",
         "table": "Tisch: w a s d verschieben",
         "log": r"Spielverlauf: Züge \d+-\d+ von \d+",
-        "numbered": r"„999“: die Züge sind von 1 bis \d+ nummeriert",
+        "numbered": r"„999“: Die Züge sind von 1 bis \d+ nummeriert",
         "page": "Seite",
         "hand": "Hand (27,",
         "next hand": "Enter: die nächste Runde",

@@ -96,7 +96,7 @@ def test_sigterm_closes_sockets_with_1012_and_exits_0(tmp_path: Path) -> None:
                 return ws.close_code, ws.close_reason
 
             assert close_of(player) == (RESTART, "the server restarts")
-            assert close_of(watcher) == (RESTART, "der Server startet neu")
+            assert close_of(watcher) == (RESTART, "Der Server startet neu")
         output = a.output()
         assert "Traceback" not in output, output[-3000:]
         assert "table sockets closed with 1012" in output, output[-3000:]

@@ -158,7 +158,7 @@ def test_a_score_sheet_refused_in_german_on_its_fields(fed: Federation) -> None:
              "appears twice"),
             ({"player1": "niemand"}, "player1", "Kein Konto und keine SpielerIn der "
              "Weltrangliste heißt niemand", "no account"),
-            ({"date": "2026-02-30"}, "date", "diesen Tag hat der Monat nicht",
+            ({"date": "2026-02-30"}, "date", "Diesen Tag hat der Monat nicht",
              "outside expected range"),
             ({"points0": "5000"}, "points0", "Punkte sind mit Doppel-9 und Divisor",
              "impossible"),
