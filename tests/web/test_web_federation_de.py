@@ -169,7 +169,7 @@ def test_a_score_sheet_refused_in_german_on_its_fields(fed: Federation) -> None:
         error = re.search(rf'id="err-{field}">([^<]*)<', r.text)
         assert error is not None, (change, text_of(r.text)[:2000])
         assert words in html.unescape(error.group(1)), (change, error.group(1))
-        says(r.text, ["Das Spielformular wurde nicht gespeichert: 1 Sache zu korrigieren"],
+        says(r.text, ["Das Spielformular wurde nicht gespeichert: 1 Angabe ist zu korrigieren"],
              [english, "The sheet was not stored", "thing to correct"])
         # the same refusal in English, on the same field
         r = anna.post("/sheets", data=good | change)

@@ -165,7 +165,7 @@ def test_the_replay_page_speaks_german(
         assert heads == ["Platz", "SpielerIn", "Punkte", "Bonus", "Augen", "Endstand"]
         assert page.locator("#result-rows tr td").first.inner_text() == "1."
         text = _all_text(page, ".replay-app")
-        for word in ("Summe", "Züge", "Zuganalyse", "Hände", "Spielprotokoll herunterladen"):
+        for word in ("Summe", "Züge", "Zuganalyse", "Ansicht", "Spielprotokoll herunterladen"):
             assert word in text, word
         left = _english_left(text)
         assert not left, f"English on the German replay page: {left}"

@@ -128,7 +128,7 @@ def test_the_lobby_in_german(server: str) -> None:
     for words in ("Jetzt spielen: du und drei Bots (FIDO Doppel-9)", "Einen Tisch öffnen",
                   "Offene Tische", "Laufende Spiele", "Bedenkzeit", "Steinsatz",
                   "Doppel-12 (Divisor", "Bot: Profi", "reserviert für …", "Platz 1",
-                  "Mutter-Theresa-Regel", "gegen den Uhrzeigersinn", "gewertet",
+                  "Mutter-Theresa-Regel", "entgegen dem Uhrzeigersinn", "gewertet",
                   "4 SpielerInnen", "30 s Bedenkzeit pro Zug", "Dein Tisch", "Posteingang",
                   "Abmelden", "Weltrangliste", "Lotte"):
         assert words in text, words
@@ -323,7 +323,7 @@ def test_game_labels_in_german() -> None:
     with i18n.use("de"):
         assert game_label("fido set=12") == "FIDO Doppel-12"
         assert game_label("fido set=12 divisor=5 mother_theresa direction=counterclockwise") \
-            == "FIDO Doppel-12, Divisor 5, gegen den Uhrzeigersinn, Mutter-Theresa-Regel"
+            == "FIDO Doppel-12, Divisor 5, entgegen dem Uhrzeigersinn, Mutter-Theresa-Regel"
         assert game_label("block hand=7") == "Block, 7 Steine auf der Hand"
         assert game_label("not a ruleset!") == "not a ruleset!"
     assert game_label("fido set=12 divisor=5 mother_theresa") == \
