@@ -105,7 +105,7 @@ def test_table_and_event_refusals_are_german(base: str) -> None:
 
     code, text = error(cleo.join(tid), 409)  # the game has started: the table is full
     assert code == "started"
-    assert text == "Die Partie hat begonnen: Du kannst zuschauen"
+    assert text == "Das Spiel hat begonnen: Du kannst zuschauen"
     tid2 = anna.open_table("fido", 3)["id"]
     assert cleo.join(tid2).status_code == 200
     code, text = error(cleo.join(tid2), 409)
@@ -237,7 +237,7 @@ def test_table_socket_refuses_in_german(base: str, live_store: Store, how: str) 
     tid = anna.open_table("draw", 2)["id"]
     a = german_socket(anna, base, tid, how)
     assert refused(a.move("draw", seq=0), "not_started") == (
-        "Die Partie hat nicht begonnen: Es sind noch Plätze frei")
+        "Das Spiel hat nicht begonnen: Es sind noch Plätze frei")
     assert bob.join(tid).status_code == 200
     b = german_socket(bob, base, tid, how)
     a.until(lambda f: f["type"] == "update" and f["view"] is not None)

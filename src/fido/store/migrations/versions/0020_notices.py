@@ -18,28 +18,24 @@ branch_labels = None
 depends_on = None
 
 
+# plain ALTER TABLE, not a batch: on SQLite a batch copies the table, and dropping the
+# old accounts table would cascade to every row that references it (roles, sessions...);
+# SQLite adds and drops a plain column in place (3.35 and later)
+_COLUMNS = (
+    ("accounts", "email_confirmed_at", sa.DateTime(timezone=True)),
+    ("accounts", "notices_since", sa.DateTime(timezone=True)),
+    ("accounts", "notices_mailed_at", sa.DateTime(timezone=True)),
+    ("notifications", "mailed_at", sa.DateTime(timezone=True)),
+    ("notifications", "month", sa.String(7)),
+    ("outbox", "headers", sa.Text()),
+)
+
+
 def upgrade() -> None:
-    with op.batch_alter_table("accounts") as batch:
-        batch.add_column(sa.Column("email_confirmed_at", sa.DateTime(timezone=True),
-                                   nullable=True))
-        batch.add_column(sa.Column("notices_since", sa.DateTime(timezone=True),
-                                   nullable=True))
-        batch.add_column(sa.Column("notices_mailed_at", sa.DateTime(timezone=True),
-                                   nullable=True))
-    with op.batch_alter_table("notifications") as batch:
-        batch.add_column(sa.Column("mailed_at", sa.DateTime(timezone=True), nullable=True))
-        batch.add_column(sa.Column("month", sa.String(7), nullable=True))
-    with op.batch_alter_table("outbox") as batch:
-        batch.add_column(sa.Column("headers", sa.Text, nullable=True))
+    for table, column, kind in _COLUMNS:
+        op.add_column(table, sa.Column(column, kind, nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("outbox") as batch:
-        batch.drop_column("headers")
-    with op.batch_alter_table("notifications") as batch:
-        batch.drop_column("month")
-        batch.drop_column("mailed_at")
-    with op.batch_alter_table("accounts") as batch:
-        batch.drop_column("notices_mailed_at")
-        batch.drop_column("notices_since")
-        batch.drop_column("email_confirmed_at")
+    for table, column, _kind in reversed(_COLUMNS):
+        op.drop_column(table, column)
