@@ -56,12 +56,12 @@ SAYS: dict[str, dict[str, str]] = {
         "result": "Ergebnis (",
         "final": "Endstand",
         "not a move": "kein Zug",
-        "not held": r"„0-0@99e“: (du hast 0-0 nicht|kein Stein Nr. 99)",
+        "not held": r"„0-0@99e“: (Du hast 0-0 nicht|kein Stein Nr. 99)",
         "leave": "Spiel verlassen",
         "left": "ohne Speichern verlassen",
         "game saved": "Spiel gespeichert in",
         "hint": (
-            r"(?s)Tipp:\s+(jetzt\s+punkten:.*?|jetzt\s+punktet\s+nichts);\s+expert\s+spielt\s+\S+"
+            r"(?s)Tipp:\s+(jetzt\s+punkten:.*?|jetzt\s+punktet\s+nichts);\s+Profi\s+spielt\s+\S+"
         ),
         "deal": "das Austeilen",
         "move": "Zug",

@@ -212,7 +212,7 @@ def test_a_score_sheet_its_reviews_and_results_in_german(fed: Federation) -> Non
     says(missing, ["Dieses Spielformular gibt es nicht", "Es gibt kein Spiel 999999."],
          ["No such sheet", "There is no game"])
     signed_out = german(httpx.Client(base_url=fed.base), "/sheets/new", 401)
-    says(signed_out, ["Bitte zuerst anmelden", "melde dich zuerst an"],
+    says(signed_out, ["Bitte zuerst anmelden", "Melde dich zuerst an"],
          ["Sign in first", "Score sheets and reviews"])
     find = german(anna, "/sheets/players?q=nobody")
     says(find, ["SpielerIn suchen", "Keine SpielerIn der Weltrangliste hat „nobody“ im Namen.",

@@ -4,8 +4,19 @@ web's tables take theirs from (static/js/ui.js), so a bot is "Clara" in the term
 
 from __future__ import annotations
 
-__all__ = ["NAMES"]
+from fido.i18n import N_, _
+
+__all__ = ["LEVELS", "NAMES", "level_name"]
 
 # more than a table has seats (9), so no table repeats one
 NAMES = ("Ada", "Bruno", "Clara", "Dario", "Emil", "Frida", "Greta", "Hugo", "Ida",
          "Jonas", "Kira", "Luca")
+
+# a bot's level as people read it (the level's code stays the programs' word)
+LEVELS = {"random": N_("random"), "greedy": N_("greedy"), "expert": N_("expert"),
+          "search": N_("search"), "champion": N_("champion")}
+
+
+def level_name(level: str) -> str:
+    """A bot's level in the reader's language ("expert": Profi); an unknown one as it is."""
+    return _(LEVELS[level]) if level in LEVELS else level

@@ -34,6 +34,7 @@ from pathlib import Path
 from rich.console import Console
 
 from fido.bots import Bot, make_bot
+from fido.bots.names import level_name
 from fido.bots.runner import bot_move, bot_rng, new_secret
 from fido.engine.game import Game, Turn
 from fido.engine.moves import Draw, Move, Pass, Placement
@@ -475,7 +476,8 @@ class Session:
         else:
             now = _("nothing scores now")
         return _("hint: {scoring}; {bot} plays {number}: {move}").format(
-            scoring=now, bot=self.hint_name, number=numbered[best], move=best.text()
+            scoring=now, bot=level_name(self.hint_name), number=numbered[best],
+            move=best.text()
         )
 
     def _show(self, view: SeatView) -> None:

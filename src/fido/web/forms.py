@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fido.bots.names import level_name
 from fido.engine.rules import FIDO_DIVISORS, RULESETS, Ruleset, ruleset
 from fido.errors import FidoError
 from fido.i18n import N_, gettext
@@ -36,9 +37,6 @@ __all__ = [
 ]
 
 BOT_LEVELS = ("random", "greedy", "expert", "search", "champion")
-# a bot's level as people read it (the level's code stays the form's value)
-_LEVELS = {"random": N_("random"), "greedy": N_("greedy"), "expert": N_("expert"),
-           "search": N_("search"), "champion": N_("champion")}
 # the seat kinds: the form's value and its label (translated where shown: seat_choices)
 SEAT_CHOICES: tuple[tuple[str, str], ...] = (
     ("me", N_("me")),
@@ -83,7 +81,7 @@ _OPTIONS = {
 
 def bot_level(level: str) -> str:
     """A bot's level in the reader's language (an unknown one as it is)."""
-    return gettext(_LEVELS[level]) if level in _LEVELS else level
+    return level_name(level)
 
 
 def bot_name(level: str) -> str:
