@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from sqlalchemy import delete, or_, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from fido.errors import Refused
 from fido.i18n import _
@@ -85,7 +85,7 @@ def export(s: Session, account: Account) -> dict[str, Any]:
         {"kind": "player", "player_number": c.player.number, "asked_at": _time(c.asked_at),
          "decided_at": _time(c.decided_at), "approved": c.approved}
         for c in s.scalars(select(PlayerClaim).where(PlayerClaim.account_id == me)
-                           .order_by(PlayerClaim.id))
+                           .order_by(PlayerClaim.id).options(selectinload(PlayerClaim.player)))
     ] + [
         {"kind": "organiser", "scope": r.scope, "asked_at": _time(r.asked_at),
          "decided_at": _time(r.decided_at), "approved": r.approved}
@@ -95,7 +95,7 @@ def export(s: Session, account: Account) -> dict[str, Any]:
         select(TableRow).where(or_(
             TableRow.created_by == me,
             TableRow.id.in_(select(SeatRow.table_id).where(SeatRow.account_id == me))))
-        .order_by(TableRow.created_at, TableRow.id))]
+        .order_by(TableRow.created_at, TableRow.id).options(selectinload(TableRow.seats)))]
     queue = s.scalars(select(QueueEntry).where(QueueEntry.account_id == me)).first()
     out["queue"] = None if queue is None else {
         "ruleset": queue.ruleset, "players": queue.players, "bots_after": queue.bots_after,
@@ -149,7 +149,9 @@ def _sheets(s: Session, player_id: int) -> list[dict[str, Any]]:
     games = s.scalars(select(GameRow).where(or_(
         GameRow.submitted_by == player_id,
         GameRow.id.in_(select(LineRow.game_id).where(LineRow.player_id == player_id))))
-        .order_by(GameRow.played_on, GameRow.id))
+        .order_by(GameRow.played_on, GameRow.id)
+        .options(selectinload(GameRow.lines).selectinload(LineRow.player),
+                 selectinload(GameRow.reviews)))
     return [{
         "game": g.id, "played_on": g.played_on.isoformat(), "event": g.event, "set": g.set,
         "divisor": g.divisor, "source": g.source, "received_at": _time(g.received_at),

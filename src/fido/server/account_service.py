@@ -11,6 +11,7 @@ import asyncio
 import json
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import Request, Response
 from sqlalchemy.orm import Session
@@ -128,7 +129,7 @@ def confirmation_mail(request: Request, s: Session, account: Account) -> bool:
             "{link}\n\n"
             "If it was not you, ignore this mail: an address that is not confirmed gets "
             "no mail from us but a password reset's link someone asks for.\n").format(
-                name=account.name, site=srv.mail.site.split("://", 1)[1], link=link))
+                name=account.name, site=urlsplit(srv.mail.site).netloc, link=link))
     return True
 
 

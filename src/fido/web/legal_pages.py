@@ -12,6 +12,7 @@ what fido stores is written here once, in the reader's language, and the export
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request, Response
@@ -89,35 +90,38 @@ async def account_page(request: Request) -> Response:
     return await _account_page(request)
 
 
+async def _account_action(request: Request, work: Callable[[], object], saved: str) -> Response:
+    """A form of her account's page: the service's ``work``, then the page again, saying
+    ``saved`` (or, refused, the page with the reason)."""
+    try:
+        await asyncio.to_thread(work)
+    except Refused as e:
+        return await _account_page(request, status_of(e), error=e.message)
+    return see_other(f"/account?saved={saved}")
+
+
 @router.post("/account/email")
 async def change_email(request: Request, form: Form) -> Response:
     """A new address (empty: none); its confirmation link is mailed."""
-    try:
+    def work() -> object:
         body = checked(EmailIn, {"email": form.get("email", "").strip() or None})
-        await asyncio.to_thread(account_service.change_email, request, body.email)
-    except Refused as e:
-        return await _account_page(request, status_of(e), error=e.message)
-    return see_other("/account?saved=email")
+        return account_service.change_email(request, body.email)
+
+    return await _account_action(request, work, "email")
 
 
 @router.post("/account/email/link")
 async def resend_confirmation(request: Request, form: Form) -> Response:
-    try:
-        await asyncio.to_thread(account_service.resend_confirmation, request)
-    except Refused as e:
-        return await _account_page(request, status_of(e), error=e.message)
-    return see_other("/account?saved=link")
+    return await _account_action(
+        request, lambda: account_service.resend_confirmation(request), "link")
 
 
 @router.post("/account/notices")
 async def set_notices(request: Request, form: Form) -> Response:
     """Her inbox's news by mail, on or off."""
-    try:
-        await asyncio.to_thread(account_service.set_notices, request,
-                                form.get("on") == "1")
-    except Refused as e:
-        return await _account_page(request, status_of(e), error=e.message)
-    return see_other("/account?saved=notices")
+    return await _account_action(
+        request, lambda: account_service.set_notices(request, form.get("on") == "1"),
+        "notices")
 
 
 @router.get("/confirm", response_class=HTMLResponse)
