@@ -19,10 +19,9 @@ from sqlalchemy import select
 from fido.accounts import addresses
 from fido.accounts.notices import GAP, mail_news
 from fido.accounts.signup import sign_up
-from fido.server.settings import MailSettings
 from fido.store import Notification, OutboxMail, open_store
 from support.server_live import browser, live_server
-from support.smtp import Inbox, link_in, mail_server
+from support.smtp import Inbox, link_in, mail_server, quick_mail
 
 PASSWORD = "a long enough password"
 
@@ -30,7 +29,7 @@ PASSWORD = "a long enough password"
 @pytest.fixture
 def mailed(store_url: str) -> Iterator[tuple[str, Inbox]]:
     with mail_server() as (smtp, inbox), live_server(
-            store_url, mail=MailSettings(smtp=smtp, poll=0.1, retry=0.3)) as base:
+            store_url, mail=quick_mail(smtp)) as base:
         yield base, inbox
 
 

@@ -25,18 +25,12 @@ from fido.accounts.signup import new_guest
 from fido.accounts.signup import sign_up as register
 from fido.errors import Refused
 from fido.server.postman import Postman
-from fido.server.settings import MailSettings
 from fido.store import Account, OutboxMail, open_store
 from support.server_live import browser, free_port, live_server
-from support.smtp import Inbox, link_in, mail_server
+from support.smtp import Inbox, link_in, mail_server, quick_mail
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 PASSWORD, NEW = "the old long password", "a new long password"
-
-
-def mail(smtp: str) -> MailSettings:
-    """The server's mail on ``smtp``: the outbox looked at often, a failure retried soon."""
-    return MailSettings(smtp=smtp, sender="fido <fido@example.org>", poll=0.1, retry=0.3)
 
 
 def sign_up(base: str, name: str, email: str | None = None) -> httpx.Client:
@@ -58,7 +52,7 @@ def token_of(link: str) -> str:
 @pytest.fixture
 def mailed(store_url: str) -> Iterator[tuple[str, str, Inbox]]:
     """A server whose mail goes to a real SMTP server: its URL, the database, the inbox."""
-    with mail_server() as (smtp, inbox), live_server(store_url, mail=mail(smtp)) as base:
+    with mail_server() as (smtp, inbox), live_server(store_url, mail=quick_mail(smtp)) as base:
         yield base, store_url, inbox
 
 
@@ -124,7 +118,7 @@ def test_asking_again_and_again_fills_no_mailbox(mailed: tuple[str, str, Inbox])
 def test_a_mail_server_that_is_down_delays_the_mail_and_loses_none(store_url: str) -> None:
     port = free_port()  # nothing listens there yet
     smtp = f"smtp://127.0.0.1:{port}"
-    with live_server(store_url, mail=mail(smtp)) as base:
+    with live_server(store_url, mail=quick_mail(smtp)) as base:
         sign_up(base, "Ida", "ida@example.org")
         assert browser(base).post("/api/password-reset", json={"name": "Ida"}).status_code \
             == 202
@@ -229,7 +223,7 @@ def test_the_outbox_forgets_sent_mail_after_a_day_and_gives_up_after_three(
                 mail_row.created_at = now - dt.timedelta(days=created)
                 mail_row.next_try_at = now + dt.timedelta(hours=1)  # not due: nothing sent
                 mail_row.sent_at = None if sent is None else now - dt.timedelta(days=sent)
-        Postman(store, replace(mail("smtp://127.0.0.1:9"), site="http://fido.test"),
+        Postman(store, replace(quick_mail("smtp://127.0.0.1:9"), site="http://fido.test"),
                 "secret").send_due()
         with store.session(write=False) as s:
             left = sorted(m.subject for m in s.scalars(select(OutboxMail)))

@@ -15,9 +15,10 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 
+from fido.server.settings import MailSettings
 from support.server_live import free_port
 
-__all__ = ["Inbox", "link_in", "mail_server"]
+__all__ = ["Inbox", "link_in", "mail_server", "quick_mail"]
 
 
 class Inbox:
@@ -68,3 +69,9 @@ def mail_server(port: int | None = None) -> Iterator[tuple[str, Inbox]]:
         yield f"smtp://127.0.0.1:{port}", inbox
     finally:
         controller.stop()
+
+
+def quick_mail(smtp: str) -> MailSettings:
+    """A test server's mail on ``smtp``: the outbox looked at often, a failure retried
+    soon (``fido serve``'s 2 s and 30 s would only slow the tests)."""
+    return MailSettings(smtp=smtp, sender="fido <fido@example.org>", poll=0.1, retry=0.3)

@@ -234,3 +234,11 @@ def play_until(people: list[Person], stop: Any, timeout: float = 240.0,
                     on_move(person, move)
         if not moved:
             time.sleep(0.03)
+
+
+def sign_in_page(page: Page, base: str, name: str, password: str) -> None:
+    """Sign in as a person does: the sign-in page's form, filled and sent."""
+    page.goto(f"{base}/signin")
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()

@@ -17,11 +17,11 @@ from playwright.sync_api import Browser, Page, expect
 from fido.accounts.addresses import unsubscribe_token
 from fido.accounts.roles import find_account
 from fido.accounts.sessions import server_secret
-from fido.server.settings import MailSettings
 from fido.store import open_store
 from support.server_live import browser as client
 from support.server_live import live_server
-from support.smtp import Inbox, link_in, mail_server
+from support.smtp import Inbox, link_in, mail_server, quick_mail
+from support.web_browser import sign_in_page
 
 SHOTS = os.environ.get("FIDO_SHOTS")
 DB: list[str] = []  # the module's server's database
@@ -40,7 +40,7 @@ def mailed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Inbo
     db = f"sqlite:///{tmp_path_factory.mktemp('reset') / 'fido.db'}"
     DB[:] = [db]
     with mail_server() as (smtp, inbox), live_server(
-            db, mail=MailSettings(smtp=smtp, poll=0.1, retry=0.3)) as base:
+            db, mail=quick_mail(smtp)) as base:
         yield base, inbox
 
 
@@ -138,10 +138,7 @@ def test_her_address_confirmed_and_the_news_by_mail_in_the_browser(
     page = context.new_page()
     wide = "phone" if size[0] < 500 else "desktop"
     try:
-        page.goto(f"{base}/signin")
-        page.get_by_label("Name").fill(name)
-        page.get_by_label("Password").fill(OLD)
-        page.get_by_role("button", name="Sign in").click()
+        sign_in_page(page, base, name, OLD)
         page.goto(f"{base}/account")
         expect(page.get_by_text("Not confirmed yet")).to_be_visible()
         expect(page.get_by_role("button", name="Mail me my inbox's news")).to_have_count(0)

@@ -19,6 +19,7 @@ from fido.accounts import legal
 from fido.accounts.privacy import SECTIONS
 from fido.store import open_store
 from support.server_live import browser as client
+from support.web_browser import sign_in_page
 
 SHOTS = os.environ.get("FIDO_SHOTS")
 PASSWORD = "a long enough password"
@@ -68,10 +69,7 @@ def test_my_data_and_my_account_in_the_browser(browser: Browser, server: str,
     page = context.new_page()
     wide = "phone" if size[0] < 500 else "desktop"
     try:
-        page.goto(f"{server}/signin")
-        page.get_by_label("Name").fill(name)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
+        sign_in_page(page, server, name, PASSWORD)
         expect(page.locator("header")).to_contain_text(name)
         # every page's footer leads to the law's pages and her account
         footer = page.locator("footer")
