@@ -179,7 +179,9 @@ def test_a_public_server_without_its_legal_pages_fails(tmp_path: Path) -> None:
     # a text with a terminal's escape, or not UTF-8, is refused and changes nothing
     (tmp_path / "bad.md").write_bytes(b"Verein \x1b[2J\n")
     (tmp_path / "latin1.md").write_bytes("Stra\u00dfe".encode("latin-1"))
-    for bad, said in (("bad.md", "control characters: U+001B"), ("latin1.md", "not UTF-8")):
+    (tmp_path / "huge.md").write_bytes(b"x" * 300_000)  # read no further than a page
+    for bad, said in (("bad.md", "control characters: U+001B"), ("latin1.md", "not UTF-8"),
+                      ("huge.md", "longer than a page may be")):
         code, out = fido("legal", "set", "privacy", str(tmp_path / bad), "--db", url,
                          cwd=tmp_path)
         assert code == 1 and said in out and "\x1b" not in out, out

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from fido.accounts.legal import PAGES, clear_text, set_text, written
+from fido.accounts.legal import MAX_CHARS, PAGES, clear_text, set_text, written
 from fido.cli.ranking import Db, refusing
 from fido.errors import Refused
 from fido.store import open_store
@@ -36,7 +36,15 @@ def legal_set(
 ) -> None:
     """Write a page's text in one language (the other language falls back to it)."""
     with refusing():
-        raw = typer.get_binary_stream("stdin").read() if str(file) == "-" else file.read_bytes()
+        most = MAX_CHARS * 4  # bytes: UTF-8 takes at most four a character
+        if str(file) == "-":
+            raw = typer.get_binary_stream("stdin").read(most + 1)
+        else:
+            with file.open("rb") as f:
+                raw = f.read(most + 1)
+        if len(raw) > most:  # read no further than a page can be
+            raise Refused("legal_long", f"{file} is longer than a page may be "
+                          f"({MAX_CHARS} characters)")
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
