@@ -42,7 +42,7 @@ $(COMPILED): $(RUN_STAMP) $(COMPILED_SRC)
 POT_DIR ?= build
 pot:
 	mkdir -p $(POT_DIR)
-	$(BIN)/pybabel --quiet extract -F babel.cfg -k N_ --add-location file --sort-by-file \
+	$(BIN)/pybabel --quiet extract -F babel.cfg -k N_ -k _h --add-location file --sort-by-file \
 		--project fido -o $(POT_DIR)/fido.pot src/fido
 	$(BIN)/pybabel --quiet extract -F babel-js.cfg --no-default-keywords -k t -k nt:1,2 \
 		--add-location file --sort-by-file --project fido -o $(POT_DIR)/fido_js.pot src/fido

@@ -480,7 +480,7 @@ def test_a_refused_move_is_answered_in_german_with_the_moves_to_choose_from() ->
         assert gone == f"„x“: kein Stein Nr. {placed + 5} auf dem Tisch " \
                        f"(die Steine sind von 0 bis {placed - 1} nummeriert)"  # fmt: skip
         assert not_a_move(view, "zz", "zz") == "„zz“: kein Zug (? zeigt die Tasten)"
-        assert "die Zahlen gehen bis 12" in not_a_move(view, "130-1", "130-1")
+        assert "Die Zahlen gehen bis 12" in not_a_move(view, "130-1", "130-1")
         absent = next(t for t in game.set.tiles if t not in view.hand)
         assert ambiguous(view, "t", absent) == f"„t“: Du hast {absent.text()} nicht"
     with use("en"):
@@ -559,3 +559,25 @@ def test_fido_demo_speaks_the_players_language(tmp_path: Path) -> None:
         env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "LANG": "de_DE.UTF-8", **PASS_ENV},
     )  # fmt: skip
     assert "3 players; Player 1 opens with" in english.stdout and "Result (" in english.stdout
+
+
+def test_the_players_commands_explain_themselves_in_the_terminals_language() -> None:
+    """`fido play --help` is for players: Typer reads it before --lang, so it is written
+    in the terminal's language (the organisers' commands stay English, as their docs)."""
+    def helps(*args: str, lang: str) -> str:
+        out = subprocess.run(
+            [FIDO, *args, "--help"], capture_output=True, text=True, timeout=60, check=False,
+            env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "LANG": lang, **PASS_ENV},
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    german = helps("play", lang="de_DE.UTF-8")
+    assert "Ein Spiel im Terminal gegen Bots spielen" in german
+    assert "SpielerInnen am Tisch, du mitgezählt" in german and "players at the table" not in german
+    assert "Einem Spiel zufälliger SpielerInnen zusehen" in helps(lang="de_DE.UTF-8")
+    assert "nur prüfen" in helps("replay", lang="de_DE.UTF-8")
+    assert "Regeln eines Regelwerks" in helps("rules", lang="de_DE.UTF-8")
+    assert "Register and list players." in helps(lang="de_DE.UTF-8")  # an organiser's: English
+    english = helps("play", lang="C.UTF-8")
+    assert "Play a hand at the terminal against bots" in english and "Spiel" not in english

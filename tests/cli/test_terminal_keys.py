@@ -32,7 +32,7 @@ KEYS = {
         "not a key": "'zz' is not a key here: n or Enter next, p back, a step number 0 to {}",
     },
     "de": {
-        "help": "Tasten: eine Zahl spielt diesen Zug",
+        "help": "Tasten: Eine Zahl spielt diesen Zug",
         "filter": r"Züge mit 12 \(\d+ von \d+; / alle\)",
         "zoom": "Zoom {} von 0-2",
         "table": "Tisch: w a s d verschieben",
@@ -40,9 +40,9 @@ KEYS = {
         "numbered": r"„999“: Die Züge sind von 1 bis \d+ nummeriert",
         "page": "Seite",
         "hand": "Hand (27,",
-        "next hand": "Enter: die nächste Runde",
+        "next hand": "Enter: das nächste Spiel",
         "won": "gewinnt die Partie",
-        "score": "Partie bis 31: nach Runde 1",
+        "score": "Partie bis 31: nach Spiel 1",
         "her hand": r"Hand \(7, \d+ Augen\)",
         "not a key": "„zz“ ist hier keine Taste: n oder Enter weiter, p zurück, "
                      "eine Schrittnummer 0 bis {}",

@@ -70,7 +70,7 @@ def test_the_table_page_speaks_german(browser: Browser, server: str) -> None:
         page = anna.page
         page.wait_for_function("() => window.fidoTable && window.fidoTable.table")
         assert _visible_text(page, "#waiting") == "Es fehlt noch 1 SpielerIn."
-        assert page.locator("#conn").inner_text() in ("verbunden", "verbindet…")
+        assert page.locator("#conn").inner_text() in ("verbunden", "Verbindung wird hergestellt …")
         assert "freier Platz" in _visible_text(page, "#seats")
 
         anna.create_table("fido", 6, ("me", "bot:greedy", "bot:greedy"))

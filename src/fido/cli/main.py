@@ -20,7 +20,15 @@ from fido.engine.game import Game
 from fido.engine.moves import Placement
 from fido.engine.rules import RULESETS, Ruleset, ruleset
 from fido.errors import FidoError
-from fido.i18n import LANGUAGES, _, from_environment, language_or_none, ngettext, set_language
+from fido.i18n import (
+    LANGUAGES,
+    _,
+    from_environment,
+    language_or_none,
+    ngettext,
+    set_language,
+    use,
+)
 from fido.record import GameRecord
 from fido.safe_text import printable
 from fido.terminal.screen import results_table
@@ -55,11 +63,24 @@ _FEDERATION = {
     ),
 }
 
+# Typer reads a command's --help when the command is defined, before --lang is
+# read: the player's commands (play, replay, rules, demo) write theirs in the
+# terminal's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); the organisers'
+# commands stay English, as their documentation does
+_HELP_LANG = from_environment(dict(os.environ))
+
+
+def _h(text: str) -> str:
+    """``text`` in the terminal's language, for a --help that Typer reads at import."""
+    with use(_HELP_LANG):
+        return _(text)
+
+
 app = typer.Typer(
     cls=lazy_group(_FEDERATION),
     add_completion=False,
     no_args_is_help=True,
-    help="fido: FIDO dominoes and the classic domino games.",
+    help=_h("fido: FIDO dominoes and the classic domino games."),
 )
 console = Console()
 err = Console(stderr=True)
@@ -77,8 +98,10 @@ LangOption = Annotated[
     str | None,
     typer.Option(
         "--lang",
-        help=f"the language: {', '.join(LANGUAGES)} (default: the environment's LANGUAGE, "
-        "LC_ALL, LC_MESSAGES or LANG, else English)",
+        help=_h(
+            "the language: {languages} (default: the environment's LANGUAGE, "
+            "LC_ALL, LC_MESSAGES or LANG, else English)"
+        ).format(languages=", ".join(LANGUAGES)),
     ),
 ]
 
@@ -98,26 +121,31 @@ def _speak(lang: str | None) -> None:
     set_language(code)
 
 
-@app.command()
+@app.command(help=_h("Replay a game record, print its sums and scores, and verify it."))
 def replay(  # noqa: PLR0917 (a Typer command: every option is a parameter)
-    file: Annotated[Path, typer.Argument(help="a game record (JSON, at most 4 MiB)")],
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only verify")] = False,
+    file: Annotated[Path, typer.Argument(help=_h("a game record (JSON, at most 4 MiB)"))],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=_h("only verify"))] = False,
     step: Annotated[
-        bool, typer.Option("--step", help="step through it: n next, p back, a number, q")
+        bool, typer.Option("--step", help=_h("step through it: n next, p back, a number, q"))
     ] = False,
     seat: Annotated[
         int | None,
-        typer.Option(help="with --step: show this seat's hand at every step (0 = the first)"),
+        typer.Option(
+            help=_h("with --step: show this seat's hand at every step (0 = the first)")
+        ),
     ] = None,
     analysis: Annotated[
-        Path | None, typer.Option(help="an analysis of it (fido analyze --json), beside each move")
+        Path | None,
+        typer.Option(help=_h("an analysis of it (fido analyze --json), beside each move")),
     ] = None,
     analyse: Annotated[
-        bool, typer.Option("--analyse", help="analyse every seat now and show it beside each move")
+        bool,
+        typer.Option(
+            "--analyse", help=_h("analyse every seat now and show it beside each move")
+        ),
     ] = False,
     lang: LangOption = None,
 ) -> None:
-    """Replay a game record, print its sums and scores, and verify it."""
     from fido.rich_text import safe  # noqa: PLC0415
     from fido.terminal.replay import replay_rows  # noqa: PLC0415 (names are shown safely)
 
@@ -170,53 +198,63 @@ def replay(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     console.print(f"[green]{verified}[/]: {done.format(count=moves)}")
 
 
-@app.command()
+@app.command(
+    help=_h("Play a hand at the terminal against bots (default: FIDO double-12, three experts).")
+)
 def play(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     rules: Annotated[
         str | None,
-        typer.Option(help="ruleset text with its options (default: 'fido set=12')"),
+        typer.Option(help=_h("ruleset text with its options (default: 'fido set=12')")),
     ] = None,
     players: Annotated[
-        int | None, typer.Option(help="players at the table, you included (default: 4)")
+        int | None, typer.Option(help=_h("players at the table, you included (default: 4)"))
     ] = None,
     bots: Annotated[
         str | None,
         typer.Option(
-            help="bot level for every other seat, or one per seat: 'expert,search' "
-            "(random, greedy, expert, search, champion; default: expert)"
+            help=_h(
+                "bot level for every other seat, or one per seat: 'expert,search' "
+                "(random, greedy, expert, search, champion; default: expert)"
+            )
         ),
     ] = None,
     seat: Annotated[
-        int | None, typer.Option(help="your seat, 0 .. players - 1 (default: 0)")
+        int | None, typer.Option(help=_h("your seat, 0 .. players - 1 (default: 0)"))
     ] = None,
-    name: Annotated[str | None, typer.Option(help="your name in the record (default: You)")] = None,
+    name: Annotated[
+        str | None, typer.Option(help=_h("your name in the record (default: You)"))
+    ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="seed of the deal (for replaying a deal)")
+        int | None, typer.Option(help=_h("seed of the deal (for replaying a deal)"))
     ] = None,
-    delay: Annotated[float, typer.Option(help="seconds between bot moves, 0 to 60")] = 0.6,
-    hint: Annotated[str, typer.Option(help="the bot the hint key asks")] = "search:time=0.5",
+    delay: Annotated[float, typer.Option(help=_h("seconds between bot moves, 0 to 60"))] = 0.6,
+    hint: Annotated[str, typer.Option(help=_h("the bot the hint key asks"))] = "search:time=0.5",
     save: Annotated[
         Path | None,
-        typer.Option(help="game record file (default: a dated name, or the resumed file)"),
+        typer.Option(help=_h("game record file (default: a dated name, or the resumed file)")),
     ] = None,
     resume: Annotated[
         Path | None,
-        typer.Option(help="go on with a game saved by fido play, with its bots and seats "
-                     "(with --match: the match saved as --save NAME)"),
+        typer.Option(
+            help=_h(
+                "go on with a game saved by fido play, with its bots and seats "
+                "(with --match: the match saved as --save NAME)"
+            )
+        ),
     ] = None,
     match: Annotated[
         bool,
         typer.Option(
-            "--match", help="play hands until a side reaches the target, the score between hands"
+            "--match",
+            help=_h("play hands until a side reaches the target, the score between hands"),
         ),
     ] = False,
     target: Annotated[
         int | None,
-        typer.Option(help="the match's target (default: the ruleset's: 61, 31, 100)"),
+        typer.Option(help=_h("the match's target (default: the ruleset's: 61, 31, 100)")),
     ] = None,
     lang: LangOption = None,
 ) -> None:
-    """Play a hand at the terminal against bots (default: FIDO double-12, three experts)."""
     from fido.safe_text import printable  # noqa: PLC0415
     from fido.terminal.options import PlayOptions, prepare  # noqa: PLC0415 (keeps `rules` fast)
 
@@ -234,15 +272,16 @@ def play(  # noqa: PLR0917 (a Typer command: every option is a parameter)
         raise typer.Exit(code=code)
 
 
-@app.command()
+@app.command(help=_h("Watch a game of random players, move by move."))
 def demo(
-    rules: Annotated[str, typer.Option(help="ruleset text, e.g. 'fido set=18'")] = "fido set=12",
-    players: Annotated[int, typer.Option(help="number of players")] = 4,
-    seed: Annotated[int | None, typer.Option(help="seed for the deal and the moves")] = None,
-    save: Annotated[Path | None, typer.Option(help="write the game record here")] = None,
+    rules: Annotated[
+        str, typer.Option(help=_h("ruleset text, e.g. 'fido set=18'"))
+    ] = "fido set=12",
+    players: Annotated[int, typer.Option(help=_h("number of players"))] = 4,
+    seed: Annotated[int | None, typer.Option(help=_h("seed for the deal and the moves"))] = None,
+    save: Annotated[Path | None, typer.Option(help=_h("write the game record here"))] = None,
     lang: LangOption = None,
 ) -> None:
-    """Watch a game of random players, move by move."""
     from fido.options import check_output_file  # noqa: PLC0415
     from fido.rich_text import safe  # noqa: PLC0415
 
@@ -433,18 +472,22 @@ def analyze(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     run(records, seat, all_seats, json_out, samples, seed, jobs, ray, top, console, err, policy)
 
 
-@app.command(name="rules")
+@app.command(
+    name="rules",
+    help=_h("List the rulesets, or show one's rules in the terminal (with the notation)."),
+)
 def list_rules(
     ruleset_text: Annotated[
         str | None,
         typer.Argument(
             metavar="[RULESET]",
-            help="a ruleset with its options ('fido set=18', 'muggins'): its rules and notation",
+            help=_h(
+                "a ruleset with its options ('fido set=18', 'muggins'): its rules and notation"
+            ),
         ),
     ] = None,
     lang: LangOption = None,
 ) -> None:
-    """List the rulesets, or show one's rules in the terminal (with the notation)."""
     _speak(lang)
     if ruleset_text is not None:
         from fido.terminal.rulebook import rule_book  # noqa: PLC0415
