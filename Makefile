@@ -76,7 +76,8 @@ run: $(COMPILED) $(CATALOGS)
 # browser the web tests drive, at /usr/bin/chromium unless FIDO_CHROMIUM says), nginx and
 # openssl (tests/server/test_deploy_nginx.py: the proxy terminating TLS, its certificate),
 # promtool (tests/server/test_alert_rules.py; Debian's prometheus package, without the
-# node exporter it recommends)
+# node exporter it recommends), libfaketime (tests/server/test_turn_based.py: days pass
+# in seconds for a real server process)
 system-deps:
 	@missing=""; lean=""; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null \
@@ -85,6 +86,7 @@ system-deps:
 	[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || missing="$$missing nginx"; \
 	command -v openssl >/dev/null || missing="$$missing openssl"; \
 	command -v promtool >/dev/null || lean=" prometheus"; \
+	ls /usr/lib/*/faketime/libfaketime.so.1 >/dev/null 2>&1 || missing="$$missing libfaketime"; \
 	if [ -n "$$missing$$lean" ]; then \
 		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
 			echo "installing$$missing$$lean for the tests (apt-get)"; \

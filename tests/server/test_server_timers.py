@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fido.server.settings import PlaySettings
-from fido.server.tables.timers import Timer, next_timer
+from fido.server.tables.timers import Timer, next_timer, stand_in_at, turn_based
 from fido.server.tables.types import SeatInfo
 
 SETTINGS = PlaySettings(bot_delay=1.0, stand_in="expert")
@@ -54,3 +54,27 @@ def test_the_timer_is_the_earliest_reason_and_never_before_now_for_the_away(
     else:
         assert timer.by == "clock" and timer.at == deadline
         assert away is None or away + grace >= deadline
+
+
+def test_at_a_turn_based_table_away_is_no_reason_only_her_clock() -> None:
+    # away for a day, her clock ends in two: the stand-in waits for the clock
+    assert next_timer(0, PERSON, SETTINGS, now=100_000.0, deadline=200_000.0,
+                      away_since=10.0, grace=60, turn_based=True) == Timer(
+        200_000.0, 0, "expert", "clock")
+    assert stand_in_at(PERSON, deadline=200_000.0, away_since=10.0, grace=60,
+                       turn_based=True) == 200_000.0
+    assert stand_in_at(PERSON, deadline=200_000.0, away_since=10.0, grace=60) == 70.0
+    assert turn_based(3600) and turn_based(259200)
+    assert not turn_based(300) and not turn_based(None)
+
+
+def test_a_replaced_seat_and_a_forced_move_are_played_at_once() -> None:
+    assert next_timer(1, PERSON, SETTINGS, now=5.0, deadline=90_000.0, away_since=None,
+                      grace=60, turn_based=True, replaced=True) == Timer(
+        6.0, 1, "expert", "replaced")
+    assert next_timer(1, PERSON, SETTINGS, now=5.0, deadline=90_000.0, away_since=None,
+                      grace=60, turn_based=True, forced=True) == Timer(
+        6.0, 1, "expert", "forced")
+    # a bot's seat is a bot's, whatever the table says
+    assert next_timer(1, SeatInfo("bot", bot="greedy"), SETTINGS, now=5.0, deadline=None,
+                      away_since=None, grace=60, forced=True) == Timer(6.0, 1, "greedy", "bot")

@@ -92,8 +92,10 @@ class ServerProcess:
     def __init__(
         self, db_url: str, log: Path, *, port: int | None = None, bot_delay: float = 0.02,
         bot_processes: int = 1, args: tuple[str, ...] = (), stderr: Path | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.db_url, self.log = db_url, log
+        self.env = env or {}  # more of its environment (a faked clock: support/faketime.py)
         self.args, self.stderr = args, stderr  # more options; its stderr apart from stdout
         self.port = port or free_port()
         self.bot_delay, self.bot_processes = bot_delay, bot_processes
@@ -110,7 +112,7 @@ class ServerProcess:
         return self.proc.pid
 
     def start(self, timeout: float = 60.0) -> None:
-        env = {**os.environ, "PYTHONPATH": SRC, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONPATH": SRC, "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("FIDO_DB", None)
         cmd = [sys.executable, "-m", "fido.cli", "serve", "--db", self.db_url,
                "--port", str(self.port), "--bot-delay", str(self.bot_delay),

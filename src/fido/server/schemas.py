@@ -319,8 +319,14 @@ class TableIn(_In):
     seats: Annotated[list[SeatIn], Field(max_length=9)] | None = None  # default: me, then open
     rated: bool = False
     private: bool = False  # joined only through the invite link (or a reserved seat)
-    clock: Annotated[int, Field(ge=5, le=3600)] | None = None  # seconds per move
+    # seconds per move; an hour or more (up to 3 days) makes the table turn-based
+    clock: Annotated[int, Field(ge=5, le=259200)] | None = None
     grace: Annotated[int, Field(ge=5, le=3600)] = 60  # seconds away before a bot plays
+    # how often her clock may run out before the stand-in takes her seat for the game;
+    # None: 3 at a turn-based table, else never
+    timeouts: Annotated[int, Field(ge=1, le=20)] | None = None
+    forced: bool | None = None  # draw and pass for her when that is her only move
+    # (None: on at a turn-based table)
     match: MatchIn | None = None  # None: one hand
 
 
@@ -335,6 +341,7 @@ class SeatOut(BaseModel):
     bot: str | None
     account: int | None
     away: bool
+    replaced: bool = False  # her clock ran out too often: the stand-in plays her seat
     for_you: bool = False  # reserved for the account asking (whom for is not told others)
 
 
@@ -347,6 +354,9 @@ class TableOut(BaseModel):
     private: bool
     clock: int | None
     grace: int
+    turn_based: bool = False  # a clock of an hour or more: away is no reason to replace
+    timeouts: int | None = None  # her clock may run out this often, then she is replaced
+    forced: bool = False  # draws and passes are played for her when they are her only move
     deadline: float | None  # Unix seconds: when the seat to move runs out of time
     seats: list[SeatOut]
     seq: int  # the last event of its log

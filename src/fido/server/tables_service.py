@@ -39,6 +39,7 @@ from fido.server.schemas import (
 )
 from fido.server.tables import seat_info
 from fido.server.tables.matches import DEFAULT_HANDS, new_match
+from fido.server.tables.timers import TIMEOUTS, turn_based
 from fido.store import INT_MAX, Account, SeatRow, TableRow
 
 if TYPE_CHECKING:
@@ -174,6 +175,9 @@ def new_table(s: Session, body: TableIn, creator: Account,
     table = TableRow(
         id=secrets.token_urlsafe(9), ruleset=ruleset, players=body.players, status="open",
         rated=body.rated, private=body.private, clock=body.clock, grace=body.grace,
+        timeouts=(body.timeouts if body.timeouts is not None
+                  else TIMEOUTS if turn_based(body.clock) else None),
+        forced=turn_based(body.clock) if body.forced is None else body.forced,
         invite=secrets.token_urlsafe(12), created_by=creator.id,
         created_at=dt.datetime.now(dt.UTC), seq=0, move_seq=0, opened_from=opened_from,
     )
@@ -378,6 +382,7 @@ def _row_info(row: TableRow) -> dict[str, Any]:
     return {
         "id": row.id, "ruleset": row.ruleset, "players": row.players, "status": row.status,
         "rated": row.rated, "private": row.private, "clock": row.clock, "grace": row.grace,
+        "turn_based": turn_based(row.clock), "timeouts": row.timeouts, "forced": row.forced,
         "deadline": row.deadline,
         "seats": [seat_info(r.kind, r.account_id, r.bot, r.reserved_for,
                             r.account.name if r.account is not None else None).public()

@@ -52,6 +52,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -309,6 +310,11 @@ class TableRow(Base):
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     clock: Mapped[int | None] = mapped_column(Integer, nullable=True)  # seconds per move
     grace: Mapped[int] = mapped_column(Integer)  # seconds away before a bot plays for her
+    # how often her clock may run out before the stand-in takes her seat for the rest of
+    # the game (None: never); and whether the table draws and passes for her when that is
+    # her only move (both on by default at a turn-based table: a clock of an hour or more)
+    timeouts: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    forced: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     invite: Mapped[str] = mapped_column(String(32))
     created_by: Mapped[int | None] = mapped_column(
         ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True

@@ -13,10 +13,11 @@ from typing import Any
 from fido.bots.names import level_name
 from fido.engine.rules import FIDO_DIVISORS, RULESETS, Ruleset, ruleset
 from fido.errors import FidoError
-from fido.i18n import N_, gettext
+from fido.i18n import N_, format_number, gettext, ngettext
 from fido.safe_text import whole_or_none
 from fido.server.schemas import MATCH_HANDS, MATCH_TARGET
 from fido.server.tables.matches import DEFAULT_HANDS
+from fido.server.tables.timers import turn_based
 
 __all__ = [
     "BOT_LEVELS",
@@ -29,6 +30,7 @@ __all__ = [
     "bot_level",
     "bot_name",
     "clock_choices",
+    "clock_label",
     "default_form",
     "game_label",
     "seat_choices",
@@ -59,7 +61,8 @@ BOT_HELP = {
                    "better than search on double-12, 18 on double-18 (half a point on "
                    "double-6)"),
 }
-CLOCKS = (0, 15, 30, 60, 120, 300)  # seconds per move; 0: no clock
+# seconds per move; 0: no clock; an hour or more: a turn-based table (TURN_BASED)
+CLOCKS = (0, 15, 30, 60, 120, 300, 3600, 43200, 86400, 259200)
 _FLAGS = ("count_pips", "all_fives")  # the classic games' options (probed below)
 _NAMES = {
     "fido": "FIDO", "straight": N_("Straight"), "block": N_("Block"), "draw": N_("Draw"),
@@ -106,10 +109,26 @@ def seat_choices() -> list[tuple[str, str]]:
     return out
 
 
+def clock_label(seconds: int) -> str:
+    """A move clock as a person says it: "30 s", "12 hours", "3 days"."""
+    if seconds >= 86400 and seconds % 86400 == 0:
+        days = seconds // 86400
+        return ngettext("{n} day", "{n} days", days).format(n=days)
+    if seconds >= 3600 and seconds % 3600 == 0:
+        hours = seconds // 3600
+        return ngettext("{n} hour", "{n} hours", hours).format(n=hours)
+    return gettext("{seconds} s").format(seconds=format_number(seconds))
+
+
 def clock_choices() -> list[tuple[int, str]]:
-    """The move clocks with their labels ("30 s", "none")."""
-    return [(c, gettext("{seconds} s").format(seconds=c) if c else gettext("none"))
-            for c in CLOCKS]
+    """The move clocks with their labels ("30 s", "1 day, turn-based", "none")."""
+    out = []
+    for c in CLOCKS:
+        label = clock_label(c) if c else gettext("none")
+        if turn_based(c):
+            label = gettext("{clock}, turn-based").format(clock=label)
+        out.append((c, label))
+    return out
 
 
 def set_label(size: int, divisor: int) -> str:

@@ -30,7 +30,7 @@ from fido.server import deps
 from fido.server.account_views import guest_name, person_json
 from fido.server.errors import ApiError
 from fido.server.field_errors import field_errors
-from fido.web.forms import bot_name, game_label
+from fido.web.forms import bot_name, clock_label, game_label
 
 if TYPE_CHECKING:  # a session of the caller's: named in annotations only
     from sqlalchemy.orm import Session
@@ -80,6 +80,7 @@ env = Environment(
 env.install_gettext_callables(  # type: ignore[attr-defined]
     i18n.gettext, i18n.ngettext, newstyle=True)
 env.filters["game"] = game_label
+env.filters["clock"] = clock_label  # a move clock as said: "30 s", "1 day"
 env.filters["bot"] = bot_name  # a bot's level in the reader's language: "bot (expert)"
 _GUEST = re.compile(r"guest (\d+)")  # how the API names a guest (no account may be named so)
 

@@ -53,6 +53,8 @@ class TableState:
     hand: int | None = None
     created_by: int | None = None
     opened_from: str | None = None  # the opener's address as a tag: the bots' fair order
+    timeouts: int | None = None  # her clock may run out this often, then she is replaced
+    forced: bool = False  # draws and passes played for her when they are her only move
 
 
 @dataclass

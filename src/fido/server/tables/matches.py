@@ -142,6 +142,7 @@ def _open_table(s: Session, old: TableRow, seats: list[SeatRow], *, match_id: st
     table = TableRow(
         id=secrets.token_urlsafe(9), ruleset=old.ruleset, players=old.players, status="open",
         rated=old.rated, private=old.private, clock=old.clock, grace=old.grace,
+        timeouts=old.timeouts, forced=old.forced,
         invite=secrets.token_urlsafe(12), created_by=old.created_by,
         created_at=dt.datetime.now(dt.UTC), seq=0, move_seq=0, match_id=match_id, hand=hand,
         opened_from=old.opened_from,  # its bots count where the first was opened

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 
 from fido.engine.game import Game
-from fido.engine.moves import Move
+from fido.engine.moves import Move, Placement
 from fido.engine.rules import Ruleset
 from fido.engine.tiles import Tile
 from fido.errors import FidoError, IllegalMoveError, Refused
@@ -44,7 +44,7 @@ from fido.server.tables.kinds import Away, Back, Chat, Kind, Moved, Payload
 from fido.server.tables.log import Loaded, SeatsChange, TableLog
 from fido.server.tables.moves import written_move
 from fido.server.tables.state import RoomContext
-from fido.server.tables.timers import Clock, Timer, next_timer, stand_in_at
+from fido.server.tables.timers import Clock, Timer, next_timer, stand_in_at, turn_based
 from fido.server.tables.types import Behind, Conn, Event, Refusal, SeatInfo
 from fido.store import Account
 
@@ -77,6 +77,8 @@ class Room:
         self.players = 0
         self.clock: int | None = None
         self.grace = 60
+        self.timeouts: int | None = None  # her clock may run out this often, then the
+        self.forced = False  # stand-in plays her seat; draws and passes played for her
         self.rated = False
         self.private = False
         self.invite = ""
@@ -121,6 +123,7 @@ class Room:
         self.status, self.players, self.clock, self.grace = (
             row.status, row.players, row.clock, row.grace)
         self.rated, self.private, self.invite = row.rated, row.private, row.invite
+        self.timeouts, self.forced = row.timeouts, bool(row.forced)
         self.rules = Ruleset.from_text(row.ruleset)
         self.seats = loaded.seats
         self.deadline = row.deadline
@@ -239,12 +242,16 @@ class Room:
 
     def info(self) -> dict[str, Any]:
         """The table as everyone may see it."""
+        replaced = self.replaced()
         return {
             "id": self.id, "ruleset": self.rules.text() if self.rules else "",
             "players": self.players, "status": self.status, "rated": self.rated,
             "private": self.private, "clock": self.clock, "grace": self.grace,
+            "turn_based": turn_based(self.clock), "timeouts": self.timeouts,
+            "forced": self.forced,
             "deadline": self.deadline, "stand_in_at": self._stand_in_at(),
-            "seats": [s.public() | {"away": i in self.away} for i, s in enumerate(self.seats)],
+            "seats": [s.public() | {"away": i in self.away, "replaced": i in replaced}
+                      for i, s in enumerate(self.seats)],
             "seq": self.seq, "finished": self.record is not None,
             "match": self.after.match, "next": self.after.next_table,
             "again": self.after.info(),
@@ -254,8 +261,32 @@ class Room:
         game = self.game
         if self.status != "running" or game is None or game.outcome is not None:
             return None
-        return stand_in_at(self.seats[game.turn], deadline=self.deadline,
-                           away_since=self.away.get(game.turn), grace=self.grace)
+        seat = game.turn
+        if seat in self.replaced() or self._forced(game):
+            return None  # the stand-in plays at once
+        return stand_in_at(self.seats[seat], deadline=self.deadline,
+                           away_since=self.away.get(seat), grace=self.grace,
+                           turn_based=turn_based(self.clock))
+
+    def replaced(self) -> set[int]:
+        """The seats whose clock ran out as often as the table allows (its ``timeouts``):
+        the stand-in plays them for the rest of the game. Read from the log, so every
+        process and every restart agrees."""
+        if self.timeouts is None:
+            return set()
+        ran_out: dict[int, int] = {}
+        for e in self.log:
+            if isinstance(e.data, Moved) and e.data.by == "clock" and e.seat is not None:
+                ran_out[e.seat] = ran_out.get(e.seat, 0) + 1
+        return {seat for seat, n in ran_out.items() if n >= self.timeouts}
+
+    def _forced(self, game: Game) -> bool:
+        """The table draws or passes for the person to move: its option is on and that is
+        her only move."""
+        if not self.forced or self.seats[game.turn].kind != "person":
+            return False
+        moves = game.legal_moves()
+        return len(moves) == 1 and not isinstance(moves[0], Placement)
 
     # ------------------------------------------------------------ moves
 
@@ -470,7 +501,8 @@ class Room:
         seat = game.turn
         timer = next_timer(seat, self.seats[seat], self.context.settings, now=time.time(),
                            deadline=self.deadline, away_since=self.away.get(seat),
-                           grace=self.grace)
+                           grace=self.grace, turn_based=turn_based(self.clock),
+                           replaced=seat in self.replaced(), forced=self._forced(game))
         self.timer.arm(timer, lambda: (game.view(seat) if self.game is game
                                        and self.move_seq == move_seq else None), self._timed)
 

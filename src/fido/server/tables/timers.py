@@ -22,15 +22,36 @@ if TYPE_CHECKING:
     from fido.server.botpool import BotPool
     from fido.server.settings import PlaySettings
 
-__all__ = ["Clock", "Timer", "next_timer", "stand_in_at"]
+__all__ = [
+    "TIMEOUTS",
+    "TURN_BASED",
+    "Clock",
+    "Timer",
+    "next_timer",
+    "stand_in_at",
+    "turn_based",
+]
 
 log = logging.getLogger("fido.server")
+
+# a clock of an hour a move or more makes a table turn-based: each player moves when
+# she can, within hours or days, and hears when it is her turn; being away is normal
+# there, so only her clock (never the away grace) lets the stand-in play for her
+TURN_BASED = 3600
+TIMEOUTS = 3  # a turn-based table's default: her clock may run out this often, then the
+# stand-in takes her seat for the rest of the game
+
+
+def turn_based(clock: int | None) -> bool:
+    """Whether a table with this clock (seconds a move) is turn-based."""
+    return clock is not None and clock >= TURN_BASED
 
 
 @dataclass(frozen=True)
 class Timer:
     """At ``at`` (Unix seconds) the bot ``spec`` moves for ``seat``; ``by`` says why
-    (``bot``, ``clock``: her time ran out, ``away``: her grace did)."""
+    (``bot``, ``clock``: her time ran out, ``away``: her grace did, ``replaced``: her
+    time ran out too often, ``forced``: drawing or passing was her only move)."""
 
     at: float
     seat: int
@@ -39,15 +60,24 @@ class Timer:
 
 
 def next_timer(seat: int, info: SeatInfo, settings: PlaySettings, *, now: float,
-               deadline: float | None, away_since: float | None, grace: int) -> Timer | None:
+               deadline: float | None, away_since: float | None, grace: int,
+               turn_based: bool = False, replaced: bool = False,
+               forced: bool = False) -> Timer | None:
     """The timer for the seat to move (None: nobody moves for her, she has no clock and
-    is here)."""
+    is here). ``turn_based``: her being away never lets the stand-in play, only her
+    clock; ``replaced``: her clock ran out as often as the table allows, so the stand-in
+    plays her seat from now on; ``forced``: her only move is to draw or to pass and the
+    table plays it for her (its forced-moves option)."""
     if info.kind == "bot":
         return Timer(now + settings.bot_delay, seat, info.bot or settings.stand_in, "bot")
+    if replaced:
+        return Timer(now + settings.bot_delay, seat, settings.stand_in, "replaced")
+    if forced:
+        return Timer(now + settings.bot_delay, seat, settings.stand_in, "forced")
     at, by = float("inf"), "clock"
     if deadline is not None:
         at = deadline
-    if away_since is not None and away_since + grace < at:
+    if not turn_based and away_since is not None and away_since + grace < at:
         at, by = max(away_since + grace, now + settings.bot_delay), "away"
     if at == float("inf"):
         return None
@@ -55,14 +85,15 @@ def next_timer(seat: int, info: SeatInfo, settings: PlaySettings, *, now: float,
 
 
 def stand_in_at(info: SeatInfo, *, deadline: float | None, away_since: float | None,
-                grace: int) -> float | None:
+                grace: int, turn_based: bool = False) -> float | None:
     """When the stand-in plays for the person to move (Unix seconds): her clock's end, or
-    the end of her grace while she is away, whichever comes first (the page counts down
-    to it on her seat); None when nobody will play for her (a bot's seat too)."""
+    the end of her grace while she is away (not at a turn-based table), whichever comes
+    first (the page counts down to it on her seat); None when nobody will play for her
+    (a bot's seat too)."""
     if info.kind != "person":
         return None
     ends = [deadline] if deadline is not None else []
-    if away_since is not None:
+    if away_since is not None and not turn_based:
         ends.append(away_since + grace)
     return round(min(ends), 3) if ends else None
 

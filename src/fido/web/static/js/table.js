@@ -308,8 +308,8 @@ function renderSeats() {
     const name = s.kind === "open" ? t("open seat") : s.kind === "reserved" ? t("reserved")
       : seatLabel(s, i, table.id);
     const link = s.account ? el("a", { href: `/players/${s.account}` }, name) : el("span", {}, name);
-    const presence = s.kind === "bot" ? t("bot") : s.kind === "person"
-      ? (s.away ? t("away") : t("here")) : "";
+    const presence = s.kind === "bot" ? t("bot") : s.replaced ? t("replaced by the stand-in")
+      : s.kind === "person" ? (s.away ? t("away") : t("here")) : "";
     const mine = i === state.seat;
     const said = [
       mine ? t("Seat {n}: {name} (you)", { n: i + 1, name }) : t("Seat {n}: {name}", { n: i + 1, name }),
@@ -337,7 +337,7 @@ function renderSeats() {
 /** The seat to move's countdown: her clock, or, while she is away, the time until the
  * stand-in plays for her (the table's `stand_in_at`, as the server says). */
 function seatClock(s, table) {
-  const away = s.kind === "person" && s.away && table.stand_in_at;
+  const away = s.kind === "person" && s.away && !table.turn_based && table.stand_in_at;
   const at = away ? table.stand_in_at : table.deadline;
   if (!at) return null;
   return el("span", { class: away ? "clock stand-in" : "clock", "data-deadline": at,
@@ -347,22 +347,41 @@ function seatClock(s, table) {
 function tickClocks() {
   for (const c of document.querySelectorAll(".clock[data-deadline]")) {
     const left = Math.max(0, Math.round(Number(c.dataset.deadline) - Date.now() / 1000));
-    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    const time = clockText(left);
     c.textContent = c.dataset.standIn ? t("stand-in in {time}", { time }) : time;
     c.classList.toggle("low", left <= 10);
   }
 }
 setInterval(tickClocks, 1000);
 
-/** A move the stand-in made for a person, marked in the log: she was away past the
- * grace (`by: "away"`) or her clock ran out (`by: "clock"`), as the server says. */
+/** Time left on a clock: minutes and seconds, or at a turn-based table hours or days. */
+function clockText(left) {
+  const days = Math.floor(left / 86400), hours = Math.floor((left % 86400) / 3600);
+  if (days) return t("{days} d {hours} h", { days, hours });
+  if (hours) return t("{hours} h {minutes} min", { hours, minutes: Math.floor((left % 3600) / 60) });
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+/** A move the table made for a person, marked in the log, as the server says: she was
+ * away past the grace (`by: "away"`), her clock ran out (`"clock"`), it ran out too often
+ * and the stand-in plays her seat (`"replaced"`), or drawing or passing was her only
+ * move (`"forced"`). */
 function byText(m) {
-  if (m.by !== "away" && m.by !== "clock") return "";
   const name = seatName(m.seat);
   const mine = isMine(m.seat);
-  return m.by === "clock"
-    ? (mine ? t("played for you by the clock") : t("played for {name} by the clock", { name }))
-    : (mine ? t("played for you by the stand-in") : t("played for {name} by the stand-in", { name }));
+  switch (m.by) {
+    case "clock":
+      return mine ? t("played for you by the clock") : t("played for {name} by the clock", { name });
+    case "away":
+      return mine ? t("played for you by the stand-in") : t("played for {name} by the stand-in", { name });
+    case "replaced":
+      return mine ? t("played for you by the stand-in: your clock ran out too often")
+        : t("played for {name} by the stand-in: her clock ran out too often", { name });
+    case "forced":
+      return mine ? t("played for you: your only move") : t("played for {name}: her only move", { name });
+    default:
+      return "";
+  }
 }
 
 function byWhom(m) {
