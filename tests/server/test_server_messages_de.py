@@ -237,7 +237,7 @@ def test_table_socket_refuses_in_german(base: str, live_store: Store, how: str) 
     tid = anna.open_table("draw", 2)["id"]
     a = german_socket(anna, base, tid, how)
     assert refused(a.move("draw", seq=0), "not_started") == (
-        "Das Spiel hat nicht begonnen: Es sind noch Plätze frei")
+        "Das Spiel hat noch nicht begonnen: Es sind noch Plätze frei")
     assert bob.join(tid).status_code == 200
     b = german_socket(bob, base, tid, how)
     a.until(lambda f: f["type"] == "update" and f["view"] is not None)

@@ -67,7 +67,7 @@ SAYS: dict[str, dict[str, str]] = {
         "move": "Zug",
         "sum": "Summe der Enden",
         "go on": r"weiter\s+mit",
-        "up to": "die Zahlen gehen bis 6",
+        "up to": "Die Zahlen gehen bis 6",
         "open": "„",
         "close": "“",
     },

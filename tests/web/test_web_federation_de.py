@@ -142,7 +142,7 @@ def test_a_score_sheet_refused_in_german_on_its_fields(fed: Federation) -> None:
     anna = fed.people[1]
     form = german(anna, "/sheets/new")
     says(form, ["Neues Spielformular", "Ort oder Veranstaltung", "Steinsatz",
-                "Doppel-12 (Divisor 7)", "Spielformular abschicken", "Eine Zeile mehr",
+                "Doppel-12 (Divisor 7)", "Spielformular abschicken", "Zeile hinzufügen",
                 "Die Nummer einer SpielerIn nach Namen suchen"],
          ["New score sheet", "Place or event", "Send the sheet", "Add a line",
           "Find a player's number by name", "(divisor"])

@@ -269,7 +269,7 @@ def test_error_pages_and_refusals_in_german(server: str) -> None:
     r = client.get("/tables/<b>", headers=DE)
     assert r.status_code == 404 and "Unter dieser Adresse gibt es keinen Tisch." in r.text
     r = client.post("/signout", data={}, headers=DE)
-    assert r.status_code == 403 and "<h1>Bitte versuche es noch einmal</h1>" in r.text
+    assert r.status_code == 403 and "<h1>Bitte versuch es noch einmal</h1>" in r.text
     assert "Lade sie neu und sende es noch einmal." in r.text
 
 
