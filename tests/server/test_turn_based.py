@@ -11,14 +11,22 @@ by default at a turn-based table).
 
 from __future__ import annotations
 
+import datetime as dt
+import itertools
+from email.message import EmailMessage
 from functools import partial
 from pathlib import Path
 from time import sleep
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
+from sqlalchemy import select
 
 from fido.engine.moves import Move, Placement
+from fido.store import Account, Notification, open_store
 from support.faketime import FakeTime
+from support.server_live import browser
 from support.server_procs import (
     ServerProcess,
     check_record,
@@ -28,92 +36,177 @@ from support.server_procs import (
     replay_log,
     wait_until,
 )
+from support.smtp import Inbox, link_in, mail_server
 
 DAY = 86400
 
 
-def test_a_turn_based_table_waits_for_her_clock_then_replaces_her(tmp_path: Path) -> None:
+PASSWORD = "a long enough password"
+
+
+def signed_up(base: str, name: str, inbox: Inbox) -> httpx.Client:
+    """An account with a confirmed address that asked for her inbox's news by mail."""
+    person = browser(base)
+    address = f"{name.lower()}@example.org"
+    r = person.post("/api/accounts", json={"name": name, "password": PASSWORD,
+                                           "email": address})
+    assert r.status_code == 201, r.text
+    confirm = mail_to(inbox, address, "Confirm your address")
+    token = parse_qs(urlsplit(link_in(confirm)).query)["token"][0]
+    assert browser(base).post("/api/account/email/confirmation",
+                              json={"token": token}).status_code == 204
+    assert person.put("/api/account/notices", json={"on": True}).status_code == 200
+    return person
+
+
+def mail_to(inbox: Inbox, address: str, subject: str, after: int = 0,
+            timeout: float = 20.0) -> EmailMessage:
+    """The first mail to ``address`` whose subject starts with ``subject`` among those
+    that arrived after the first ``after``."""
+    def found() -> EmailMessage | None:
+        return next((m for m in inbox.mails[after:] if m["To"] == address
+                     and m["Subject"].startswith(subject)), None)
+
+    wait_until(lambda: found() is not None, timeout,
+               lambda: f"no mail {subject!r} to {address}: {[m['Subject'] for m in inbox.mails]}")
+    mail = found()
+    assert mail is not None
+    return mail
+
+
+def text_of(mail: EmailMessage) -> str:
+    body = mail.get_body(("plain",))
+    assert body is not None
+    return str(body.get_content())
+
+
+def test_a_turn_based_table_tells_her_waits_for_her_clock_then_replaces_her(
+        tmp_path: Path) -> None:
     time = FakeTime(tmp_path)
     db = f"sqlite:///{tmp_path / 'fido.db'}"
-    server = ServerProcess(db, tmp_path / "serve.log", env=time.env())
-    server.start()
+    with mail_server() as (smtp, inbox):
+        server = ServerProcess(db, tmp_path / "serve.log", env=time.env(),
+                               args=("--smtp", smtp, "--mail-from", "fido <fido@example.org>"))
+        server.start()
+        try:
+            played_with_mail(server, db, time, inbox)
+        finally:
+            server.stop()
+
+
+def played_with_mail(server: ServerProcess, db: str, time: FakeTime, inbox: Inbox) -> None:
+    base = server.base
+    people = {name: signed_up(base, name, inbox) for name in ("Anna", "Ben", "Cleo")}
+    anna, ben, cleo = people.values()
+    refused = anna.post("/api/tables", json={"ruleset": "fido set=6", "players": 3,
+                                             "clock": 4 * DAY})
+    assert refused.status_code == 422, refused.text  # at most 3 days a move
+    table = open_table(anna, [ben, cleo], "fido set=6", ["me", "open", "open"], clock=DAY)
+
+    def info() -> dict[str, Any]:
+        got: dict[str, Any] = anna.get(f"/api/tables/{table}").json()
+        return got
+
+    first = info()
+    assert first["status"] == "running" and first["turn_based"] is True
+    assert first["timeouts"] == 3 and first["forced"] is True
+    assert first["grace"] == 60  # the table's, unused here: away is normal
+
+    # the opener hears it is her turn, by mail, with the table's address
+    row, _events = read_log(db, table)
+    assert row.turn is not None
+    opener = ("Anna", "Ben", "Cleo")[row.turn]
+    told = mail_to(inbox, f"{opener.lower()}@example.org", "fido: 1 new notification")
+    assert f"it is your turn at a table: {base}/tables/{table}" in text_of(told)
+    # her list of games: this one waits for her, and the nav counts it; the others wait
+    mine = people[opener].get("/games").text
+    assert 'class="running-game yours" data-table="' + table + '"' in mine, mine
+    assert "Your turn" in mine and 'aria-label="1 game waits for your move"' in mine
+    inbox_page = people[opener].get("/inbox").text
+    assert f'<a href="/tables/{table}"><strong>Your turn</strong>' in inbox_page, inbox_page
+    assert "it is your turn at a table" in inbox_page
+    other = people[next(n for n in people if n != opener)].get("/games").text
+    assert f"{opener} to move · <span class=\"left\">23 h 59 min left" in other, other
+
+    def moves() -> list[tuple[int | None, str, str]]:
+        _row, events = read_log(db, table)
+        return [(e.seat, e.public["move"], e.public["by"]) for e in events if e.kind == "move"]
+
+    # two hours later, everyone away since the start: nobody has been played for
+    # (at a real-time table the stand-in would have after a minute)
+    time.advance(2 * 3600)
+    httpx.get(f"{base}/api/health")
+    sleep(2)
+    assert all(by == "forced" for _s, _m, by in moves()), moves()
+
+    def settled() -> bool:
+        """Whether the game goes on, once the table is quiet (what it plays at once,
+        a forced move, a replaced seat's, is played)."""
+        seen, quiet = len(moves()), 0
+        while quiet < 10 and info()["status"] != "finished":
+            sleep(0.05)
+            now = len(moves())
+            quiet = quiet + 1 if now == seen else 0
+            seen = now
+        return bool(info()["status"] != "finished")
+
+    def ran_out(before: int) -> bool:
+        return sum(1 for _s, _m, by in moves() if by == "clock") > before
+
+    days = 0
+    while settled():
+        clocked = sum(1 for _s, _m, by in moves() if by == "clock")
+        time.advance(DAY)
+        days += 1
+        httpx.get(f"{base}/api/health")  # a look at the clock
+        wait_until(partial(ran_out, clocked), 20,
+                   lambda: f"a day passed and her clock did not run out: {moves()}")
+        assert days < 20, moves()
+    played = moves()
+    row, events = read_log(db, table)
+    assert row.record is not None and row.turn is None
+    check_record(row.record, row, events)
+
+    # each seat: run out three times (a day each), then replaced for the game
+    for seat in range(3):
+        bys = [by for s, _m, by in played if s == seat and by != "forced"]
+        assert bys[:3] == ["clock"] * 3, (seat, bys)
+        assert set(bys[3:]) <= {"replaced"}, (seat, bys)
+    assert not {by for _s, _m, by in played} - {"clock", "replaced", "forced"}, played
+    assert days == sum(1 for _s, _m, by in played if by == "clock")  # a day each
+
+    # a forced move was her only one: drawing or passing, nothing to lay
+    for e in (e for e in events if e.kind == "move" and e.public["by"] == "forced"):
+        game = replay_log(row, events[:events.index(e)])
+        legal = game.legal_moves()
+        assert len(legal) == 1 and not isinstance(legal[0], Placement), legal
+        assert legal[0] == Move.from_text(e.public["move"])
+
+    # each heard of each turn of hers that waited for her, and of nothing after she was
+    # replaced (nor of a forced one): three each, a day apart, every one mailed
+    store = open_store(db)
     try:
-        anna, ben, cleo = (guest(server.base) for _ in range(3))
-        refused = anna.post("/api/tables", json={"ruleset": "fido set=6", "players": 3,
-                                                 "clock": 4 * DAY})
-        assert refused.status_code == 422, refused.text  # at most 3 days a move
-        table = open_table(anna, [ben, cleo], "fido set=6", ["me", "open", "open"],
-                           clock=DAY)
+        def mailed() -> bool:
+            with store.session(write=False) as s:
+                return all(n.mailed_at is not None for n in s.scalars(
+                    select(Notification).where(Notification.kind == "turn")))
 
-        def info() -> dict[str, object]:
-            got: dict[str, object] = anna.get(f"/api/tables/{table}").json()
-            return got
-
-        first = info()
-        assert first["status"] == "running" and first["turn_based"] is True
-        assert first["timeouts"] == 3 and first["forced"] is True
-        assert first["grace"] == 60  # the table's, unused here: away is normal
-
-        def moves() -> list[tuple[int | None, str, str]]:
-            _row, events = read_log(db, table)
-            return [(e.seat, e.public["move"], e.public["by"]) for e in events
-                    if e.kind == "move"]
-
-        # two hours later, everyone away since the start: nobody has been played for
-        # (at a real-time table the stand-in would have after a minute)
-        time.advance(2 * 3600)
-        httpx.get(f"{server.base}/api/health")
-        wait_until(lambda: info()["seq"] == first["seq"] or all(
-            by == "forced" for _s, _m, by in moves()), 3, "moved within the day")
-        assert all(by == "forced" for _s, _m, by in moves()), moves()
-
-        def settled() -> bool:
-            """Whether the game goes on, once the table is quiet (what it plays at once,
-            a forced move, a replaced seat's, is played)."""
-            seen, quiet = len(moves()), 0
-            while quiet < 10 and info()["status"] != "finished":
-                sleep(0.05)
-                now = len(moves())
-                quiet = quiet + 1 if now == seen else 0
-                seen = now
-            return info()["status"] != "finished"
-
-        def ran_out(before: int) -> bool:
-            return sum(1 for _s, _m, by in moves() if by == "clock") > before
-
-        days = 0
-        while settled():
-            clocked = sum(1 for _s, _m, by in moves() if by == "clock")
-            time.advance(DAY)
-            days += 1
-            httpx.get(f"{server.base}/api/health")  # a look at the clock
-            wait_until(partial(ran_out, clocked), 20,
-                       lambda: f"a day passed and her clock did not run out: {moves()}")
-            assert days < 20, moves()
-        played = moves()
-        row, events = read_log(db, table)
-        assert row.record is not None
-        check_record(row.record, row, events)
-
-        # each seat: run out three times (a day each), then replaced for the game
-        for seat in range(3):
-            bys = [by for s, _m, by in played if s == seat and by != "forced"]
-            assert bys[:3] == ["clock"] * 3, (seat, bys)
-            assert set(bys[3:]) <= {"replaced"}, (seat, bys)
-        assert not {by for _s, _m, by in played} - {"clock", "replaced", "forced"}, played
-        assert days == sum(1 for _s, _m, by in played if by == "clock")  # a day each
-
-        # a forced move was her only one: drawing or passing, nothing to lay
-        game_events = [e for e in events if e.kind == "move"]
-        for i, e in enumerate(game_events):
-            if e.public["by"] != "forced":
-                continue
-            game = replay_log(row, events[:events.index(e)])
-            legal = game.legal_moves()
-            assert len(legal) == 1 and not isinstance(legal[0], Placement), (i, legal)
-            assert legal[0] == Move.from_text(e.public["move"])
+        wait_until(mailed, 20, "a turn not mailed")
+        with store.session(write=False) as s:
+            names = {a.id: a.name for a in s.scalars(select(Account))}
+            turns: dict[str, list[Any]] = {}
+            for n in s.scalars(select(Notification).where(Notification.kind == "turn")
+                               .order_by(Notification.id)):
+                assert n.table_id == table
+                turns.setdefault(names[n.account_id] or "", []).append(n.created_at)
     finally:
-        server.stop()
+        store.engine.dispose()
+    assert sorted(turns) == ["Anna", "Ben", "Cleo"] and all(
+        len(at) == 3 for at in turns.values()), turns
+    for at in turns.values():
+        assert all(b - a >= dt.timedelta(hours=1) for a, b in itertools.pairwise(at))
+    lines = sum(text_of(m).count("it is your turn at a table") for m in inbox.mails)
+    assert lines == 9
 
 
 def test_a_tables_clock_says_whether_it_is_turn_based_and_its_defaults(base: str) -> None:

@@ -39,6 +39,7 @@ _LINES = {
     "seat": N_("a seat at a table is reserved for you"),
     "organiser": N_("the federation answered your request to organise events"),
     "published": N_("a month's world ranking was published: check it"),
+    "turn": N_("it is your turn at a table: {link}"),
 }
 _OTHER = N_("a new notification")
 
@@ -78,7 +79,8 @@ def _write(s: Session, account: Account, news: list[Notification], site: str,
     stop = f"{site}/unsubscribe?token={unsubscribe_token(account, secret)}"
     with i18n.use(account.language):
         _, ngettext = i18n.gettext, i18n.ngettext
-        lines = "\n".join("- " + _(_LINES.get(n.kind, _OTHER)) for n in news)
+        lines = "\n".join("- " + _(_LINES.get(n.kind, _OTHER)).format(
+            link=f"{site}/tables/{n.table_id}") for n in news)
         subject = ngettext("fido: {n} new notification", "fido: {n} new notifications",
                            len(news)).format(n=len(news))
         body = _(

@@ -7,7 +7,8 @@ settled), ``claim`` (the federation answered her request to be a ranking
 player: :mod:`fido.accounts.claims`), ``seat`` (a seat of a table is
 reserved for her: :func:`notify_seat`), ``organiser`` (the federation
 answered her request to organise events: :func:`notify_request`), ``published`` (a
-month's ranking was published: for the federation's accounts, :func:`notify_published`). A
+month's ranking was published: for the federation's accounts, :func:`notify_published`),
+``turn`` (it is her turn at a turn-based table: :func:`notify_turn`). A
 notification is read when its account opens the game's sheet page (a
 claim's: her results page; a request's: the events page; a seat's: she
 takes it) or marks her inbox read. Only accounts linked to a ranking player
@@ -22,7 +23,16 @@ from collections.abc import Iterable
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, object_session
 
-from fido.store import Account, GameRow, Notification, OrganiserRequest, PlayerClaim, RoleRow
+from fido.store import (
+    Account,
+    GameRow,
+    Notification,
+    OrganiserRequest,
+    PlayerClaim,
+    RoleRow,
+    SeatRow,
+    TableRow,
+)
 
 __all__ = [
     "KINDS",
@@ -34,8 +44,10 @@ __all__ = [
     "notify_published",
     "notify_request",
     "notify_seat",
+    "notify_turn",
     "unread_count",
     "unread_of",
+    "waiting_for",
 ]
 
 KINDS = {
@@ -46,7 +58,9 @@ KINDS = {
     "seat": "a seat is reserved for you at a table",
     "organiser": "the federation answered your request to organise events",
     "published": "a month's ranking was published",
+    "turn": "it is your turn at a table",
 }
+TURN_GAP = dt.timedelta(hours=1)  # at most one "your turn" a table in this while
 
 
 def _now() -> dt.datetime:
@@ -95,6 +109,22 @@ def notify_seat(s: Session, account_ids: Iterable[int], table_id: str,
     s.flush()
 
 
+def notify_turn(s: Session, account_id: int, table_id: str,
+                *, now: dt.datetime | None = None) -> bool:
+    """Tell her it is her turn at the table ``table_id`` (a turn-based one), unless she
+    was told so about it within :data:`TURN_GAP`; whether she was told now."""
+    now = now or _now()
+    recent = s.scalar(select(func.count()).select_from(Notification).where(
+        Notification.account_id == account_id, Notification.kind == "turn",
+        Notification.table_id == table_id, Notification.created_at > now - TURN_GAP))
+    if recent:
+        return False
+    s.add(Notification(account_id=account_id, kind="turn", table_id=table_id,
+                       created_at=now))
+    s.flush()
+    return True
+
+
 def notify_request(s: Session, request: OrganiserRequest,
                    *, now: dt.datetime | None = None) -> None:
     """Tell her the federation answered her request to organise (approved or refused)."""
@@ -126,6 +156,13 @@ def unread_of(account: Account) -> int:
     return unread_count(s, account.id) if s is not None and not account.guest else 0
 
 
+def waiting_for(s: Session, account_id: int) -> int:
+    """How many running games wait for her move (the nav's count on "Games")."""
+    return s.scalar(select(func.count()).select_from(TableRow).join(
+        SeatRow, (SeatRow.table_id == TableRow.id) & (SeatRow.seat == TableRow.turn)).where(
+        TableRow.status == "running", SeatRow.account_id == account_id)) or 0
+
+
 def inbox(s: Session, account_id: int, limit: int = 100) -> list[Notification]:
     """Her newest notifications, unread first."""
     return list(s.scalars(
@@ -137,10 +174,11 @@ def inbox(s: Session, account_id: int, limit: int = 100) -> list[Notification]:
 
 def mark_read(s: Session, account_id: int, game_id: int | None = None, *,
               claims: bool = False, table_id: str | None = None,
-              requests: bool = False) -> int:
+              requests: bool = False, kind: str | None = None) -> int:
     """Mark her unread notifications read (only those about ``game_id`` if given, only
     the answers to her requests to be a player with ``claims``, to organise with
-    ``requests``, only those about the table ``table_id`` if given)."""
+    ``requests``, only those about the table ``table_id`` if given, only those of
+    ``kind`` if given)."""
     q = update(Notification).where(
         Notification.account_id == account_id, Notification.read_at.is_(None))
     if game_id is not None:
@@ -151,5 +189,7 @@ def mark_read(s: Session, account_id: int, game_id: int | None = None, *,
         q = q.where(Notification.request_id.is_not(None))
     if table_id is not None:
         q = q.where(Notification.table_id == table_id)
+    if kind is not None:
+        q = q.where(Notification.kind == kind)
     result = s.execute(q.values(read_at=_now()))
     return int(getattr(result, "rowcount", 0) or 0)

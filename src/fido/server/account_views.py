@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy.orm import Session, object_session
 
 from fido.accounts.claims import latest, pending_count
-from fido.accounts.notifications import unread_of
+from fido.accounts.notifications import unread_of, waiting_for
 from fido.accounts.roles import is_federation
 from fido.i18n import _
 from fido.server.schemas import AccountOut, ClaimOut
@@ -54,6 +54,8 @@ def person_json(account: Account) -> dict[str, Any]:
     federation = session is not None and not account.guest and is_federation(session, account.id)
     return {"id": account.id, "name": name, "guest": account.guest,
             "unread": unread_of(account),  # the nav's count of notifications
+            # the nav's count of games waiting for her move
+            "waiting": waiting_for(session, account.id) if session is not None else 0,
             # the nav links the federation's page for the federation, with the requests waiting
             "federation": federation,
             "claims": pending_count(session) if federation and session is not None else 0}

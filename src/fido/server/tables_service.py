@@ -310,6 +310,21 @@ def finished(s: Session, me: Account | None, *, seated: int | None = None,
         selectinload(TableRow.match))))
 
 
+def running(s: Session, me: Account, limit: int = 100) -> list[tuple[TableRow, int]]:
+    """Her running games and her seat at each: those waiting for her move first, the
+    one whose clock ends soonest first (no clock: last), then the others, the newest
+    first (her list of games, at a turn-based table above all). The rows keep their
+    seats and their people for ``s``'s life."""
+    query = (select(TableRow, SeatRow.seat).join(SeatRow, SeatRow.table_id == TableRow.id)
+             .where(TableRow.status == "running", SeatRow.account_id == me.id)
+             .options(selectinload(TableRow.seats).selectinload(SeatRow.account))
+             .limit(limit))
+    rows = [(row, seat) for row, seat in s.execute(query)]
+    return sorted(rows, key=lambda r: (
+        r[0].turn != r[1], r[0].deadline is None if r[0].turn == r[1] else False,
+        r[0].deadline or 0.0 if r[0].turn == r[1] else -r[0].created_at.timestamp()))
+
+
 def person(s: Session, account_id: int) -> Account | None:
     """The account with this number, if any (a player's page)."""
     return s.get(Account, account_id) if 0 < account_id <= INT_MAX else None
@@ -368,7 +383,7 @@ def _newest_of_each(n: int) -> Select[tuple[str]]:
 def _seat_taken(srv: Server, account_id: int, table_id: str) -> None:
     """Her notice of a seat reserved for her at this table is read: she sat down."""
     with srv.store.session() as s:
-        notes.mark_read(s, account_id, table_id=table_id)
+        notes.mark_read(s, account_id, table_id=table_id, kind="seat")
 
 
 def _drop(srv: Server, table_id: str) -> None:

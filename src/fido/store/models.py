@@ -315,6 +315,9 @@ class TableRow(Base):
     # her only move (both on by default at a turn-based table: a clock of an hour or more)
     timeouts: Mapped[int | None] = mapped_column(Integer, nullable=True)
     forced: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # the seat to move while the game runs (None otherwise): her list of games waiting
+    # for her is read from here, without replaying a log
+    turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
     invite: Mapped[str] = mapped_column(String(32))
     created_by: Mapped[int | None] = mapped_column(
         ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True

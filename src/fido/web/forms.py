@@ -36,6 +36,7 @@ __all__ = [
     "seat_choices",
     "set_label",
     "table_body",
+    "time_left",
 ]
 
 BOT_LEVELS = ("random", "greedy", "expert", "search", "champion")
@@ -118,6 +119,18 @@ def clock_label(seconds: int) -> str:
         hours = seconds // 3600
         return ngettext("{n} hour", "{n} hours", hours).format(n=hours)
     return gettext("{seconds} s").format(seconds=format_number(seconds))
+
+
+def time_left(seconds: int) -> str:
+    """The time left on a clock, as her list of games says it: "2 d 3 h", "5 h 20 min",
+    "4:05"."""
+    days, hours = divmod(seconds, 86400)[0], seconds % 86400 // 3600
+    if days:
+        return gettext("{days} d {hours} h").format(days=days, hours=hours)
+    if hours:
+        return gettext("{hours} h {minutes} min").format(hours=hours,
+                                                         minutes=seconds % 3600 // 60)
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def clock_choices() -> list[tuple[int, str]]:

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import re
+import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -42,6 +43,7 @@ from fido.server.schemas import (
     TableIn,
 )
 from fido.server.tables.matches import match_json
+from fido.server.tables.timers import turn_based
 from fido.web.forms import (
     GAMES,
     FormError,
@@ -52,6 +54,7 @@ from fido.web.forms import (
     seat_choices,
     set_label,
     table_body,
+    time_left,
 )
 from fido.web.kit import (
     Form,
@@ -458,11 +461,30 @@ async def leave(request: Request, form: Form, table_id: str) -> Response:
 
 @router.get("/games", response_class=HTMLResponse)
 def finished(request: Request) -> HTMLResponse:
+    """Her running games (those waiting for her move first), then the finished ones."""
     with deps.server(request).store.session(write=False) as s:
         account = deps.me(request, s)
         me = person_json(account) if account is not None else None
         games = _games_rows(tables.finished(s, account))
-    return render(request, "games.html", me=me, games=games)
+        playing = _running_rows(tables.running(s, account)) if account is not None else []
+    return render(request, "games.html", me=me, games=games, playing=playing)
+
+
+def _running_rows(rows: list[tuple[TableRow, int]]) -> list[dict[str, Any]]:
+    """Her running games as her list shows them: whose move, and the time left on it."""
+    now = time.time()
+    out = []
+    for row, mine in rows:
+        names = {seat.seat: (seat.account.name or guest_name(seat.account.id))
+                 if seat.account else bot_name(seat.bot or "") if seat.kind == "bot" else ""
+                 for seat in row.seats}
+        left = None if row.deadline is None else max(0, int(row.deadline - now))
+        out.append({"id": row.id, "ruleset": row.ruleset, "clock": row.clock,
+                    "turn_based": turn_based(row.clock), "yours": row.turn == mine,
+                    "to_move": names.get(row.turn, "") if row.turn is not None else "",
+                    "left": None if left is None else time_left(left),
+                    "others": [n for seat, n in sorted(names.items()) if seat != mine]})
+    return out
 
 
 @router.get("/players/{account_id}", response_class=HTMLResponse)

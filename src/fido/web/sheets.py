@@ -162,6 +162,9 @@ def _inbox_item(n: Notification) -> dict[str, Any]:
     if n.game is not None:
         return item | {"event": n.game.event, "date": n.game.played_on,
                        "status": status_at(n.game).value}
+    if n.kind == "turn" and n.table_id is not None:  # her turn at a turn-based table
+        return item | {"event": _("Your turn"), "date": n.created_at.date(),
+                       "status": "", "href": f"/tables/{n.table_id}"}
     if n.table_id is not None:  # a seat reserved for her
         return item | {"event": _("A seat for you"), "date": n.created_at.date(),
                        "status": "", "href": f"/tables/{n.table_id}"}

@@ -29,11 +29,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from fido.accounts import notifications as notes
 from fido.engine.game import Game
 from fido.engine.match import Match
 from fido.engine.rules import Ruleset
 from fido.server.tables.kinds import Away, Start
 from fido.server.tables.log import SeatsChange
+from fido.server.tables.timers import turn_based
 from fido.server.tables.types import Event, seat_info
 from fido.store import Account, MatchRow, SeatRow, Store, TableRow
 
@@ -159,6 +161,10 @@ def _open_table(s: Session, old: TableRow, seats: list[SeatRow], *, match_id: st
         opener = seats[game.turn]
         if old.clock is not None and opener.kind == "person" and game.turn not in away:
             table.deadline = time.time() + old.clock
+        table.turn = game.turn
+        if turn_based(old.clock) and opener.kind == "person" and opener.account_id:
+            s.flush()  # the table's row before its notification's
+            notes.notify_turn(s, opener.account_id, table.id)
         events = [Event.of(1, None, Start(_names(s, seats)))]
         for seat in sorted(away):
             events.append(Event.of(len(events) + 1, seat, Away()))

@@ -11,18 +11,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from fido.engine.game import Game
 from fido.engine.tiles import Tile
-from fido.server.tables import matches
+from fido.server.tables import matches, turns
 from fido.server.tables.ending import game_record, ranking_result
 from fido.server.tables.kinds import End, Moved
 from fido.server.tables.log import SeatsChange
 from fido.server.tables.state import Live
 from fido.server.tables.types import Event
 from fido.server.wire import table_event
-from fido.store import TableRow
 
 __all__ = ["Written", "written_move"]
 
@@ -58,32 +55,23 @@ def written_move(room: Live, game: Game, seat: int | None, by: str, *,
     events = [first]
     update: dict[str, Any] = {"move_seq": first.seq}
     outcome = game.outcome
+    mover = account if by == "player" else None
     if outcome is None:
         clock = room.clock
         person = room.seats[game.turn].kind == "person"  # a bot has no clock
         update["deadline"] = time.time() + clock if clock is not None and person else None
-        return Written(events, update, None)
+        update["turn"] = game.turn
+        return Written(events, update, turns.told(room, game, mover=mover))
     record = game_record(game, room.seats, room.id)
     events.append(Event.of(first.seq + 1, None, End(outcome.to_dict())))
     update |= {"status": "finished", "record": record.to_json(None), "deadline": None,
-               "finished_at": dt.datetime.now(dt.UTC)}
-    extra = None
+               "turn": None, "finished_at": dt.datetime.now(dt.UTC)}
+    extra = turns.told(room, game, mover=mover)
     if room.rated:
         assert room.rules is not None
-        extra = ranking_result(room.id, record, room.rules, outcome, room.seats)
+        extra = turns.both(extra, ranking_result(room.id, record, room.rules, outcome,
+                                                 room.seats))
     if room.match_id is not None and room.hand is not None:
-        extra = _both(extra, matches.count_hand(room.match_id, room.hand,
-                                                list(outcome.match_points)))
+        extra = turns.both(extra, matches.count_hand(room.match_id, room.hand,
+                                                     list(outcome.match_points)))
     return Written(events, update, extra)
-
-
-def _both(first: SeatsChange | None, second: SeatsChange) -> SeatsChange:
-    """Two changes in one transaction, in order."""
-    if first is None:
-        return second
-
-    def both(s: Session, row: TableRow) -> None:
-        first(s, row)
-        second(s, row)
-
-    return both

@@ -30,13 +30,13 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 
 from fido.engine.game import Game
-from fido.engine.moves import Move, Placement
+from fido.engine.moves import Move
 from fido.engine.rules import Ruleset
 from fido.engine.tiles import Tile
 from fido.errors import FidoError, IllegalMoveError, Refused
 from fido.i18n import _
 from fido.server.protocol import ChatIn, MoveIn, Reason
-from fido.server.tables import refusals, seating
+from fido.server.tables import refusals, seating, turns
 from fido.server.tables.after import After
 from fido.server.tables.answers import Answers
 from fido.server.tables.feed import CATCH_UP, Feed
@@ -282,11 +282,8 @@ class Room:
 
     def _forced(self, game: Game) -> bool:
         """The table draws or passes for the person to move: its option is on and that is
-        her only move."""
-        if not self.forced or self.seats[game.turn].kind != "person":
-            return False
-        moves = game.legal_moves()
-        return len(moves) == 1 and not isinstance(moves[0], Placement)
+        her only move (:func:`~fido.server.tables.turns.forced`)."""
+        return self.seats[game.turn].kind == "person" and turns.forced(self, game)
 
     # ------------------------------------------------------------ moves
 

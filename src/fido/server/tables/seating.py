@@ -19,6 +19,7 @@ from fido.engine.rules import Ruleset
 from fido.engine.tiles import Tile
 from fido.errors import Refused
 from fido.i18n import _
+from fido.server.tables import turns
 from fido.server.tables.kinds import Join, Leave, Start
 from fido.server.tables.log import SeatsChange
 from fido.server.tables.state import Live
@@ -117,8 +118,13 @@ def _deal(room: Live, change: SeatChange, rng: random.Random) -> None:
     opener = "person" if game.turn == seat else room.seats[game.turn].kind
     deadline = (time.time() + room.clock
                 if room.clock is not None and opener == "person" else None)
-    change.update = {"status": "running", "deal": deal, "deadline": deadline}
+    change.update = {"status": "running", "deal": deal, "deadline": deadline,
+                     "turn": game.turn}
     change.deal = deal
+    accounts = [change.info.account_id if i == seat else
+                s.account_id if s.kind == "person" else None for i, s in enumerate(room.seats)]
+    change.rows = turns.both(change.rows, turns.told(room, game, seats_to_come=accounts)) \
+        or change.rows
 
 
 def left(room: Live, account: Account) -> SeatChange:

@@ -67,6 +67,7 @@ class Live(Protocol):
     rules: Ruleset | None
     players: int
     clock: int | None
+    forced: bool
     rated: bool
     private: bool
     invite: str
@@ -86,3 +87,4 @@ class Live(Protocol):
     async def append(self, make: Callable[[], Event | None],
                      tries: int = 2) -> Event | None: ...
     async def catch_up(self) -> None: ...
+    def replaced(self) -> set[int]: ...

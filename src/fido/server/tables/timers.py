@@ -134,4 +134,8 @@ class Clock:
             log.error("table %s: bot %s failed: %s", self.table_id, timer.spec,
                       type(e).__name__)
             move = seen.legal_moves[0]
-        await play(timer, move)
+        try:
+            await play(timer, move)
+        except Exception:  # said, not swallowed with the task: the table waits for a move
+            log.exception("table %s: the %s move could not be played", self.table_id, timer.by)
+            raise

@@ -1,6 +1,6 @@
 """Turn-based tables: how often a player's clock may run out before the stand-in takes
-her seat for the rest of the game, and whether the table draws and passes for her when
-that is her only move.
+her seat for the rest of the game, whether the table draws and passes for her when
+that is her only move, and the seat to move (her list of the games waiting for her).
 
 Revision ID: 0021
 Revises: 0020
@@ -24,8 +24,10 @@ def upgrade() -> None:
     op.add_column("game_tables", sa.Column("timeouts", sa.Integer(), nullable=True))
     op.add_column("game_tables", sa.Column("forced", sa.Boolean(), nullable=False,
                                            server_default=sa.false()))
+    op.add_column("game_tables", sa.Column("turn", sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
+    op.drop_column("game_tables", "turn")
     op.drop_column("game_tables", "forced")
     op.drop_column("game_tables", "timeouts")
