@@ -89,6 +89,10 @@ def test_two_people_are_seated_at_one_table_and_a_third_with_bots(
 def test_leaving_the_queue_brings_the_form_back(browser: Browser, server: str) -> None:
     dora = Person(browser, server)
     try:
+        # a newcomer alone is not left waiting without end: bots fill after a minute
+        # unless she chooses otherwise
+        dora.page.goto(f"{server}/")
+        assert dora.page.locator("#bots-after").input_value() == "60"
         queue_up(dora, game="muggins", players="any")
         dora.page.locator(".queue-waiting").wait_for()
         assert "Muggins" in dora.page.locator(".queue-waiting").inner_text()

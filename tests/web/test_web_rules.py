@@ -54,6 +54,9 @@ def test_the_rules_page_is_the_rule_book(server: str) -> None:
         title = heading.replace("&", "&amp;")
         assert title in page, heading
     assert "<!--" not in page and "FIDOPICTURE" not in page  # notes for editors stay out
+    # a reader's rule book, not the developers': it cites no test (issue 42's trial)
+    assert "tests/" not in page and "golden test" not in page
+    assert "tests/" not in httpx.get(f"{server}/rules", params={"lang": "de"}).text
     assert page.count('class="rule-picture"') == len(pictures(RULES.read_text("utf-8")))
     assert "Content-Security-Policy" in httpx.get(f"{server}/rules").headers
 
@@ -140,3 +143,11 @@ def test_the_english_rules_page_stays_english(server: str) -> None:
         assert ('aria-label="the opening double. The table cross 18-18; sum of the ends '
                 '36."') in page
         assert "Die Regeln, nach denen" not in page and "Punkte" not in page
+
+
+def test_the_shipped_books_are_the_docs_books() -> None:
+    """The package carries the rule books the site and `fido rules` show
+    (fido/web/rules*.md): each the same text as its docs/ copy, which is edited."""
+    shipped = Path(__file__).resolve().parents[2] / "src" / "fido" / "web"
+    for book in (RULES, RULES_DE):
+        assert (shipped / book.name).read_text("utf-8") == book.read_text("utf-8"), book.name

@@ -15,9 +15,11 @@ from fido.safe_text import whole_or_none
 from fido.server.queue import sizes
 from fido.web.forms import FormError, game_label
 
-__all__ = ["BOT_WAITS", "QueueGame", "queue_body", "queue_games", "queue_view"]
+__all__ = ["BOT_WAITS", "QUEUE_FORM", "QueueGame", "queue_body", "queue_games", "queue_view"]
 
 BOT_WAITS = (30, 60, 120)  # seconds before bots fill her table; or never
+# the form's choice until she makes another: a newcomer alone does not wait without end
+QUEUE_FORM = {"bots_after": "60"}
 QUEUE_DEFAULT = "fido:9"  # the newcomer's game: FIDO double-9
 
 
