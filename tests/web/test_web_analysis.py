@@ -116,6 +116,11 @@ def test_the_replay_shows_what_each_move_cost(browser: Browser, tmp_path: Any) -
         summary = page.locator("#analysis-summary .analysis-seat")
         expect(summary).to_contain_text("decision", timeout=120_000)
         expect(button).to_be_hidden()
+        # hers is "your moves" to her, never her own name in the third person; the
+        # others read it under her name
+        expect(summary).to_contain_text("Your moves: ")
+        her = me.get("/api/session").json()["account"]["name"]
+        assert her not in summary.inner_text()
         result = me.get(f"/api/tables/{table}/analysis").json()["analyses"][0]["result"]
         decisions = result["decisions"]
         # every analysed move of the list shows what it cost
@@ -134,6 +139,7 @@ def test_the_replay_shows_what_each_move_cost(browser: Browser, tmp_path: Any) -
         expect(move).to_be_hidden()
         watcher.goto(f"/tables/{table}/replay")
         expect(watcher.page.locator("#analysis-summary")).to_contain_text("decision")
+        expect(watcher.page.locator("#analysis-summary")).to_contain_text(f"{her}: ")
         assert not player.errors and not watcher.errors
         player.close()
         watcher.close()

@@ -88,11 +88,18 @@ export class Analysis {
     const waiting = [];
     for (const [seat, a] of [...this.bySeat.entries()].sort((x, y) => x[0] - y[0])) {
       const name = this.seatName(seat);
+      const mine = seat === this.mySeat;  // hers: "your", never her own name in the third person
       if (a.status === "queued" || a.status === "running") {
-        waiting.push(a.status === "queued" ? t("{name}'s moves are being analysed (queued)…", { name })
-          : t("{name}'s moves are being analysed…", { name }));
+        if (mine) {
+          waiting.push(a.status === "queued" ? t("Your moves are being analysed (queued)…")
+            : t("Your moves are being analysed…"));
+        } else {
+          waiting.push(a.status === "queued" ? t("{name}'s moves are being analysed (queued)…", { name })
+            : t("{name}'s moves are being analysed…", { name }));
+        }
       } else if (a.status === "failed") {
-        waiting.push(t("{name}'s analysis failed: {error}", { name, error: a.error }));
+        waiting.push(mine ? t("Your analysis failed: {error}", { error: a.error })
+          : t("{name}'s analysis failed: {error}", { name, error: a.error }));
       } else if (a.result) {
         parts.push(this.summaryOf(seat, a.result));
       }
@@ -122,7 +129,8 @@ export class Analysis {
         { percent: num(Math.round(s.within_one * 100)) }),
     ];
     return el("div", { class: "analysis-seat", "data-seat": seat },
-      el("p", {}, el("b", {}, this.seatName(seat)), `: ${facts.filter(Boolean).join(" · ")}`),
+      el("p", {}, el("b", {}, seat === this.mySeat ? t("Your moves") : this.seatName(seat)),
+        `: ${facts.filter(Boolean).join(" · ")}`),
       worst.length ? el("p", { class: "mistakes" }, t("Biggest mistakes:"), " ", ...worst) : null);
   }
 
