@@ -130,6 +130,29 @@ def test_fido9_two_people_two_bots(base: str, live_store: Store) -> None:
     assert [e for e in a1.events() if e["seq"] > start] == a2.events()
 
 
+def test_who_left_a_finished_table_is_away_for_everyone(base: str) -> None:
+    """After the end, who is still there decides "Play again": a person who closes her
+    page is away, for those still there and after a reload (the table's info)."""
+    anna, bob = Person.guest(base), Person.guest(base)
+    tid = anna.open_table("fido set=6", 3, [
+        {"kind": "me"}, {"kind": "open"}, {"kind": "bot", "level": "random"}])["id"]
+    assert bob.join(tid).status_code == 200
+    a, b = anna.connect(tid), bob.connect(tid)
+    play_to_end([a, b])
+    b.close()
+    gone = a.until(lambda f: f.get("type") == "update" and any(
+        e["kind"] == "away" and e["seat"] == 1 for e in f.get("events", [])))
+    assert gone
+    seats = anna.http.get(f"/api/tables/{tid}").json()["seats"]
+    assert [s["away"] for s in seats[:2]] == [False, True]
+    b2 = bob.connect(tid)  # she comes back: here again
+    a.until(lambda f: f.get("type") == "update" and any(
+        e["kind"] == "back" and e["seat"] == 1 for e in f.get("events", [])))
+    assert not anna.http.get(f"/api/tables/{tid}").json()["seats"][1]["away"]
+    for s in (a, b2):
+        s.close()
+
+
 @pytest.mark.parametrize(("ruleset", "players"), [("draw", 3), ("block", 2), ("muggins", 2)])
 def test_classic_people_only(base: str, live_store: Store, ruleset: str, players: int) -> None:
     people = [Person.guest(base) for _ in range(players)]

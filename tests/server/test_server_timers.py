@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+from typing import Any
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from fido.server.settings import PlaySettings
+from fido.server.tables import timers
 from fido.server.tables.timers import Timer, next_timer, stand_in_at, turn_based
 from fido.server.tables.types import SeatInfo
 
@@ -78,3 +84,32 @@ def test_a_replaced_seat_and_a_forced_move_are_played_at_once() -> None:
     # a bot's seat is a bot's, whatever the table says
     assert next_timer(1, SeatInfo("bot", bot="greedy"), SETTINGS, now=5.0, deadline=None,
                       away_since=None, grace=60, forced=True) == Timer(6.0, 1, "greedy", "bot")
+
+
+def test_a_timer_follows_the_wall_clock_not_the_sleep(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deadline days away is Unix seconds: when the wall clock moves on faster than the
+    monotonic clock sleeps (set by NTP, a machine suspended), the timer fires within
+    LOOK_EVERY of it, not days later."""
+    wall = [1_000.0]
+    monkeypatch.setattr(timers, "LOOK_EVERY", 0.05)
+    monkeypatch.setattr(time, "time", lambda: wall[0])  # the module's clock: time.time
+    played: list[Timer] = []
+
+    class Bots:
+        async def decide(self, spec: str, view: object, owner: str) -> str:
+            return "pass"
+
+    async def play(timer: Timer, move: Any) -> None:
+        played.append(timer)
+
+    async def scenario() -> None:
+        clock = timers.Clock("t", Bots())  # type: ignore[arg-type]
+        view: Any = object()
+        clock.arm(Timer(1_000.0 + 86_400, 0, "expert", "clock"), lambda: view, play)
+        await asyncio.sleep(0.2)
+        assert not played  # a day to go
+        wall[0] += 86_400  # the wall clock jumps a day; the monotonic one did not
+        await asyncio.sleep(0.2)
+        assert [t.by for t in played] == ["clock"]
+
+    asyncio.run(scenario())

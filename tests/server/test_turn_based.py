@@ -159,7 +159,7 @@ def played_with_mail(server: ServerProcess, db: str, time: FakeTime, inbox: Inbo
         time.advance(DAY)
         days += 1
         httpx.get(f"{base}/api/health")  # a look at the clock
-        wait_until(partial(ran_out, clocked), 20,
+        wait_until(partial(ran_out, clocked), 75,
                    lambda: f"a day passed and her clock did not run out: {moves()}")
         assert days < 20, moves()
     played = moves()

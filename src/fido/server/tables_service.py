@@ -401,7 +401,9 @@ def _row_info(row: TableRow) -> dict[str, Any]:
         "deadline": row.deadline,
         "seats": [seat_info(r.kind, r.account_id, r.bot, r.reserved_for,
                             r.account.name if r.account is not None else None).public()
-                  | {"away": False} for r in row.seats],
+                  # a finished table no process holds: nobody is there any more
+                  | {"away": row.status == "finished" and r.kind == "person"}
+                  for r in row.seats],
         "seq": row.seq, "finished": row.record is not None,
         "reserved": [r.reserved_for for r in row.seats],
     }

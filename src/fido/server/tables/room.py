@@ -408,7 +408,8 @@ class Room:
         async with self.lock:
             self.feed.detach(conn)
             seat = conn.seat
-            if (seat is not None and self.status in ("open", "running")
+            # after the end too: who is still there decides "Play again"
+            if (seat is not None and self.status in ("open", "running", "finished")
                     and seat not in self.feed.seats_here() and seat not in self.away):
                 await self._presence(seat, Away())
             if not self.feed.conns and self.status in ("finished", "abandoned"):

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from fido.server.settings import PlaySettings
 
 __all__ = [
+    "LOOK_EVERY",
     "TIMEOUTS",
     "TURN_BASED",
     "Clock",
@@ -38,6 +39,11 @@ log = logging.getLogger("fido.server")
 # she can, within hours or days, and hears when it is her turn; being away is normal
 # there, so only her clock (never the away grace) lets the stand-in play for her
 TURN_BASED = 3600
+# a timer looks at the wall clock at least this often (seconds): its time is Unix seconds
+# (the row's deadline, the same on every process), while a sleep runs on the monotonic
+# clock, which stands still while the machine is suspended and does not follow the wall
+# clock when it is set; a turn-based table's days-long wait follows the wall clock
+LOOK_EVERY = 60.0
 TIMEOUTS = 3  # a turn-based table's default: her clock may run out this often, then the
 # stand-in takes her seat for the rest of the game
 
@@ -124,7 +130,8 @@ class Clock:
 
     async def _fire(self, timer: Timer, view: Callable[[], SeatView | None],
                     play: Callable[[Timer, Move], Awaitable[None]]) -> None:
-        await asyncio.sleep(max(0.0, timer.at - time.time()))
+        while (left := timer.at - time.time()) > 0:
+            await asyncio.sleep(min(left, LOOK_EVERY))
         seen = view()
         if seen is None:
             return
