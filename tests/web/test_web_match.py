@@ -157,8 +157,19 @@ def test_a_muggins_match_to_61_then_play_again(browser: Browser, server: str) ->
             assert pg.locator("#result-rows tr.team").count() == 2
             assert pg.locator("#result-rows tr").count() == 6
             assert pg.locator("#team-result").is_visible()
-            # her line under the hand names her team's place, not hers (two 1st seats)
-            assert "your team is" in pg.locator("#turn-note").inner_text()
+            # her line says the match's result in her words, not the last hand's place
+            # (the trial: "your team is 2nd" to the team that won the match); the
+            # match's result stands above the last hand's
+            side = pg.evaluate("() => window.fidoTable.table.match.sides.findIndex("
+                               "s => s.includes(window.fidoTable.seat))")
+            said = pg.locator("#turn-note").inner_text()
+            assert said == ("The match is over: your team won it." if side == winners
+                            else said.startswith("The match is over: ") and said), said
+            assert "won it" in said and "your team is" not in said
+            above = pg.evaluate("() => document.getElementById('match-result')"
+                                ".compareDocumentPosition(document.getElementById("
+                                "'result-rows')) & Node.DOCUMENT_POSITION_FOLLOWING")
+            assert above, "the match's result is below the last hand's"
             assert pg.locator("#match-rows tr").count() == last
             totals = pg.locator("#match-foot td").evaluate_all(
                 "els => els.map(e => Number(e.dataset.total))")
@@ -170,6 +181,7 @@ def test_a_muggins_match_to_61_then_play_again(browser: Browser, server: str) ->
             assert pg.locator("#again").is_visible()
             assert not [e for e in p.errors if "favicon" not in e], p.errors
         assert winners in (0, 1)
+        _shot(anna, "match-end")
 
         # play again: Anna says yes, the others see it; when all have, a new match
         final = hands[last]

@@ -9,7 +9,7 @@ import { Effects, eventName } from "./effects.js";
 import { nt, num, t } from "./i18n.js";
 import { TurnSignals } from "./signals.js";
 import { TableSocket } from "./table_socket.js";
-import { followNext, matchNote, renderAgain, renderMatch, teamRows } from "./table_match.js";
+import { followNext, matchNote, matchOverText, renderAgain, renderMatch, teamRows } from "./table_match.js";
 import { applyMessage, dropPending, newState, startMove } from "./table_state.js";
 import {
   describe as describeAs, el, listOf, maxPipsOf, moveText, ordinal, pointsText, personName, scored,
@@ -460,8 +460,10 @@ function renderHand() {
   // a team game: her team's place and total, not hers (two "1st" seats there)
   const ourTeam = mineDone && view.outcome.teams
     && view.outcome.teams.find((x) => x.seats.includes(state.seat));
-  $("turn-note").textContent = ourTeam
-    ? t("The game is over: your team is {place} with {final}.",
+  const match = state.table && state.table.match;
+  $("turn-note").textContent = view.outcome && match && match.over && mineDone
+    ? matchOverText(match, seatName, state.seat)  // the match's result, not the last hand's
+    : ourTeam ? t("The game is over: your team is {place} with {final}.",
       { place: ordinal(ourTeam.place), final: num(ourTeam.final) })
     : mineDone ? t("The game is over: you are {place} with {final}.",
       { place: ordinal(mineDone.place), final: num(mineDone.final) })

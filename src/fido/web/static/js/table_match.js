@@ -34,6 +34,19 @@ function wonText(match, seatName) {
     : t("{name} won the match.", { name: sideName(side, seatName) });
 }
 
+/** Her line when the match is over: who won it, in her words ("your team won it"). */
+export function matchOverText(match, seatName, mySeat) {
+  if (match.winner === null || match.winner === undefined) {
+    return t("The match is over: it ends level.");
+  }
+  const side = match.sides[match.winner];
+  if (side.includes(mySeat)) {
+    return side.length > 1 ? t("The match is over: your team won it.")
+      : t("The match is over: you won it.");
+  }
+  return t("The match is over: {names} won it.", { names: sideName(side, seatName) });
+}
+
 /**
  * The match's line above the seats and, once a hand is counted, its note in the log
  * (`note(text)`, once a hand); the match's result with its hands when it is over.
