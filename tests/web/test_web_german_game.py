@@ -91,7 +91,7 @@ def test_a_whole_game_in_german(browser: Browser, server: str) -> None:
         lobby.goto("/")
         seen["lobby, her game running"] = _visible(lobby)
         assert re.search(r"\bGast \d+", seen["lobby, her game running"])
-        assert "Bot (Profi)" in seen["lobby, her game running"]
+        assert re.search(r"\b[A-Z][a-z]+ \(Profi\)", seen["lobby, her game running"])
         lobby.page.close()
 
         def look(person: Person, _move: str) -> None:

@@ -22,6 +22,8 @@ from playwright.sync_api import Browser
 from playwright.sync_api import Error as PlaywrightError
 
 from fido.record import GameRecord
+from support.server_client import Person as ApiPerson
+from support.server_client import play_to_end
 from support.server_live import FAST, ONE_ADDRESS, live_server
 from support.web_browser import Person
 
@@ -220,3 +222,45 @@ def test_a_muggins_match_to_61_then_play_again(browser: Browser, server: str) ->
     finally:
         for p in people:
             p.close()
+
+
+def test_a_bot_keeps_its_name_everywhere_and_from_hand_to_hand(browser: Browser,
+                                                                server: str) -> None:
+    """A bot has one name: the table page's ("Random Ada") is the one the games list,
+    the lobby and the replay give it, and a match's bots keep theirs from hand to hand
+    (the trial: "Expert Kira" at the table, "bot (expert)" elsewhere, new names each hand)."""
+    anna = ApiPerson.guest(server)
+    first = anna.open_table("fido set=6", 3, [
+        {"kind": "me"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "greedy"}],
+        match={"kind": "hands", "goal": 2})["id"]
+    play_to_end([anna.connect(first)])
+    deadline = time.monotonic() + 30
+    while not (second := anna.http.get(f"/api/tables/{first}").json().get("next")):
+        assert time.monotonic() < deadline, "no next hand"
+        time.sleep(0.1)
+    page = Person(browser, server)
+    page.context.add_cookies([{"name": k, "value": v, "url": server}
+                              for k, v in anna.http.cookies.items()])
+
+    def names_at(table: str) -> list[str]:
+        page.goto(f"/tables/{table}")
+        page.page.wait_for_selector("#seats .seat")
+        names: list[str] = page.page.evaluate(
+            "() => [...document.querySelectorAll('#seats .seat .who')]"
+            ".map(w => w.children[1].textContent)")
+        return names
+
+    hand1, hand2 = names_at(first), names_at(second)
+    assert hand1 == hand2, (hand1, hand2)  # the match's bots keep their names
+    random_bot, greedy_bot = hand1[1], hand1[2]
+    assert random_bot.startswith("Random ") and greedy_bot.startswith("Greedy "), hand1
+    page.goto("/games")
+    row = page.page.locator(f"tr:has(a[href='/tables/{first}'])").first.inner_text()
+    assert random_bot in row and greedy_bot in row and "bot (" not in row, row
+    page.goto(f"/tables/{first}/replay")
+    page.page.wait_for_selector("#follow option", state="attached")
+    follow = page.page.locator("#follow").inner_text()
+    assert f"as seat 2: {random_bot}" in follow and f"as seat 3: {greedy_bot}" in follow
+    page.page.wait_for_function("() => window.fidoReplay && window.fidoReplay.data")
+    assert random_bot in page.page.locator("#moves").inner_text()
+    page.close()

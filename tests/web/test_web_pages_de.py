@@ -194,19 +194,20 @@ def test_finished_games_and_a_player_in_german(server: str, web_db: str) -> None
     _no_english(games, "games.html")
     _chunks, text = _visible(games)
     for words in ("Beendete Spiele", "SpielerInnen (Endstand)", "FIDO Doppel-6",
-                  "14.03.26, 18:05", "Greta 1.234", "Bot (zufällig) -15", "nachspielen",
+                  "14.03.26, 18:05", "Greta 1.234", "Luca (zufällig) -15", "nachspielen",
                   "Spielprotokoll"):
         assert words in text, words
     english = host.get("/games").text
     _chunks, text = _visible(english)
-    for words in ("Finished games", "FIDO double-6", "Greta 1,234", "bot (random) -15",
+    # the bot by the name its table gave it (fido.bots.names.first_name(1, "greta1"))
+    for words in ("Finished games", "FIDO double-6", "Greta 1,234", "Random Luca -15",
                   "replay", "record"):
         assert words in text, words
     page = host.get(f"/players/{me}", headers=DE).text
     _no_english(page, "player.html")
     _chunks, text = _visible(page)
     for words in ("Greta", "Datum", "Endstand", "14.03.2026 FIDO Doppel-6 beendet",
-                  "1.234 1 Greta, Bot (zufällig)"):
+                  "1.234 1 Greta, Luca (zufällig)"):
         assert words in text, words
     # a guest's page: her name and the status of her running table
     guest = _visitor(server)

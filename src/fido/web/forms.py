@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fido.bots.names import level_name
+from fido.bots.names import first_name, level_name
 from fido.engine.rules import FIDO_DIVISORS, RULESETS, Ruleset, ruleset
 from fido.errors import FidoError
-from fido.i18n import N_, format_number, gettext, ngettext
+from fido.i18n import N_, format_number, gettext, ngettext, pgettext
 from fido.safe_text import whole_or_none
 from fido.server.schemas import MATCH_HANDS, MATCH_TARGET
 from fido.server.tables.matches import DEFAULT_HANDS
@@ -88,9 +88,21 @@ def bot_level(level: str) -> str:
     return level_name(level)
 
 
-def bot_name(level: str) -> str:
-    """A bot seated at a finished table, as the lists name it: "bot (expert)"."""
-    return gettext("bot ({level})").format(level=bot_level(level))
+def bot_name(level: str, seat: int | None = None, key: str = "") -> str:
+    """A bot as the pages name it: at ``seat`` of a table (``key``: its match's id, else
+    its own), "Expert Ada", the name the table page gave it; else "bot (expert)"."""
+    if seat is None:
+        return gettext("bot ({level})").format(level=bot_level(level))
+    return gettext("{level} {name}").format(level=bot_title(level),
+                                            name=first_name(seat, key))
+
+
+def bot_title(level: str) -> str:
+    """A bot's level before its name, as a title: "Expert" (German: "Profi")."""
+    titles = {"random": pgettext("bot", "Random"), "greedy": pgettext("bot", "Greedy"),
+              "expert": pgettext("bot", "Expert"), "search": pgettext("bot", "Search"),
+              "champion": pgettext("bot", "Champion")}
+    return titles.get(level, level)
 
 
 def bot_help() -> list[tuple[str, str]]:

@@ -98,7 +98,8 @@ def _games_rows(rows: list[TableRow]) -> list[dict[str, Any]]:
         seats = []
         for seat in row.seats:
             name = (seat.account.name or guest_name(seat.account.id)) if seat.account else (
-                bot_name(seat.bot or "") if seat.kind == "bot" else "")
+                bot_name(seat.bot or "", seat.seat, row.match_id or row.id)
+                if seat.kind == "bot" else "")
             res = by_seat.get(seat.seat, {})
             seats.append({"seat": seat.seat, "name": name, "account": seat.account_id,
                           "final": res.get("final"), "place": res.get("place")})
@@ -418,6 +419,8 @@ async def replay_page(request: Request, table_id: str) -> HTMLResponse:
                       title=_("No replay for you yet"), message=refused.message,
                       back=f"/tables/{table_id}")
     config = {"id": table_id, "seats": table["seats"], "me": me,
+              # whose id picks the bots' names: the match's (the same from hand to hand)
+              "names": table["match"]["id"] if table.get("match") else table_id,
               "my_seat": table.get("my_seat"), "csrf": request.state.csrf_token}
     return render(request, "replay.html", me=me, table=table, config=config)
 
@@ -476,7 +479,8 @@ def _running_rows(rows: list[tuple[TableRow, int]]) -> list[dict[str, Any]]:
     out = []
     for row, mine in rows:
         names = {seat.seat: (seat.account.name or guest_name(seat.account.id))
-                 if seat.account else bot_name(seat.bot or "") if seat.kind == "bot" else ""
+                 if seat.account else bot_name(seat.bot or "", seat.seat, row.match_id or row.id)
+                 if seat.kind == "bot" else ""
                  for seat in row.seats}
         left = None if row.deadline is None else max(0, int(row.deadline - now))
         out.append({"id": row.id, "ruleset": row.ruleset, "clock": row.clock,

@@ -33,7 +33,8 @@ state.effects = effects.log;
 function seatName(i) {
   if (i === null || i === undefined) return "";
   const s = config.seats?.[i];
-  return (s && s.name && seatLabel(s)) || state.data?.players?.[i] || t("Seat {n}", { n: i + 1 });
+  return (s && s.name && seatLabel(s, i, config.names)) || state.data?.players?.[i]
+    || t("Seat {n}", { n: i + 1 });
 }
 
 /** Whether the hand (and the draws) of `seat` show in the current mode. */

@@ -13,7 +13,7 @@ import { followNext, matchNote, matchOverText, renderAgain, renderMatch, teamRow
 import { applyMessage, dropPending, newState, startMove } from "./table_state.js";
 import {
   describe as describeAs, el, listOf, maxPipsOf, moveText, ordinal, pointsText, personName, scored,
-  seatLabel, tilesText,
+  namesKey, seatLabel, tilesText,
 } from "./ui.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
@@ -44,7 +44,7 @@ function seatName(i) {
   if (i === null || i === undefined) return "";
   if (i === state.seat) return t("You");
   const s = state.table?.seats?.[i];
-  return s && s.name ? seatLabel(s, i, state.table.id) : t("Seat {n}", { n: i + 1 });
+  return s && s.name ? seatLabel(s, i, namesKey(state.table)) : t("Seat {n}", { n: i + 1 });
 }
 
 function isMine(i) {
@@ -306,7 +306,7 @@ function renderSeats() {
     const toMove = view && !view.outcome && view.turn === i;
     const partner = state.seat !== null && state.seat !== undefined && partners(state.seat, i);
     const name = s.kind === "open" ? t("open seat") : s.kind === "reserved" ? t("reserved")
-      : seatLabel(s, i, table.id);
+      : seatLabel(s, i, namesKey(table));
     const link = s.account ? el("a", { href: `/players/${s.account}` }, name) : el("span", {}, name);
     const presence = s.kind === "bot" ? t("bot") : s.replaced ? t("replaced by the stand-in")
       : s.kind === "person" ? (s.away ? t("away") : t("here")) : "";

@@ -117,11 +117,17 @@ const BOT_NAMES = ["Ada", "Bruno", "Clara", "Dario", "Emil", "Frida", "Greta", "
   "Jonas", "Kira", "Luca"];
 
 /** A bot's name at seat `index` of table `tableId`: seats in a row take names in a row, from
- *  a place the table's id picks, so three bots at one table are three names. */
+ *  a place the table's id picks, so three bots at one table are three names (`tableId`: a
+ *  match's id for its hands, see namesKey; fido.bots.names.first_name is the same). */
 export function botName(index, tableId = "") {
   let start = 0;
   for (const c of String(tableId)) start = (start * 31 + c.charCodeAt(0)) % BOT_NAMES.length;
   return BOT_NAMES[(start + index) % BOT_NAMES.length];
+}
+
+/** Whose id picks a table's bots' names: its match's, so they keep them hand to hand. */
+export function namesKey(table) {
+  return (table && table.match && table.match.id) || (table && table.id) || "";
 }
 
 /** A person's name as the page shows it: a guest, whom the server names "guest 12" (no
