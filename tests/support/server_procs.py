@@ -147,6 +147,11 @@ class ServerProcess:
         self.note_workers()
         self.proc.send_signal(signal.SIGSTOP)
 
+    def thaw(self) -> None:
+        """SIGCONT: a frozen process goes on (what waited in its sockets is read)."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
+
     def stop(self, timeout: float = 30.0) -> tuple[int, set[int]]:
         """SIGTERM, as a service manager stops it: its exit code and the orphans left."""
         assert self.proc is not None

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser
 from sqlalchemy.exc import OperationalError
 
 from fido.server.tables.room import Room
+from support.server_procs import ServerProcess
 from support.web_browser import Person
 
 # A hidden tab, as the browser makes it when she switches to another one: the page's
@@ -368,3 +369,48 @@ def test_a_move_the_table_could_not_save_is_sent_again_by_the_page(
         assert not anna.errors, anna.errors
     finally:
         anna.close()
+
+
+def test_a_dead_connection_is_noticed_and_a_move_made_meanwhile_is_sent_when_back(
+        browser: Browser, tmp_path: Any) -> None:
+    """The network gone without the socket closing (here: the server process frozen,
+    SIGSTOP, so nothing answers): within half a minute the page stops saying
+    "connected" (no pong to its ping) and reconnects; a move made meanwhile waits and is
+    played once the connection is back, not dropped (the trial: "connected" and "Sending
+    your move…" for 110 s, and a move that had to be made again)."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'fido.db'}", tmp_path / "serve.log")
+    server.start()
+    anna = Person(browser, server.base, seed=7)
+    try:
+        anna.sign_up("Rosalind")
+        _create(anna, {"ruleset": "fido set=6", "players": 3, "seats": [
+            {"kind": "me"}, {"kind": "bot", "level": "greedy"},
+            {"kind": "bot", "level": "greedy"}]})
+        for _moves in range(12):
+            if _turn(anna) == anna.state()["seat"]:
+                break
+            anna.page.wait_for_timeout(200)
+        assert _turn(anna) == anna.state()["seat"]
+        assert anna.page.locator("#conn").get_attribute("data-state") == "connected"
+        logged = anna.state()["log"]
+        server.freeze()
+        try:
+            anna.page.wait_for_function(
+                "() => document.getElementById('conn').dataset.state !== 'connected'",
+                timeout=45_000)
+            move = anna.click_a_move()  # no connection: it waits
+            anna.page.wait_for_function("() => window.fidoTable.pending", timeout=5_000)
+            assert "is sent as soon as it is back" in anna.page.locator("#alert").inner_text()
+        finally:
+            server.thaw()
+        anna.page.wait_for_function(f"() => window.fidoTable.log.length > {logged} "
+                                    "&& !window.fidoTable.pending", timeout=30_000)
+        assert anna.page.locator("#conn").get_attribute("data-state") == "connected"
+        mine = anna.page.evaluate(
+            "(seat) => window.fidoTable.log.filter((m) => m.seat === seat).map((m) => m.move)",
+            anna.state()["seat"])
+        assert mine.count(move) == 1 or move in ("draw", "pass"), (move, mine)
+        assert not [e for e in anna.errors if "WebSocket" not in e], anna.errors
+    finally:
+        anna.close()
+        server.stop()

@@ -140,11 +140,13 @@ function play(move) {
   if (state.pending) return;
   const id = msgId();
   const message = { type: "move", id, seq: state.seq, move };
-  if (send(message)) {
-    startMove(state, id, move, message, link.socket);
-    state.selected = null;
-    render(false);
-  }
+  // no connection now: the move waits, and the next socket sends it once its welcome
+  // is in (link.resendPending), as it does for a move whose socket dropped
+  const sent = link.send(message);
+  startMove(state, id, move, message, sent ? link.socket : null);
+  if (!sent) showAlert(t("No connection: your move {move} is sent as soon as it is back.", { move }));
+  state.selected = null;
+  render(false);
 }
 
 function pick(tile) {

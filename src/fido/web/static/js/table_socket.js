@@ -6,7 +6,11 @@
 
 import { isGap } from "./table_state.js";
 
-const PING_EVERY = 25000; // ms: keeps proxies from closing an idle socket
+// ms: a ping keeps proxies from closing an idle socket, and its pong says the connection
+// lives: a socket that has heard nothing for DEAD_AFTER is dead (the network went away
+// without closing it, which a browser may not notice for minutes) and is replaced
+const PING_EVERY = 10000;
+const DEAD_AFTER = 25000;
 const RESTART = 1012; // "Service Restart": the server stops; connect again now (elsewhere)
 
 export class TableSocket {
@@ -25,6 +29,7 @@ export class TableSocket {
     this.socket = null;
     this.retry = 0;
     this.closedForGood = false;
+    this.heard = Date.now(); // the last frame from the server (a pong at least)
     setInterval(() => this.ping(), PING_EVERY);
   }
 
@@ -36,13 +41,18 @@ export class TableSocket {
       `${scheme}://${location.host}/ws/tables/${this.tableId}?seq=${this.state.seq}&v=2`);
     this.socket = socket;
     this.onStatus("connecting");
-    socket.addEventListener("open", () => { this.retry = 0; this.onStatus("connected"); });
+    socket.addEventListener("open", () => {
+      this.retry = 0;
+      this.heard = Date.now();
+      this.onStatus("connected");
+    });
     socket.addEventListener("message", (e) => this.receive(e.data));
     socket.addEventListener("close", (e) => this.closed(socket, e.code));
   }
 
   /** A frame in: a gap is asked for here (its welcome is a new base), the rest goes on. */
   receive(data) {
+    this.heard = Date.now();
     let msg;
     try { msg = JSON.parse(data); } catch { return; }
     if (isGap(this.state, msg)) {
@@ -104,7 +114,14 @@ export class TableSocket {
   }
 
   ping() {
-    if (this.open) this.socket.send(JSON.stringify({ type: "ping" }));
+    if (!this.open) return;
+    if (Date.now() - this.heard > DEAD_AFTER) { // no pong: the connection is gone
+      const dead = this.socket;
+      this.closed(dead, 4000); // "reconnecting", and a new socket soon
+      try { dead.close(); } catch { /* it is gone anyway */ }
+      return;
+    }
+    this.socket.send(JSON.stringify({ type: "ping" }));
   }
 
   /**
