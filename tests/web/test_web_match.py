@@ -251,6 +251,16 @@ def test_a_bot_keeps_its_name_everywhere_and_from_hand_to_hand(browser: Browser,
         return names
 
     hand1, hand2 = names_at(first), names_at(second)
+    # on a phone the seats' card is below her hand: the match's totals are in the bar
+    page.page.set_viewport_size({"width": 390, "height": 844})
+    score = page.page.locator("#match-score")
+    assert score.is_visible(), "no match score in the bar on a phone"
+    line = page.page.locator("#match-line").get_attribute("data-totals")
+    shown = score.locator("b").evaluate_all("els => els.map(e => e.dataset.total)")
+    assert ",".join(shown) == line, (shown, line)
+    assert score.bounding_box()["y"] < page.page.locator("#hand").bounding_box()["y"]
+    page.page.set_viewport_size({"width": 1280, "height": 900})
+    assert not score.is_visible()  # beside the seats' card: said once
     assert hand1 == hand2, (hand1, hand2)  # the match's bots keep their names
     random_bot, greedy_bot = hand1[1], hand1[2]
     assert random_bot.startswith("Random ") and greedy_bot.startswith("Greedy "), hand1

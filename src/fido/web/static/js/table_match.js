@@ -55,7 +55,13 @@ export function renderMatch(state, seatName, note) {
   const match = state.table && state.table.match;
   const line = $("match-line");
   line.hidden = !match;
+  $("match-score").hidden = !match;
   if (!match) return;
+  // the match's totals in the bar too: on a phone the seats' card is below her hand
+  $("match-score").replaceChildren(el("span", { class: "label" }, t("Match")), " ",
+    ...match.sides.flatMap((side, i) => [i ? " : " : "", el("b", {
+      class: side.includes(state.seat) ? "mine" : "", "data-total": match.totals[i],
+      title: sideName(side, seatName) }, num(match.totals[i]))]));
   line.replaceChildren(
     el("span", { class: "goal" }, t("{goal}, hand {hand}:", { goal: goalText(match), hand: num(match.hand) })),
     ...match.sides.map((side, i) => el("span", {
