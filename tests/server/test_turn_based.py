@@ -23,6 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 from sqlalchemy import select
 
+from fido.accounts import vacation
 from fido.engine.moves import Move, Placement
 from fido.store import Account, Notification, open_store
 from support.faketime import FakeTime
@@ -235,3 +236,74 @@ def test_a_tables_clock_says_whether_it_is_turn_based_and_its_defaults(base: str
                 {"clock": 60, "timeouts": 21}, {"clock": 4}):
         r = anna.post("/api/tables", json={"ruleset": "fido set=6", "players": 3, **bad})
         assert r.status_code == 422, (bad, r.text)
+
+
+def test_a_vacation_has_limits() -> None:
+    """At most 14 days, none while one runs, a new one 7 days after the last ended."""
+    now = dt.datetime(2026, 11, 28, 12, tzinfo=dt.UTC)
+    rosa = Account(name="Rosa", name_key="rosa", guest=False)
+    assert vacation.refusal(rosa, 15, now) is not None
+    assert vacation.refusal(rosa, 14, now) is None
+    until = vacation.set_vacation(rosa, 3, now)
+    assert until == now + dt.timedelta(days=3) and vacation.on_vacation(rosa, now) == until
+    assert vacation.refusal(rosa, 2, now + dt.timedelta(days=1)) is not None  # one runs
+    assert vacation.set_vacation(rosa, 0, now + dt.timedelta(days=1)) is None  # ended
+    later = now + dt.timedelta(days=1)
+    assert vacation.on_vacation(rosa, later + dt.timedelta(seconds=1)) is None
+    assert vacation.refusal(rosa, 1, later + dt.timedelta(days=6)) is not None  # rest first
+    assert vacation.refusal(rosa, 1, later + dt.timedelta(days=7, seconds=1)) is None
+
+
+def test_her_vacation_holds_her_clock_until_it_ends(tmp_path: Path) -> None:
+    """Her clock runs out while she is on vacation: the stand-in does not play; the log
+    says she is on vacation and her clock starts again, whole, when it ends; then, if
+    she still does not move, the stand-in plays. The limits hold through the API."""
+    time = FakeTime(tmp_path)
+    db = f"sqlite:///{tmp_path / 'fido.db'}"
+    server = ServerProcess(db, tmp_path / "serve.log", env=time.env())
+    server.start()
+    try:
+        base = server.base
+        people = [browser(base) for _ in range(2)]
+        for person, name in zip(people, ("Vera", "Walt"), strict=True):
+            assert person.post("/api/accounts", json={
+                "name": name, "password": PASSWORD}).status_code == 201
+        table = open_table(people[0], [people[1]], "fido set=6",
+                           ["me", "open", "expert"], clock=DAY)
+        wait_until(lambda: read_log(db, table)[0].turn in (0, 1), 10, "no person to move")
+        row, _events = read_log(db, table)
+        seat = row.turn
+        assert seat is not None
+        her = people[seat]
+        assert her.put("/api/account/vacation", json={"days": 15}).status_code == 422
+        r = her.put("/api/account/vacation", json={"days": 3})
+        assert r.status_code == 200 and r.json()["until"] is not None
+        again = her.put("/api/account/vacation", json={"days": 2})
+        assert again.status_code == 409 and again.json()["error"]["code"] == "vacation"
+
+        def kinds() -> list[tuple[str, int | None, str | None]]:
+            _row, events = read_log(db, table)
+            return [(e.kind, e.seat, e.public.get("by")) for e in events
+                    if e.kind in ("move", "vacation")]
+
+        before = kinds()
+        time.advance(DAY + 60)  # her clock runs out: on vacation, it waits
+        httpx.get(f"{base}/api/health")
+        wait_until(lambda: ("vacation", seat, None) in kinds(), 20,
+                   lambda: f"no vacation in the log: {kinds()}")
+        assert kinds() == [*before, ("vacation", seat, None)]
+        row, _events = read_log(db, table)
+        assert row.deadline is not None
+        time.advance(2 * DAY)  # her vacation ends: a whole day again from then
+        httpx.get(f"{base}/api/health")
+        sleep(3)
+        assert kinds() == [*before, ("vacation", seat, None)]
+        time.advance(DAY + 60)  # and that day is over: the stand-in plays
+        httpx.get(f"{base}/api/health")
+        wait_until(lambda: ("move", seat, "clock") in kinds()[len(before):], 75,
+                   lambda: f"her clock did not run out after her vacation: {kinds()}")
+        assert her.put("/api/account/vacation", json={"days": 0}).status_code == 200
+        rest = her.put("/api/account/vacation", json={"days": 1})  # ended a day ago
+        assert rest.status_code == 409, rest.text
+    finally:
+        server.stop()

@@ -258,7 +258,8 @@ def test_a_bot_keeps_its_name_everywhere_and_from_hand_to_hand(browser: Browser,
     line = page.page.locator("#match-line").get_attribute("data-totals")
     shown = score.locator("b").evaluate_all("els => els.map(e => e.dataset.total)")
     assert ",".join(shown) == line, (shown, line)
-    assert score.bounding_box()["y"] < page.page.locator("#hand").bounding_box()["y"]
+    bar, hand = score.bounding_box(), page.page.locator("#hand").bounding_box()
+    assert bar is not None and hand is not None and bar["y"] < hand["y"]
     page.page.set_viewport_size({"width": 1280, "height": 900})
     assert not score.is_visible()  # beside the seats' card: said once
     assert hand1 == hand2, (hand1, hand2)  # the match's bots keep their names

@@ -68,6 +68,7 @@ def export(s: Session, account: Account) -> dict[str, Any]:
         "email_confirmed_at": _time(account.email_confirmed_at),
         "news_by_mail_since": _time(account.notices_since),
         "news_mailed_at": _time(account.notices_mailed_at),
+        "vacation_until": _time(account.vacation_until),
         "has_password": account.password_hash is not None,
         "player": None if player is None else {
             "number": player.number, "name": player.name, "country": player.country,

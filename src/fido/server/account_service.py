@@ -8,6 +8,7 @@ and erased is :mod:`fido.accounts.privacy`'s, the addresses
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import re
 from typing import Any
@@ -17,13 +18,13 @@ from fastapi import Request, Response
 from sqlalchemy.orm import Session
 
 from fido import i18n
-from fido.accounts import addresses, privacy
+from fido.accounts import addresses, privacy, vacation
 from fido.accounts import signup as accounts
 from fido.accounts.mail import post
 from fido.server import policy
 from fido.server.deps import Server, count_against, me, server, set_session_cookie
 from fido.server.errors import ApiError
-from fido.server.schemas import AddressOut
+from fido.server.schemas import AddressOut, VacationOut
 from fido.store import Account
 
 __all__ = [
@@ -104,6 +105,19 @@ def _registered(request: Request, s: Session) -> Account:
     if account.guest:
         raise ApiError(403, "guest", _("a guest has no email address: sign up first"))
     return account
+
+
+def set_vacation(request: Request, days: int) -> VacationOut:
+    """Her vacation: ``days`` from now, or 0 to end the one running (409 ``vacation``
+    when the limits refuse it: fido.accounts.vacation)."""
+    srv = server(request)
+    now = dt.datetime.now(dt.UTC)
+    with srv.store.session() as s:
+        account = policy.own_data(me(request, s))
+        why = vacation.refusal(account, days, now)
+        if why is not None:
+            raise ApiError(409, "vacation", why, field="days")
+        return VacationOut(until=vacation.set_vacation(account, days, now))
 
 
 def confirmation_mail(request: Request, s: Session, account: Account) -> bool:

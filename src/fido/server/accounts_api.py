@@ -45,6 +45,8 @@ from fido.server.schemas import (
     SessionInfo,
     SignIn,
     SignUp,
+    VacationIn,
+    VacationOut,
 )
 from fido.store import INT_MAX, Account, PlayerClaim
 
@@ -164,6 +166,15 @@ def confirm_address(body: LinkToken, request: Request) -> None:
 def set_notices(body: NoticesIn, request: Request) -> AddressOut:
     """Your inbox's news by mail, on (a confirmed address first) or off."""
     return account_service.set_notices(request, body.on)
+
+
+@router.put("/account/vacation", response_model=VacationOut, tags=["accounts"],
+            dependencies=CsrfChecked, responses=errors(401, 403, 409, 422))
+def set_vacation(body: VacationIn, request: Request) -> VacationOut:
+    """Your vacation: for ``days`` from now your clocks at turn-based tables wait (one
+    that runs out starts again when it ends); 0 ends it. At most 14 days, and a new one
+    7 days after the last ended (409 ``vacation``)."""
+    return account_service.set_vacation(request, body.days)
 
 
 @router.post("/unsubscribe", status_code=204, tags=["accounts"], responses=errors(409))

@@ -110,6 +110,16 @@ class EmailIn(_In):
     email: Email | None
 
 
+class VacationIn(_In):
+    """Days of vacation from now (her clocks at turn-based tables wait), or 0: end it."""
+
+    days: Annotated[int, Field(ge=0, le=14)]
+
+
+class VacationOut(BaseModel):
+    until: dt.datetime | None  # the end of her vacation (None: she is on none)
+
+
 class NoticesIn(_In):
     """Her inbox's news by mail, on or off (on: a confirmed address first)."""
 

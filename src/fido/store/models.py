@@ -248,6 +248,10 @@ class Account(Base):
                                                              nullable=True)
     notices_mailed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
                                                                  nullable=True)
+    # her vacation ends (or ended) then: a clock of hers at a turn-based table that runs
+    # out before starts again from there (fido.accounts.vacation; migration 0021)
+    vacation_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
+                                                              nullable=True)
 
     player: Mapped[Player | None] = relationship()
 

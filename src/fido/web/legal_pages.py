@@ -24,7 +24,7 @@ from fido.errors import Refused
 from fido.i18n import _, current
 from fido.server import account_service, deps
 from fido.server.errors import status_of
-from fido.server.schemas import AccountDeletion, AddressOut, EmailIn
+from fido.server.schemas import AccountDeletion, AddressOut, EmailIn, VacationIn
 from fido.web.kit import (
     Form,
     checked,
@@ -122,6 +122,16 @@ async def set_notices(request: Request, form: Form) -> Response:
     return await _account_action(
         request, lambda: account_service.set_notices(request, form.get("on") == "1"),
         "notices")
+
+
+@router.post("/account/vacation")
+async def set_vacation(request: Request, form: Form) -> Response:
+    """Her vacation: days from now (her turn-based clocks wait), or 0 to end it."""
+    def work() -> object:
+        body = checked(VacationIn, {"days": form.get("days", "")})
+        return account_service.set_vacation(request, body.days)
+
+    return await _account_action(request, work, "vacation")
 
 
 @router.get("/confirm", response_class=HTMLResponse)

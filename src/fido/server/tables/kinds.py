@@ -32,6 +32,7 @@ __all__ = [
     "Next",
     "Payload",
     "Start",
+    "Vacation",
     "payload_of",
 ]
 
@@ -49,6 +50,7 @@ class Kind(StrEnum):
     BACK = "back"  # one of hers is open again
     AGAIN = "again"  # she asked to play again (a rematch)
     NEXT = "next"  # everyone goes on to another table (the match's next hand, a rematch)
+    VACATION = "vacation"  # her clock ran out on vacation: it starts again at its end
 
 
 @dataclass(frozen=True)
@@ -129,8 +131,18 @@ class Next(Payload):
     table: str
 
 
+@dataclass(frozen=True)
+class Vacation(Payload):
+    """Her clock ran out while she is on vacation (turn-based tables): it starts again,
+    whole, at ``until`` (Unix seconds), and the row's deadline says when it ends."""
+
+    kind = Kind.VACATION
+    until: float
+
+
 PAYLOADS: dict[Kind, type[Payload]] = {
-    cls.kind: cls for cls in (Join, Leave, Start, Moved, End, Chat, Away, Back, Again, Next)
+    cls.kind: cls for cls in (Join, Leave, Start, Moved, End, Chat, Away, Back, Again, Next,
+                              Vacation)
 }
 
 

@@ -21,6 +21,7 @@ deal is stored for the replay of the log after a restart and never sent.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import random
 import time
@@ -29,6 +30,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from fido.accounts.vacation import on_vacation
 from fido.engine.game import Game
 from fido.engine.moves import Move
 from fido.engine.rules import Ruleset
@@ -40,7 +42,7 @@ from fido.server.tables import refusals, seating, turns
 from fido.server.tables.after import After
 from fido.server.tables.answers import Answers
 from fido.server.tables.feed import CATCH_UP, Feed
-from fido.server.tables.kinds import Away, Back, Chat, Kind, Moved, Payload
+from fido.server.tables.kinds import Away, Back, Chat, Kind, Moved, Payload, Vacation
 from fido.server.tables.log import Loaded, SeatsChange, TableLog
 from fido.server.tables.moves import written_move
 from fido.server.tables.state import RoomContext
@@ -154,6 +156,8 @@ class Room:
                 self.away[e.seat] = e.at
             elif e.kind is Kind.BACK and e.seat is not None:
                 self.away.pop(e.seat, None)
+            elif e.kind is Kind.VACATION:
+                pass  # the row's deadline says when her clock ends now
             else:
                 self.after.apply(e)
             if e.msg_id is not None:
@@ -513,6 +517,11 @@ class Room:
                     or self.timer.task is not asyncio.current_task()):
                 return  # the game moved on, or the timer was disarmed
             self.timer.task = None  # fired: the move re-arms the clock
+            if timer.by == "clock" and turn_based(self.clock):
+                until = await asyncio.to_thread(self._vacation_of, timer.seat)
+                if until is not None:  # on vacation: her clock starts again at its end
+                    await self._vacation(timer.seat, until)
+                    return
             try:
                 events = await self._play(timer.seat, move, timer.by, None, None)
             except Behind:
@@ -524,6 +533,37 @@ class Room:
                 await self.feed.lay_out()
                 self.feed.broadcast(events)
             self._schedule()
+
+    def _vacation_of(self, seat: int) -> float | None:
+        """The end of the vacation the person at ``seat`` is on now (Unix seconds)."""
+        account_id = self.seats[seat].account_id
+        if account_id is None:
+            return None
+        with self.context.store.session(write=False) as s:
+            account = s.get(Account, account_id)
+            until = None if account is None else on_vacation(account, dt.datetime.now(dt.UTC))
+        return None if until is None else until.timestamp()
+
+    async def _vacation(self, seat: int, until: float) -> None:
+        """Her clock ran out on vacation: the log says so, and her clock starts again,
+        whole, at its end (every process reads the row's deadline)."""
+        assert self.clock is not None
+        event = self.new_event(seat, Vacation(until))
+        deadline = until + self.clock
+        try:
+            await self._commit([event], {"deadline": deadline})
+        except Behind:
+            await self.catch_up()
+            self._schedule()
+            return
+        except SQLAlchemyError:
+            log.error("table %s: the vacation could not be written", self.id)
+            self._schedule()
+            return
+        self._apply_events([event])
+        self.deadline = deadline
+        self.feed.broadcast([event])
+        self._schedule()
 
     def stop(self) -> None:
         self.timer.cancel()

@@ -1,6 +1,7 @@
 """Turn-based tables: how often a player's clock may run out before the stand-in takes
 her seat for the rest of the game, whether the table draws and passes for her when
-that is her only move, and the seat to move (her list of the games waiting for her).
+that is her only move, and the seat to move (her list of the games waiting for her);
+an account's vacation (her turn-based clocks wait for its end).
 
 Revision ID: 0021
 Revises: 0020
@@ -25,9 +26,12 @@ def upgrade() -> None:
     op.add_column("game_tables", sa.Column("forced", sa.Boolean(), nullable=False,
                                            server_default=sa.false()))
     op.add_column("game_tables", sa.Column("turn", sa.Integer(), nullable=True))
+    op.add_column("accounts", sa.Column("vacation_until", sa.DateTime(timezone=True),
+                                        nullable=True))
 
 
 def downgrade() -> None:
+    op.drop_column("accounts", "vacation_until")
     op.drop_column("game_tables", "turn")
     op.drop_column("game_tables", "forced")
     op.drop_column("game_tables", "timeouts")

@@ -13,4 +13,5 @@ export const KIND = Object.freeze({
   BACK: "back",
   AGAIN: "again",
   NEXT: "next",
+  VACATION: "vacation",
 });

@@ -124,6 +124,11 @@ function noteEvent(e, catchingUp) {
     note(isMine(e.seat) ? t("You are back") : t("{name} is back", { name: seatName(e.seat) }));
   } else if (e.kind === KIND.END) {
     note(t("Game over"));
+  } else if (e.kind === KIND.VACATION) { // a turn-based table: her clock waits for her
+    const date = new Date(e.until * 1000).toLocaleString(document.documentElement.lang || undefined,
+      { dateStyle: "medium", timeStyle: "short" });
+    note(isMine(e.seat) ? t("You are on vacation: your clock starts again on {date}.", { date })
+      : t("{name} is on vacation: her clock starts again on {date}.", { name: seatName(e.seat), date }));
   }
 }
 
