@@ -414,3 +414,46 @@ def test_a_dead_connection_is_noticed_and_a_move_made_meanwhile_is_sent_when_bac
     finally:
         anna.close()
         server.stop()
+
+
+def test_draw_until_a_tile_fits_draws_on_by_itself_and_stops(browser: Browser,
+                                                             server: str) -> None:
+    """At a classic draw game a stuck player may draw until a tile fits: one click draws
+    on, move by move, and stops when a tile fits or the stock is empty."""
+    anna = Person(browser, server, seed=11)
+    try:
+        anna.sign_up("Dorothea")
+        for _game in range(4):
+            _create(anna, {"ruleset": "draw", "players": 2, "seats": [
+                {"kind": "me"}, {"kind": "bot", "level": "random"}]})
+            button = anna.page.locator("#draw-on")
+            while True:
+                turn = _turn(anna)
+                if turn is None:
+                    break
+                if turn != anna.state()["seat"]:
+                    anna.page.wait_for_timeout(100)
+                    continue
+                if not button.is_visible():
+                    anna.play_one()
+                    continue
+                logged = anna.state()["log"]
+                button.click()
+                anna.page.wait_for_function(
+                    """(n) => { const s = window.fidoTable;
+                       if (s.pending || s.log.length <= n) return false;
+                       const legal = (s.view.legal || []).map((m) => m.move);
+                       return s.view.outcome || s.view.turn !== s.seat
+                           || !(legal.length === 1 && legal[0] === "draw"); }""",
+                    arg=logged, timeout=30_000)
+                drawn = anna.page.evaluate(
+                    "(n) => window.fidoTable.log.slice(n).map((m) => m.move)", logged)
+                assert drawn and all(m == "draw" for m in drawn), drawn
+                legal = anna.page.evaluate(
+                    "() => (window.fidoTable.view.legal || []).map((m) => m.move)")
+                assert legal != ["draw"], legal  # it stopped where it should
+                assert not anna.errors, anna.errors
+                return
+        pytest.fail("no draw in four games")
+    finally:
+        anna.close()

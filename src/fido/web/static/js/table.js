@@ -461,7 +461,17 @@ function renderHand() {
   const moves = new Set(view.legal.map((m) => m.move));
   $("draw").hidden = !(myTurn && moves.has("draw"));
   $("pass").hidden = !(myTurn && moves.has("pass"));
-  $("draw").disabled = $("pass").disabled = Boolean(state.pending);
+  $("draw").disabled = $("pass").disabled = $("draw-on").disabled = Boolean(state.pending);
+  // "draw until a tile fits": where a draw keeps her turn (the classic draw games; at
+  // FIDO's tables she draws one and sits out), one click draws on while drawing is all
+  // she can do, and stops when a tile fits, the stock is empty or the turn is not hers
+  const onlyDraw = myTurn && moves.size === 1 && moves.has("draw");
+  const drawsOn = onlyDraw && !String(state.table?.ruleset || "").startsWith("fido");
+  $("draw-on").hidden = !drawsOn || state.drawingOn;
+  if (!drawsOn) state.drawingOn = false;
+  else if (state.drawingOn && !state.pending) setTimeout(() => {
+    if (state.drawingOn && !state.pending) play("draw");
+  }, 150);
   $("hint").hidden = Boolean(view.outcome);
   const mineDone = view.outcome && view.outcome.seats.find((r) => r.seat === state.seat);
   // a team game: her team's place and total, not hers (two "1st" seats there)
@@ -772,6 +782,10 @@ async function askAgain(bots) {
 // ---------------------------------------------------------------- controls
 
 $("draw").addEventListener("click", () => play("draw"));
+$("draw-on").addEventListener("click", () => {
+  state.drawingOn = true;
+  play("draw");
+});
 $("pass").addEventListener("click", () => play("pass"));
 $("hint").addEventListener("click", askHint);
 document.addEventListener("keydown", (e) => {
