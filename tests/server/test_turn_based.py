@@ -38,6 +38,8 @@ from support.server_procs import (
     wait_until,
 )
 from support.smtp import Inbox, link_in, mail_server
+from support.web_browser import Person as WebPerson
+from support.web_browser import chromium
 
 DAY = 86400
 
@@ -97,12 +99,14 @@ def test_a_turn_based_table_tells_her_waits_for_her_clock_then_replaces_her(
 
 def played_with_mail(server: ServerProcess, db: str, time: FakeTime, inbox: Inbox) -> None:
     base = server.base
-    people = {name: signed_up(base, name, inbox) for name in ("Anna", "Ben", "Cleo")}
-    anna, ben, cleo = people.values()
+    names = ("Anna", "Ben", "Cleo", "Dora")
+    people = {name: signed_up(base, name, inbox) for name in names}
+    anna, ben, cleo, dora = people.values()
     refused = anna.post("/api/tables", json={"ruleset": "fido set=6", "players": 3,
                                              "clock": 4 * DAY})
     assert refused.status_code == 422, refused.text  # at most 3 days a move
-    table = open_table(anna, [ben, cleo], "fido set=6", ["me", "open", "open"], clock=DAY)
+    table = open_table(anna, [ben, cleo, dora], "fido set=6", ["me", "open", "open", "open"],
+                       clock=DAY)
 
     def info() -> dict[str, Any]:
         got: dict[str, Any] = anna.get(f"/api/tables/{table}").json()
@@ -116,7 +120,8 @@ def played_with_mail(server: ServerProcess, db: str, time: FakeTime, inbox: Inbo
     # the opener hears it is her turn, by mail, with the table's address
     row, _events = read_log(db, table)
     assert row.turn is not None
-    opener = ("Anna", "Ben", "Cleo")[row.turn]
+    opener_seat = row.turn
+    opener = names[row.turn]
     told = mail_to(inbox, f"{opener.lower()}@example.org", "fido: 1 new notification")
     assert f"it is your turn at a table: {base}/tables/{table}" in text_of(told)
     # her list of games: this one waits for her, and the nav counts it; the others wait
@@ -129,6 +134,21 @@ def played_with_mail(server: ServerProcess, db: str, time: FakeTime, inbox: Inbo
     other = people[next(n for n in people if n != opener)].get("/games").text
     assert f"{opener} to move · <span class=\"left\">23 h 59 min left" in other, other
 
+    # she plays her turn in her browser: the table page of a turn-based table; her move
+    # reads her "your turn"
+    with chromium() as chrome:
+        page = WebPerson(chrome, base)
+        page.context.add_cookies([{"name": k, "value": v, "url": base}
+                                  for k, v in people[opener].cookies.items()])
+        page.goto(f"/tables/{table}")
+        page.page.wait_for_function("() => window.fidoTable && window.fidoTable.view")
+        assert "turn-based" in page.page.locator(".seats-box .title").inner_text()
+        assert page.my_turn()
+        page.play_one()
+        assert not page.errors, page.errors
+        page.close()
+    assert people[opener].get("/games").text.count('class="running-game yours"') == 0
+
     def moves() -> list[tuple[int | None, str, str]]:
         _row, events = read_log(db, table)
         return [(e.seat, e.public["move"], e.public["by"]) for e in events if e.kind == "move"]
@@ -138,7 +158,7 @@ def played_with_mail(server: ServerProcess, db: str, time: FakeTime, inbox: Inbo
     time.advance(2 * 3600)
     httpx.get(f"{base}/api/health")
     sleep(2)
-    assert all(by == "forced" for _s, _m, by in moves()), moves()
+    assert all(by in ("forced", "player") for _s, _m, by in moves()), moves()
 
     def settled() -> bool:
         """Whether the game goes on, once the table is quiet (what it plays at once,
@@ -168,12 +188,16 @@ def played_with_mail(server: ServerProcess, db: str, time: FakeTime, inbox: Inbo
     assert row.record is not None and row.turn is None
     check_record(row.record, row, events)
 
-    # each seat: run out three times (a day each), then replaced for the game
-    for seat in range(3):
-        bys = [by for s, _m, by in played if s == seat and by != "forced"]
-        assert bys[:3] == ["clock"] * 3, (seat, bys)
-        assert set(bys[3:]) <= {"replaced"}, (seat, bys)
-    assert not {by for _s, _m, by in played} - {"clock", "replaced", "forced"}, played
+    # each seat: run out three times (a day each), then replaced for the game (the
+    # opener played her first turn herself)
+    assert played[0] == (opener_seat, played[0][1], "player")
+    for seat in range(4):
+        bys = [by for s, _m, by in played if s == seat and by not in ("forced", "player")]
+        if "replaced" in bys:
+            assert bys[:3] == ["clock"] * 3 and set(bys[3:]) == {"replaced"}, (seat, bys)
+        else:  # the game ended first
+            assert set(bys) <= {"clock"} and len(bys) <= 3, (seat, bys)
+    assert not {by for _s, _m, by in played} - {"clock", "replaced", "forced", "player"}
     assert days == sum(1 for _s, _m, by in played if by == "clock")  # a day each
 
     # a forced move was her only one: drawing or passing, nothing to lay
@@ -194,20 +218,28 @@ def played_with_mail(server: ServerProcess, db: str, time: FakeTime, inbox: Inbo
 
         wait_until(mailed, 20, "a turn not mailed")
         with store.session(write=False) as s:
-            names = {a.id: a.name for a in s.scalars(select(Account))}
+            accounts = {a.id: a.name for a in s.scalars(select(Account))}
             turns: dict[str, list[Any]] = {}
+            read: list[str] = []
             for n in s.scalars(select(Notification).where(Notification.kind == "turn")
                                .order_by(Notification.id)):
                 assert n.table_id == table
-                turns.setdefault(names[n.account_id] or "", []).append(n.created_at)
+                turns.setdefault(accounts[n.account_id] or "", []).append(n.created_at)
+                if n.read_at is not None:
+                    read.append(accounts[n.account_id] or "")
     finally:
         store.engine.dispose()
-    assert sorted(turns) == ["Anna", "Ben", "Cleo"] and all(
-        len(at) == 3 for at in turns.values()), turns
+    assert sorted(turns) == list(names), turns
+    # each turn that waited for her: every one of hers her clock ran out on, and the
+    # opener's first, which she played
+    waited = {name: sum(1 for s, _m, by in played if s == seat and by in ("clock", "player"))
+              for seat, name in enumerate(names)}
+    assert {name: len(at) for name, at in turns.items()} == waited, (turns, waited)
+    assert read == [opener]  # her own move read the one she was told
     for at in turns.values():
         assert all(b - a >= dt.timedelta(hours=1) for a, b in itertools.pairwise(at))
     lines = sum(text_of(m).count("it is your turn at a table") for m in inbox.mails)
-    assert lines == 9
+    assert lines == sum(waited.values())
 
 
 def test_a_tables_clock_says_whether_it_is_turn_based_and_its_defaults(base: str) -> None:
