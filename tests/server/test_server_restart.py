@@ -235,8 +235,10 @@ def test_kill_9_loses_nothing_acknowledged(store_url: str, tmp_path: Path) -> No
             bys = {e.public["by"] for e in log if e.kind == "move"}
             assert bys <= {"player", "bot"}, f"a stand-in played in table {n}: {bys}"
             # the restarted server wrote everyone away; each was back when she reconnected
+            # (until the game's end: who leaves after it is away again)
+            end = next(i for i, e in enumerate(log) if e.kind == "end")
             for p in at[n]:
-                presence = [e.kind for e in log[len(at_kill[t][1]):]
+                presence = [e.kind for e in log[len(at_kill[t][1]):end]
                             if e.kind in ("away", "back") and e.seat == p.seat]
                 assert presence == ["away", "back"], (p.who, presence)
         final = read_log(store_url, tables[NEVER_READ])[1]

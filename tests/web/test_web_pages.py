@@ -102,6 +102,28 @@ def test_a_table_of_every_ruleset_opens_from_the_form(server: str, game: str) ->
         "dominoes</title>" in page.text
 
 
+def test_the_clock_and_the_forced_moves_come_from_the_form(server: str) -> None:
+    """A day a move is a turn-based table, its draws and passes played at once unless
+    she says never; a real-time table plays them only if she says always."""
+    client, token = _sign_up(server, "Clocks")
+    assert "86400" in _parse(client.get("/").text).options["clock"]
+    for clock, forced, turn_based, played in (("86400", "auto", True, True),
+                                              ("86400", "off", True, False),
+                                              ("30", "auto", False, False),
+                                              ("30", "on", False, True)):
+        form = _table_form(token, clock=clock, forced=forced, seat1="open", seat2="open",
+                           seat3="open")
+        r = client.post("/tables", data=form)
+        assert r.status_code == 303, r.text
+        table = client.get("/api" + r.headers["location"]).json()
+        assert (table["clock"], table["turn_based"], table["forced"]) == (
+            int(clock), turn_based, played)
+        assert client.post(r.headers["location"] + "/leave",  # the next may open
+                           data={"csrf_token": token}).status_code == 303
+    bad = client.post("/tables", data=_table_form(token, forced="sometimes"))
+    assert bad.status_code == 422 and "Choose one of the choices offered." in bad.text
+
+
 def test_fido_options_and_divisor_become_the_ruleset(server: str) -> None:
     client, token = _sign_up(server, "Options")
     form = _table_form(token, set="12", divisor="5", direction="counterclockwise",

@@ -63,6 +63,19 @@ def _create(person: Person, body: dict[str, Any]) -> str:
     return table_id
 
 
+def _at_her_turn(person: Person, name: str) -> None:
+    """Signed up as ``name``, at a table of two greedy bots, and it is her turn."""
+    person.sign_up(name)
+    _create(person, {"ruleset": "fido set=6", "players": 3, "seats": [
+        {"kind": "me"}, {"kind": "bot", "level": "greedy"},
+        {"kind": "bot", "level": "greedy"}]})
+    for _moves in range(12):
+        if _turn(person) == person.state()["seat"]:
+            break
+        person.page.wait_for_timeout(200)
+    assert _turn(person) == person.state()["seat"]
+
+
 def _noted(text: str) -> str:
     """A wait for a note in the table's log that says ``text``."""
     return ("() => [...document.querySelectorAll('#log li')]"
@@ -351,15 +364,7 @@ def test_a_move_the_table_could_not_save_is_sent_again_by_the_page(
 
     monkeypatch.setattr(Room, "_commit", flaky)
     try:
-        anna.sign_up("Rosemarie")
-        _create(anna, {"ruleset": "fido set=6", "players": 3, "seats": [
-            {"kind": "me"}, {"kind": "bot", "level": "greedy"},
-            {"kind": "bot", "level": "greedy"}]})
-        for _moves in range(12):
-            if _turn(anna) == anna.state()["seat"]:
-                break
-            anna.page.wait_for_timeout(200)
-        assert _turn(anna) == anna.state()["seat"]
+        _at_her_turn(anna, "Rosemarie")
         failures["left"] = 2  # her next move: refused twice, then taken
         played = anna.play_one()
         assert failures["left"] == 0
@@ -382,15 +387,7 @@ def test_a_dead_connection_is_noticed_and_a_move_made_meanwhile_is_sent_when_bac
     server.start()
     anna = Person(browser, server.base, seed=7)
     try:
-        anna.sign_up("Rosalind")
-        _create(anna, {"ruleset": "fido set=6", "players": 3, "seats": [
-            {"kind": "me"}, {"kind": "bot", "level": "greedy"},
-            {"kind": "bot", "level": "greedy"}]})
-        for _moves in range(12):
-            if _turn(anna) == anna.state()["seat"]:
-                break
-            anna.page.wait_for_timeout(200)
-        assert _turn(anna) == anna.state()["seat"]
+        _at_her_turn(anna, "Rosalind")
         assert anna.page.locator("#conn").get_attribute("data-state") == "connected"
         logged = anna.state()["log"]
         server.freeze()

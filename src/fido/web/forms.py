@@ -270,6 +270,11 @@ def table_body(form: Mapping[str, str]) -> dict[str, Any]:
         raise FormError(gettext("Choose one of the clocks offered."))
     if seconds:
         body["clock"] = seconds
+    forced = form.get("forced", "auto")  # auto: on at a turn-based table (the API's None)
+    if forced not in ("auto", "on", "off"):
+        raise FormError(gettext("Choose one of the choices offered."))
+    if forced != "auto":
+        body["forced"] = forced == "on"
     match = _match(form, text)
     if match is not None:
         body["match"] = match

@@ -210,7 +210,8 @@ class TableLog:
             cursor.execute(sql.notify, (NOTIFY_CHANNEL, f"{self.table_id}:{values['seq']}"))
 
 
-_PLAIN = frozenset({"seq", "move_seq", "deadline"})  # plain numbers: no type to convert
+# plain numbers: no type to convert (the seat to move too: every move writes it)
+_PLAIN = frozenset({"seq", "move_seq", "deadline", "turn"})
 _EVENT_COLUMNS = ("table_id", "seq", "kind", "seat", "account_id", "msg_id", "public",
                   "private", "at")
 
