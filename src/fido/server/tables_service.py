@@ -315,14 +315,20 @@ def running(s: Session, me: Account, limit: int = 100) -> list[tuple[TableRow, i
     one whose clock ends soonest first (no clock: last), then the others, the newest
     first (her list of games, at a turn-based table above all). The rows keep their
     seats and their people for ``s``'s life."""
+    waiting = TableRow.turn == SeatRow.seat
     query = (select(TableRow, SeatRow.seat).join(SeatRow, SeatRow.table_id == TableRow.id)
              .where(TableRow.status == "running", SeatRow.account_id == me.id)
              .options(selectinload(TableRow.seats).selectinload(SeatRow.account))
+             .order_by(waiting.desc(), TableRow.created_at.desc())  # the limit keeps hers
              .limit(limit))
-    rows = [(row, seat) for row, seat in s.execute(query)]
-    return sorted(rows, key=lambda r: (
-        r[0].turn != r[1], r[0].deadline is None if r[0].turn == r[1] else False,
-        r[0].deadline or 0.0 if r[0].turn == r[1] else -r[0].created_at.timestamp()))
+
+    def order(pair: tuple[TableRow, int]) -> tuple[bool, float]:
+        row, seat = pair
+        if row.turn == seat:  # hers: the clock that ends first first, no clock last
+            return False, row.deadline if row.deadline is not None else float("inf")
+        return True, -row.created_at.timestamp()
+
+    return sorted(((row, seat) for row, seat in s.execute(query)), key=order)
 
 
 def person(s: Session, account_id: int) -> Account | None:

@@ -136,7 +136,8 @@ def clock_label(seconds: int) -> str:
 def time_left(seconds: int) -> str:
     """The time left on a clock, as her list of games says it: "2 d 3 h", "5 h 20 min",
     "4:05"."""
-    days, hours = divmod(seconds, 86400)[0], seconds % 86400 // 3600
+    days, rest = divmod(seconds, 86400)
+    hours = rest // 3600
     if days:
         return gettext("{days} d {hours} h").format(days=days, hours=hours)
     if hours:

@@ -70,7 +70,7 @@ from fido.web.kit import (
 from fido.web.queue_form import BOT_WAITS, QUEUE_FORM, queue_body, queue_games, queue_view
 
 if TYPE_CHECKING:  # the rows the tables service hands back, named in annotations only
-    from fido.store import TableRow
+    from fido.store import SeatRow, TableRow
 
 __all__ = ["router"]
 
@@ -89,6 +89,16 @@ def _results(record: str | None) -> dict[str, Any] | None:
     return results if isinstance(results, dict) else None
 
 
+def _seat_name(row: TableRow, seat: SeatRow) -> str:
+    """A seat's name as the lists give it: her name (a guest's in the reader's language),
+    a bot's as its table named it (by the match's id for a match's hands)."""
+    if seat.account is not None:
+        return seat.account.name or guest_name(seat.account.id)
+    if seat.kind == "bot":
+        return bot_name(seat.bot or "", seat.seat, row.match_id or row.id)
+    return ""
+
+
 def _games_rows(rows: list[TableRow]) -> list[dict[str, Any]]:
     """Finished tables as the lists show them: who sat where, finals and places."""
     out = []
@@ -97,9 +107,7 @@ def _games_rows(rows: list[TableRow]) -> list[dict[str, Any]]:
         by_seat = {r.get("seat"): r for r in results.get("seats", []) if isinstance(r, dict)}
         seats = []
         for seat in row.seats:
-            name = (seat.account.name or guest_name(seat.account.id)) if seat.account else (
-                bot_name(seat.bot or "", seat.seat, row.match_id or row.id)
-                if seat.kind == "bot" else "")
+            name = _seat_name(row, seat)
             res = by_seat.get(seat.seat, {})
             seats.append({"seat": seat.seat, "name": name, "account": seat.account_id,
                           "final": res.get("final"), "place": res.get("place")})
@@ -478,10 +486,7 @@ def _running_rows(rows: list[tuple[TableRow, int]]) -> list[dict[str, Any]]:
     now = time.time()
     out = []
     for row, mine in rows:
-        names = {seat.seat: (seat.account.name or guest_name(seat.account.id))
-                 if seat.account else bot_name(seat.bot or "", seat.seat, row.match_id or row.id)
-                 if seat.kind == "bot" else ""
-                 for seat in row.seats}
+        names = {seat.seat: _seat_name(row, seat) for seat in row.seats}
         left = None if row.deadline is None else max(0, int(row.deadline - now))
         out.append({"id": row.id, "ruleset": row.ruleset, "clock": row.clock,
                     "turn_based": turn_based(row.clock), "yours": row.turn == mine,
