@@ -11,14 +11,14 @@ from support.server_live import browser as http_client
 from support.server_live import cookie_header
 
 
-def guest_table(base: str, ruleset: str = "fido set=6") -> tuple[Any, str]:
-    """A guest's table with two bots (it starts at once); the guest's client and the id."""
+def guest_table(base: str, ruleset: str = "fido set=6", players: int = 3) -> tuple[Any, str]:
+    """A guest's table with bots (it starts at once); the guest's client and the id."""
     me = http_client(base)
     me.post("/api/guest")
+    bots = [{"kind": "bot", "level": level} for level in ("greedy", "random") * 4]
     table = me.post("/api/tables", json={
-        "ruleset": ruleset, "players": 3,
-        "seats": [{"kind": "me"}, {"kind": "bot", "level": "greedy"},
-                  {"kind": "bot", "level": "random"}]}).json()["id"]
+        "ruleset": ruleset, "players": players,
+        "seats": [{"kind": "me"}, *bots[:players - 1]]}).json()["id"]
     return me, table
 
 

@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 from sqlalchemy import select, update
 
+from fido.engine.tiles import Tile
 from fido.record import GameRecord
 from fido.server.analysis_jobs import AnalysisJobs
 from fido.server.errors import ApiError
@@ -56,7 +57,7 @@ def test_a_player_asks_for_the_analysis_of_her_moves(store_url: str) -> None:
         assert r.status_code == 403 and r.json()["error"]["code"] == "not_your_seat"
         r = httpx.post(f"{base}/api/tables/{table}/analysis", json={}, cookies=me.cookies)
         assert r.status_code == 403  # no CSRF token
-        assert me.get(f"/api/tables/{table}/analysis").json() == {"analyses": []}
+        assert me.get(f"/api/tables/{table}/analysis").json() == {"analyses": [], "better": {}}
 
         r = me.post(f"/api/tables/{table}/analysis", json={})
         assert r.status_code in (200, 202), r.text
@@ -134,9 +135,25 @@ def test_the_replay_shows_what_each_move_cost(browser: Browser, tmp_path: Any) -
             # her biggest mistake is the first one named, and it leads to its move
             page.locator("#analysis-summary .mistake").first.click()
             expect(page.locator("#step-label")).to_contain_text(str(worst["number"]))
-        # a step that is not her decision says nothing
+        # a mistake is shown on the table: the tile she laid (the last, marked) and the
+        # better move's tile, drawn where it would have lain
+        mistakes = [d for d in decisions if d["loss"] >= 0.05 and "@" in d["best"]]
+        assert mistakes, "she played her last legal move each turn: never the best?"
+        better = me.get(f"/api/tables/{table}/analysis").json()["better"]
+        for d in mistakes[:2]:
+            page.locator(f"#moves li[data-step='{d['number']}'] button").click()
+            expect(move).to_contain_text(f"best was {d['best']} (green on the table)")
+            ghost = page.locator("#board .better")
+            expect(ghost).to_have_count(1)
+            best = Tile.from_text(d["best"].split("@")[0])
+            drawn = better[str(d["number"])]
+            assert Tile(drawn["first"], drawn["second"]) == best
+            assert Tile.from_text(ghost.get_attribute("data-tile") or "") == best
+            expect(page.locator("#board .placed.last")).to_have_count(1)
+        # a step that is not her decision says nothing, and shows no other tile
         page.locator("#moves li[data-step='0'] button").click()
         expect(move).to_be_hidden()
+        expect(page.locator("#board .better")).to_have_count(0)
         watcher.goto(f"/tables/{table}/replay")
         expect(watcher.page.locator("#analysis-summary")).to_contain_text("decision")
         expect(watcher.page.locator("#analysis-summary")).to_contain_text(f"{her}: ")
@@ -165,7 +182,7 @@ def test_one_player_cannot_fill_the_queue(store_url: str) -> None:
         r = me.post(f"/api/tables/{table}/analysis", json={})
         assert r.status_code == 429, r.text
         assert r.json()["error"]["code"] == "analyses_waiting"
-        assert me.get(f"/api/tables/{table}/analysis").json() == {"analyses": []}
+        assert me.get(f"/api/tables/{table}/analysis").json() == {"analyses": [], "better": {}}
         # another player's request is not held up by hers
         r = other.post(f"/api/tables/{other_table}/analysis", json={})
         assert r.status_code in (200, 202), r.text

@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page
 
 from fido.announcements import Knocked, Wiped, events_of
 from fido.record import GameRecord
+from support.tables import finish_game, guest_table
 from support.web_browser import Person, play_until
 
 
@@ -257,3 +258,55 @@ def test_signing_out_in_another_tab_turns_the_table_page_to_a_spectators(
     assert anna.page.url.endswith(f"/tables/{tid}")
     assert anna.page.locator("form[action='/signout']").count() == 0  # the nav: signed out
     anna.close()
+
+
+def _boxes(page: Page, selector: str) -> list[dict[str, float]]:
+    boxes: list[dict[str, float]] = page.locator(selector).evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); "
+        "return {l: r.left, t: r.top, r: r.right, b: r.bottom}; })")
+    return boxes
+
+
+def _inside(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["l"] >= b["l"] - 0.5 and a["r"] <= b["r"] + 0.5 and a["t"] >= b["t"] - 0.5 \
+        and a["b"] <= b["b"] + 0.5
+
+
+def _meet(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["l"] < b["r"] and b["l"] < a["r"] and a["t"] < b["b"] and b["t"] < a["b"]
+
+
+def test_the_final_double18_table_is_shown_whole_and_clear_of_the_buttons(
+        browser: Browser, server: str) -> None:
+    """The trial's phone: the final board was cut at its edge (a double's places missing)
+    and a tile lay under "fit". At the game's end the whole table is fitted, on a phone
+    and on a desktop, every tile and open place inside the board and none under the zoom
+    buttons; two-digit numbers are set smaller than one-digit ones."""
+    me, table = guest_table(server, "fido set=18", players=5)
+    finish_game(server, me, table)
+    for width, height in ((390, 844), (1440, 900)):
+        person = Person(browser, server, width=width, height=height)
+        person.context.add_cookies([{"name": k, "value": v, "url": server}
+                                    for k, v in me.cookies.items()])
+        try:
+            person.goto(f"/tables/{table}")
+            page = person.page
+            page.wait_for_function("() => window.fidoTable && window.fidoTable.view"
+                                   " && window.fidoTable.view.outcome")
+            page.wait_for_timeout(400)  # the tiles' move-in
+            board = _boxes(page, "#board")[0]
+            tools = _boxes(page, ".board-box .board-tools button")
+            things = _boxes(page, "#board .placed rect") + _boxes(page, "#board .slot circle")
+            assert len(things) > 40
+            outside = [b for b in things if not _inside(b, board)]
+            assert not outside, f"{len(outside)} of {len(things)} cut at {width}px"
+            under = [b for b in things if any(_meet(b, t) for t in tools)]
+            assert not under, f"{len(under)} under the zoom buttons at {width}px"
+            sizes = page.locator("#board .placed text").evaluate_all(
+                "els => els.map(e => [e.textContent.length, "
+                "parseFloat(getComputedStyle(e).fontSize)])")
+            one = {s for n, s in sizes if n == 1}
+            two = {s for n, s in sizes if n == 2}
+            assert one and two and max(two) < min(one)
+        finally:
+            person.close()

@@ -16,10 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from fido.i18n import _
+from fido.record import GameRecord
 from fido.server import deps
 from fido.server.analysis_jobs import analysis_json
 from fido.server.deps import CsrfChecked, errors
 from fido.server.errors import ApiError
+from fido.server.replay import better_tiles
 from fido.store import AnalysisRow, SeatRow
 
 __all__ = ["router"]
@@ -72,9 +74,15 @@ async def ask(table_id: Annotated[str, Depends(deps.table_id)], body: AnalysisIn
 @router.get("/tables/{table_id}/analysis", responses=errors(403, 404, 409))
 def read(table_id: Annotated[str, Depends(deps.table_id)],
          request: Request) -> dict[str, Any]:
-    """The analyses of a finished game (any seat asked for), with their status."""
-    deps.finished_record(request, table_id, "analysis")
+    """The analyses of a finished game (any seat asked for), with their status; and
+    where each better move would have lain (``better``: move number -> its tile's
+    drawing), so the replay shows it on the table."""
+    record = deps.finished_record(request, table_id, "analysis")
     with deps.server(request).store.session(write=False) as s:
         rows = s.scalars(select(AnalysisRow).where(AnalysisRow.table_id == table_id)
                          .order_by(AnalysisRow.seat))
-        return {"analyses": [analysis_json(r) for r in rows]}
+        analyses = [analysis_json(r) for r in rows]
+    better = {d["number"]: d["best"] for a in analyses if "result" in a
+              for d in a["result"].get("decisions", []) if d["best"] != d["played"]}
+    tiles = better_tiles(GameRecord.from_json(record), better) if better else {}
+    return {"analyses": analyses, "better": {str(n): t for n, t in tiles.items()}}

@@ -13,11 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from fido.engine.game import Game
+from fido.engine.moves import Move, Placement
 from fido.engine.table import Table
+from fido.errors import FidoError
+from fido.layout import Layouter
 from fido.record import GameRecord
 from fido.server.wire import TableDrawing, hand_rows_json, sum_note, table_event
 
-__all__ = ["replay_json"]
+__all__ = ["better_tiles", "replay_json"]
 
 
 def _state(game: Game, table: Table, drawing: TableDrawing) -> dict[str, Any]:
@@ -63,3 +66,30 @@ def replay_json(record: GameRecord) -> dict[str, Any]:
         "steps": steps,
         "outcome": game.outcome.to_dict() if game.outcome is not None else None,
     }
+
+
+def better_tiles(record: GameRecord, better: dict[int, str]) -> dict[int, dict[str, Any]]:
+    """Where the better move of an analysed decision (move number -> that move's text)
+    would have lain on the table as it was: the replay draws it beside the tile laid
+    (docs/web.md, "The analysis"). A move that lays no tile, or does not fit, has none."""
+    out: dict[int, dict[str, Any]] = {}
+    if not better:
+        return out
+    last = max(better)
+    start = record.new_game()
+    lay = Layouter.from_table(start.table, start.rules.max_pips)
+    for number, _turn, game in record.steps():
+        text = better.get(number)
+        if text is not None:
+            try:
+                move = Move.from_text(text)
+                p = lay.copy().add(move) if isinstance(move, Placement) else None
+            except (FidoError, ValueError):
+                p = None
+            if p is not None:
+                out[number] = {"index": p.index, "x": p.x, "y": p.y, "angle": p.angle,
+                               "first": p.first, "second": p.second}
+        if number >= last:
+            break
+        lay.extend(game.table.placements[len(lay):])
+    return out

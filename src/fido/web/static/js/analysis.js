@@ -19,6 +19,7 @@ export class Analysis {
     Object.assign(this, { tableId, mySeat, csrf, seatName, go, onChange });
     this.bySeat = new Map(); // seat -> { status, result?, error? }
     this.byStep = new Map(); // move number -> decision
+    this.better = {}; // move number -> where its better move would have lain (the server's drawing)
     this.timer = null;
     this.box = document.getElementById("analysis");
     this.button = document.getElementById("analyse");
@@ -33,7 +34,9 @@ export class Analysis {
     try {
       const answer = await fetch(this.url(), { headers: { Accept: "application/json" } });
       if (!answer.ok) return;
-      this.apply((await answer.json()).analyses || []);
+      const body = await answer.json();
+      this.better = body.better || {};
+      this.apply(body.analyses || []);
     } catch { /* offline: the replay works without it */ }
   }
 
@@ -69,6 +72,7 @@ export class Analysis {
         return;
       }
       this.apply([body]);
+      if (body.status === "done") this.load(); // done already: with its better moves' places
     } catch {
       this.status(t("The server cannot be reached: try again in a moment."));
       this.button.disabled = false;
@@ -134,6 +138,12 @@ export class Analysis {
       worst.length ? el("p", { class: "mistakes" }, t("Biggest mistakes:"), " ", ...worst) : null);
   }
 
+  /** The better move of step `i` as a tile on the table, when the move played lost points. */
+  betterTile(i) {
+    const d = this.byStep.get(i);
+    return d && d.loss >= NEAR ? this.better[String(i)] || null : null;
+  }
+
   /** What the analysis says of the move of step `i` (empty when it has nothing). */
   renderStep(i) {
     const d = this.byStep.get(i);
@@ -149,7 +159,8 @@ export class Analysis {
       el("span", { class: "label" }, t("Analysis")), " ",
       t("{name} played {move}:", { name: this.seatName(d.seat), move: d.played }), " ",
       ...(d.loss < NEAR ? [el("b", { class: "best" }, t("the best move"))]
-        : [t("best was {move},", { move: d.best }), " ",
+        : [this.betterTile(i) ? t("best was {move} (green on the table),", { move: d.best })
+          : t("best was {move},", { move: d.best }), " ",
           el("b", { class: "lost" }, t("{points} points lost", { points: fmt(d.loss) })), exact]));
   }
 

@@ -28,7 +28,7 @@ window.fidoAssistant = state; // for the browser tests and the curious
 state.isCurrent = () => current();
 
 const board = $("board");
-const viewport = new Viewport(board);
+const viewport = new Viewport(board, [...document.querySelectorAll(".board-tools")]);
 
 // ---------------------------------------------------------------- the game's list
 

@@ -65,7 +65,8 @@ const kept = new WeakMap(); // board -> { tiles, slots, targets, placed: Map(ind
 /**
  * Draw `geometry` into `board` (an <svg>): tiles, open slots, and `targets`
  * ([{ slot, points, move, label, text? }]) as buttons that call `onTarget(target)`;
- * a target shows `text` when given, else the points it scores.
+ * a target shows `text` when given, else the points it scores. `better`: a tile drawn
+ * where it is not (the analysis's better move, in the replay), over the others.
  *
  * The first draw builds the board; a later one keeps the tiles it drew, keyed by
  * their index: a new tile is added (it moves in, unless `moveIn` is false), a tile
@@ -74,7 +75,7 @@ const kept = new WeakMap(); // board -> { tiles, slots, targets, placed: Map(ind
  * phone's slow CPU costs one group, not the whole table.
  */
 export function drawBoard(board, geometry, { maxPips, last, targets, onTarget, scale = 40,
-  moveIn = true }) {
+  moveIn = true, better = null }) {
   const big = Math.max(CELL, 13 / scale); // a target's touch area: at least 26 px across
   let layers = kept.get(board);
   const fresh = !layers || layers.tiles.parentNode !== board; // none yet, or cleared since
@@ -83,6 +84,12 @@ export function drawBoard(board, geometry, { maxPips, last, targets, onTarget, s
   const byslot = new Map(targets.map((t) => [t.slot, t]));
   layers.slots.replaceChildren(...slotMarks(geometry, byslot));
   layers.targets.replaceChildren(...targetButtons(geometry, byslot, big, onTarget));
+  if (better) {
+    const g = svg("g", { class: "better", "data-tile": `${better.first}-${better.second}` });
+    g.style.transform = `translate(${better.x}px, ${better.y}px)`;
+    g.append(tileFace(better, maxPips));
+    layers.targets.append(g);
+  }
 }
 
 /** The three layers of a board, bottom to top: tiles, open slots, targets. */
@@ -156,7 +163,7 @@ function tileFace(t, maxPips) {
   const uy = Math.round(Math.sin(rad)) * 0.5;
   for (const [v, sx] of [[t.first, -1], [t.second, 1]]) {
     face.append(svg("text", { x: sx * ux, y: sx * uy,
-      class: `n h${hue(v, maxPips)}`, fill: `hsl(${hue(v, maxPips)} 70% 30%)` }, String(v)));
+      class: `n h${hue(v, maxPips)}${v > 9 ? " two" : ""}`, fill: `hsl(${hue(v, maxPips)} 70% 30%)` }, String(v)));
   }
   return face;
 }
@@ -217,8 +224,9 @@ function targetButtons(geometry, byslot, big, onTarget) {
  * viewBox. `auto` stays true until the person moves the view herself.
  */
 export class Viewport {
-  constructor(board) {
+  constructor(board, covers = []) {
     this.board = board;
+    this.covers = covers; // what lies over the board: fit() keeps the table clear of it
     this.box = [-4, -3, 8, 6]; // x, y, width, height
     this.auto = true;
     this.pointers = new Map();
@@ -290,16 +298,42 @@ export class Viewport {
     this.apply();
   }
 
-  /** Show [x0, y0, x1, y1] whole, with a margin, no closer than `maxScale` px per unit. */
+  /**
+   * Show [x0, y0, x1, y1] whole, with a margin, no closer than `maxScale` px per unit,
+   * and clear of the buttons laid over the board (`covers`: elements in a corner, such
+   * as the zoom buttons): beside them or below them, whichever shows it bigger. A
+   * whole double-18 table on a phone is small; none of it may lie under "fit".
+   */
   fit([x0, y0, x1, y1], maxScale = 60) {
     const r = this.board.getBoundingClientRect();
-    let w = x1 - x0 + 3;
-    let h = y1 - y0 + 3;
-    if (r.width && r.height) {
-      const s = Math.min(r.width / w, r.height / h, maxScale);
-      w = r.width / s; h = r.height / s;
+    const w = x1 - x0 + 1.5;
+    const h = y1 - y0 + 1.5;
+    if (!r.width || !r.height) {
+      this.box = [(x0 + x1) / 2 - w / 2, (y0 + y1) / 2 - h / 2, w, h];
+      this.apply();
+      return;
     }
-    this.box = [(x0 + x1) / 2 - w / 2, (y0 + y1) / 2 - h / 2, w, h];
+    const pad = 8; // px around it
+    const place = (left, top, right, bottom) => { // the area it may use, in px
+      const s = Math.min((right - left - 2 * pad) / w, (bottom - top - 2 * pad) / h, maxScale);
+      return { s, px: (left + right) / 2, py: (top + bottom) / 2 };
+    };
+    let best = place(0, 0, r.width, r.height);
+    for (const el of this.covers) {
+      const c = el.getBoundingClientRect();
+      if (!c.width || !c.height) continue;
+      const [cl, ct, cr, cb] = [c.left - r.left, c.top - r.top, c.right - r.left, c.bottom - r.top];
+      const cw = w * best.s / 2, ch = h * best.s / 2;
+      const hidden = best.px + cw > cl && best.px - cw < cr && best.py + ch > ct && best.py - ch < cb;
+      if (!hidden) continue;
+      const free = [ // the board less the band the buttons stand in
+        cb < r.height / 2 ? place(0, cb, r.width, r.height) : place(0, 0, r.width, ct),
+        cr > r.width / 2 ? place(0, 0, cl, r.height) : place(cr, 0, r.width, r.height),
+      ];
+      best = free[0].s >= free[1].s ? free[0] : free[1];
+    }
+    const vw = r.width / best.s, vh = r.height / best.s;
+    this.box = [(x0 + x1) / 2 - best.px / best.s, (y0 + y1) / 2 - best.py / best.s, vw, vh];
     this.apply();
   }
 

@@ -25,7 +25,7 @@ const state = {
 window.fidoReplay = state; // for the browser tests and the curious
 
 const board = $("board");
-const viewport = new Viewport(board);
+const viewport = new Viewport(board, [...document.querySelectorAll(".board-tools")]);
 let fitWhole = false; // "fit" shows the whole table at every step, however small
 const effects = new Effects($("board-box"), $("fx"), $("sound"));
 state.effects = effects.log;
@@ -169,7 +169,7 @@ function renderBoard(step, moveIn) {
   const placed = step.move && step.move !== "draw" && step.move !== "pass";
   drawBoard(board, geometry, { maxPips: maxPipsOf(state.data.ruleset),
     last: placed ? step.table.length - 1 : -1, targets: [], onTarget: () => {},
-    scale: viewport.scale(), moveIn });
+    scale: viewport.scale(), moveIn, better: analysis.betterTile(state.step) });
   state.geometry = geometry;
 }
 
@@ -316,6 +316,7 @@ const analysis = new Analysis({
     if (!state.data) return;
     analysis.markLog($("moves"));
     analysis.renderStep(state.step);
+    renderBoard(state.data.steps[state.step], false); // a better move on the table
   },
 });
 state.analysis = analysis; // for the browser tests

@@ -192,7 +192,7 @@ function targetsFor(tile) {
 // ---------------------------------------------------------------- rendering
 
 const board = $("board");
-const viewport = new Viewport(board);
+const viewport = new Viewport(board, [...document.querySelectorAll(".board-tools")]);
 const effects = new Effects($("board-box"), $("fx"), $("sound"));
 state.effects = effects.log;
 const signals = new TurnSignals($("notify"), effects);
@@ -671,10 +671,12 @@ const TARGETS_READ = 20; // ... and at which a target's ring (a tile's half) and
  * Where the board looks on its own: the whole table when it reads at that size;
  * otherwise (a big table, a small screen) the action at a readable size: the
  * picked tile's targets (the best one when they are far apart), else the last
- * tile. "fit" shows everything; panning or zooming by hand stops this.
+ * tile. At the game's end, the whole final table however small. "fit" shows
+ * everything; panning or zooming by hand stops this.
  */
 function autoView(geometry, targets) {
   const all = bounds(geometry);
+  if (state.view?.outcome) { viewport.fit(all, 44); return; } // the final table, whole
   const wanted = geometry.markers.filter((m) => targets.some((x) => x.slot === m.slot));
   if (viewport.fitScale(all) >= (wanted.length ? TARGETS_READ : READABLE)) {
     viewport.fit(all, 44);
