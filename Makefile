@@ -107,13 +107,14 @@ test: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
 		tests/engine/test_notation.py tests/engine/test_properties.py tests/engine/test_undo_chance.py \
 		tests/engine/test_hostile_input.py tests/engine/test_position.py
 
-# docs/screenshots/: the lobby, two tables, the ranking pages, an event, the German pages, a match,
+# docs/screenshots/: the lobby, two tables, turn-based play, the ranking pages, an event, the German pages, a match,
 # its rematch vote and the queue, at phone and desktop size
 screenshots: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/web_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/ranking_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/event_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/german_screenshots.py docs/screenshots
+	PYTHONPATH=tests $(BIN)/python tools/screenshots/turn_based_screenshots.py docs/screenshots
 	FIDO_SHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_web_match.py tests/web/test_web_queue.py
 
 $(VENV)/.installed-bench: $(DEV_STAMP)

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from fido.server import queue
+from fido.server import queue, queue_service
 from support.server_live import browser
 
 
@@ -147,6 +147,8 @@ def test_a_closed_page_is_out_of_the_queue_after_a_while(
     ({"game": "fido", "bots_after": 0}, "bots_after"),
     ({"game": "fido", "bots_after": 601}, "bots_after"),
     ({"game": "fido", "extra": 1}, "extra"),
+    ({"game": "fido", "clock": 60}, "clock"),  # a turn-based clock is an hour or more
+    ({"game": "fido", "clock": 259201}, "clock"),
 ])
 def test_bad_requests_are_refused_and_change_nothing(
         base: str, body: dict[str, Any], field: str) -> None:
@@ -187,3 +189,44 @@ def test_no_second_queue_table_while_she_plays_one(base: str) -> None:
     state = gina.get("/api/queue").json()
     assert state["entry"]["status"] == "seated" and state["entry"]["table"] == first
     assert gina.delete("/api/queue").status_code == 200
+
+
+def test_a_turn_based_wait_outlasts_a_closed_page_and_pairs_the_same_clock_only(
+        base: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn-based request (a day a move) waits with her page closed (a real-time one is
+    dropped then), sits only with people who asked for the same time per move, and its
+    table is turn-based; she may ask while she plays a real-time game, and a person holds
+    at most TURN_BASED_GAMES turn-based games from the queue."""
+    monkeypatch.setattr(queue, "STALE", 1.0)
+    anna, bert, cleo, dora = guest(base), guest(base), guest(base), guest(base)
+    # dora plays a real-time game: a turn-based request is hers to make all the same
+    queued(dora, game="straight", players=2, bots_after=1)
+    time.sleep(1.2)
+    assert dora.get("/api/queue").json()["entry"]["status"] == "seated"
+    first = queued(anna, game="sebastopol", players=4, clock=86400)
+    assert first["entry"]["clock"] == 86400
+    assert [g for g in first["games"] if g["ruleset"] == "sebastopol"] == [
+        {"ruleset": "sebastopol", "clock": 86400, "waiting": 1}]
+    queued(bert, game="sebastopol", players=4, clock=3600)  # another clock: not with her
+    time.sleep(1.5)  # neither polls: a real-time entry would be gone
+    queued(cleo, game="sebastopol", players=4, clock=86400)
+    state = queued(dora, game="sebastopol", players=4, clock=86400)
+    assert state["entry"]["status"] == "waiting"  # three of the same clock: not four yet
+    assert {(g["clock"], g["waiting"]) for g in state["games"]
+            if g["ruleset"] == "sebastopol"} == {(86400, 3), (3600, 1)}
+    assert anna.get("/api/queue").json()["entry"]["status"] == "waiting"
+    erin = guest(base)
+    state = queued(erin, game="sebastopol", players=4, clock=86400)
+    assert state["entry"]["status"] == "seated", state
+    table = httpx.get(f"{base}/api/tables/{state['entry']['table']}").json()
+    assert table["clock"] == 86400 and table["turn_based"] and table["status"] == "running"
+    assert {s["account"] for s in table["seats"]} == {
+        account_of(p) for p in (anna, cleo, dora, erin)}
+    assert bert.get("/api/queue").json()["entry"]["status"] == "waiting"
+    for who in (anna, bert, cleo, dora, erin):
+        assert who.delete("/api/queue").status_code == 200
+    # her bound: with TURN_BASED_GAMES of them open or running, no more from the queue
+    monkeypatch.setattr(queue_service, "TURN_BASED_GAMES", 1)
+    r = anna.post("/api/queue", json={"game": "sebastopol", "clock": 86400})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "turn_based_games", r.text
+    assert anna.get("/api/queue").json()["entry"] is None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import re
 from email.message import EmailMessage
 from functools import partial
 from pathlib import Path
@@ -144,6 +145,11 @@ def played_with_mail(server: ServerProcess, db: str, time: FakeTime, inbox: Inbo
         page.page.wait_for_function("() => window.fidoTable && window.fidoTable.view")
         assert "turn-based" in page.page.locator(".seats-box .title").inner_text()
         assert page.my_turn()
+        # her time beside her hand too (on a phone the seats' card is below it)
+        clock = page.page.locator("#turn-clock")
+        clock.locator(".clock").wait_for()
+        assert re.fullmatch(r"Turn-based, 1 day a move: 23 h 5\d min left",
+                            clock.inner_text().strip()), clock.inner_text()
         page.play_one()
         assert not page.errors, page.errors
         page.close()

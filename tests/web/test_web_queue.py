@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from support.web_browser import Person
 
@@ -21,7 +21,7 @@ SHOTS = os.environ.get("FIDO_SHOTS")  # screenshots of the queue into this folde
 
 
 def queue_up(person: Person, game: str = "fido:9", players: str = "2",
-             bots_after: str = "never", *, open_lobby: bool = True) -> None:
+             bots_after: str = "never", *, open_lobby: bool = True, clock: str = "live") -> None:
     """She opens the lobby and presses "Play with people" (an anonymous visitor: a guest)."""
     if open_lobby:
         person.goto("/")
@@ -29,6 +29,7 @@ def queue_up(person: Person, game: str = "fido:9", players: str = "2",
     form.locator("select[name=qgame]").select_option(game)
     form.locator("select[name=qplayers]").select_option(players)
     form.locator("select[name=bots_after]").select_option(bots_after)
+    form.locator("select[name=qclock]").select_option(clock)
     form.locator("button[type=submit]").click()
 
 
@@ -96,10 +97,21 @@ def test_leaving_the_queue_brings_the_form_back(browser: Browser, server: str) -
         queue_up(dora, game="muggins", players="any")
         dora.page.locator(".queue-waiting").wait_for()
         assert "Muggins" in dora.page.locator(".queue-waiting").inner_text()
+        assert "Keep this page open" in dora.page.locator(".queue-waiting").inner_text()
         dora.page.get_by_role("button", name="Leave the queue").click()
         dora.page.locator("#queue-form").wait_for()
         if SHOTS:
             shots(dora, Path(SHOTS), "form")
+        # a turn-based game: she may close the page; the counts name the time per move
+        queue_up(dora, game="muggins", players="any", clock="86400", open_lobby=False)
+        waiting = dora.page.locator(".queue-waiting")
+        waiting.wait_for()
+        assert "A turn-based game: you may close this page." in waiting.inner_text()
+        assert dora.context.request.get(f"{server}/api/queue").json()["entry"]["clock"] == 86400
+        expect(dora.page.locator("#queue-games")).to_contain_text(
+            "Muggins (All Fives), 1 day a move: 1 waiting")
+        dora.page.get_by_role("button", name="Leave the queue").click()
+        dora.page.locator("#queue-form").wait_for()
         state = dora.context.request.get(f"{server}/api/queue").json()
         assert state["entry"] is None
         assert not any(g["ruleset"] == "muggins" for g in state["games"])

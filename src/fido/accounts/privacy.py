@@ -100,7 +100,7 @@ def export(s: Session, account: Account) -> dict[str, Any]:
     queue = s.scalars(select(QueueEntry).where(QueueEntry.account_id == me)).first()
     out["queue"] = None if queue is None else {
         "ruleset": queue.ruleset, "players": queue.players, "bots_after": queue.bots_after,
-        "status": queue.status, "joined_at": _time(queue.joined_at),
+        "clock": queue.clock, "status": queue.status, "joined_at": _time(queue.joined_at),
         "joined_from": queue.joined_from, "table": queue.table_id, "seat": queue.seat}
     out["analyses"] = [
         {"table": a.table_id, "seat": a.seat, "status": a.status,

@@ -47,6 +47,7 @@ from fido.accounts.names import name_key
 from fido.events.rounds import TableResult, round_over
 from fido.i18n import N_, _, ngettext
 from fido.server.errors import ApiError
+from fido.server.tables.timers import TURN_BASED
 from fido.store import Account, Championship, ChampionshipTable, QueueEntry, SeatRow, TableRow
 
 __all__ = [
@@ -280,12 +281,28 @@ def check_bot_tables_here(s: Session, tag: str, most: int, *, strong: bool = Fal
 
 
 def playing_at(s: Session, viewer: Account) -> str | None:
-    """The running table where the viewer holds a seat (None: she plays nowhere): the
-    queue deals her no other table while she plays one (each queue table is a game of
-    hers, bots included, on the server's shared workers)."""
+    """The running real-time table where the viewer holds a seat (None: she plays none):
+    the queue deals her no other real-time table while she plays one (each queue table is
+    a game of hers, bots included, on the server's shared workers). Her turn-based games
+    run for days beside it."""
     return s.scalar(select(TableRow.id).join(SeatRow, SeatRow.table_id == TableRow.id).where(
         SeatRow.kind == "person", SeatRow.account_id == viewer.id,
-        TableRow.status == "running").limit(1))
+        TableRow.status == "running",
+        or_(TableRow.clock.is_(None), TableRow.clock < TURN_BASED)).limit(1))
+
+
+def check_turn_based_games(s: Session, viewer: Account, most: int) -> None:
+    """Refuse (409 ``turn_based_games``) one more turn-based game from the queue to
+    someone who holds ``most`` running or open ones already: a person's games wait in
+    memory for days, bots' seats included."""
+    held = s.scalar(select(func.count()).select_from(TableRow).join(
+        SeatRow, SeatRow.table_id == TableRow.id).where(
+        SeatRow.kind == "person", SeatRow.account_id == viewer.id,
+        TableRow.status.in_(("open", "running")), TableRow.clock >= TURN_BASED)) or 0
+    if held >= most:
+        raise ApiError(409, "turn_based_games", _(
+            "you have {n} turn-based games already: finish one before you ask for "
+            "another").format(n=held))
 
 def own_data(viewer: Account | None) -> Account:
     """The account whose data a request may export or delete: the asker's own, signed in

@@ -7,6 +7,11 @@ server process sees the same queue (PostgreSQL or SQLite). Her waiting page poll
 (``GET /api/queue``): each poll is her heartbeat (an entry not polled for
 :data:`STALE` seconds is dropped: she closed the page) and a turn of the pairing.
 
+Or she asks for a turn-based game (a time per move of an hour or more, ``clock``): she
+need not keep the page open (her entry waits up to :data:`TURN_BASED_WAIT`, and anyone's
+poll pairs her), she is paired only with people who asked for the same time per move,
+and the table she gets is turn-based; she finds it under Games and is told at her turn.
+
 The pairing is one transaction (:func:`pair`): it reads the waiting entries (PostgreSQL:
 ``FOR UPDATE SKIP LOCKED``, so two processes pairing at once never take the same
 person; SQLite has one writer at a time), forms tables longest-waiting first, makes each
@@ -34,7 +39,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -53,6 +58,7 @@ __all__ = [
     "BOT_LEVEL",
     "ONLINE",
     "STALE",
+    "TURN_BASED_WAIT",
     "Formed",
     "SeenSessions",
     "anyone",
@@ -75,6 +81,7 @@ AWAY_AFTER = 15.0  # seconds after seating: whoever has not opened the table is 
 BOT_LEVEL: Final = "expert"  # the bots that fill a table after her wait
 ANY_SIZE = 4  # the table a person waiting for "any" size gets with bots (if the game has it)
 SEATING = 5.0  # seconds a seated entry's seat may stay open before a poll seats her itself
+TURN_BASED_WAIT = 7 * 86400.0  # seconds a turn-based entry waits without a poll
 
 
 @dataclass(frozen=True)
@@ -142,7 +149,9 @@ def pair(s: Session, *, skip_locked: bool) -> list[Formed]:
     want a table of one size; with bots once a person's own wait for them has passed.
     ``skip_locked`` (PostgreSQL): rows another process is pairing are left to it."""
     now = _now()
-    stale = select(QueueEntry).where(QueueEntry.seen_at < now - dt.timedelta(seconds=STALE))
+    stale = select(QueueEntry).where(or_(
+        QueueEntry.clock.is_(None) & (QueueEntry.seen_at < now - dt.timedelta(seconds=STALE)),
+        QueueEntry.seen_at < now - dt.timedelta(seconds=TURN_BASED_WAIT)))
     waiting = (select(QueueEntry).where(QueueEntry.status == "waiting")
                .order_by(QueueEntry.joined_at, QueueEntry.id))
     if skip_locked:
@@ -151,11 +160,11 @@ def pair(s: Session, *, skip_locked: bool) -> list[Formed]:
     for entry in s.scalars(stale).all():
         s.delete(entry)
     s.flush()
-    games: dict[str, list[QueueEntry]] = {}
-    for entry in s.scalars(waiting).all():
-        games.setdefault(entry.ruleset, []).append(entry)
+    games: dict[tuple[str, int | None], list[QueueEntry]] = {}
+    for entry in s.scalars(waiting).all():  # one game and one time per move: one queue
+        games.setdefault((entry.ruleset, entry.clock), []).append(entry)
     formed = []
-    for ruleset, free in games.items():
+    for (ruleset, clock), free in games.items():
         try:
             can = sizes(ruleset)
         except FidoError:  # not a game (any more): never paired, dropped when stale
@@ -168,21 +177,23 @@ def pair(s: Session, *, skip_locked: bool) -> list[Formed]:
                     _aware(first.joined_at) + dt.timedelta(seconds=first.bots_after) <= now):
                 pick = _with_bots(first, free, can)
             if pick is not None:
-                formed.append(_form(s, ruleset, *pick))
+                formed.append(_form(s, ruleset, clock, *pick))
                 free = [x for x in free if x not in pick[1]]
     return formed
 
 
-def _form(s: Session, ruleset: str, size: int, people: list[QueueEntry]) -> Formed:
+def _form(s: Session, ruleset: str, clock: int | None, size: int,
+          people: list[QueueEntry]) -> Formed:
     """The table of ``people`` (the longest waiting in seat 0) and bots: made as the lobby
-    makes its tables, its people's entries seated in the same transaction."""
+    makes its tables (turn-based with ``clock``), its people's entries seated in the same
+    transaction."""
     creator = s.get(Account, people[0].account_id)
     assert creator is not None
     seats = ([SeatIn(kind="open")] * len(people)
              + [SeatIn(kind="bot", level=BOT_LEVEL)] * (size - len(people)))
     # opened from where the one who waited longest joined: its bots count against there
-    table = new_table(s, TableIn(ruleset=ruleset, players=size, seats=seats), creator,
-                      people[0].joined_from)
+    table = new_table(s, TableIn(ruleset=ruleset, players=size, seats=seats, clock=clock),
+                      creator, people[0].joined_from)
     s.flush()  # the table before the entries that name it
     for i, entry in enumerate(people):
         entry.status, entry.table_id, entry.seat = "seated", table.id, i
@@ -259,13 +270,15 @@ def is_seated(s: Session, entry: QueueEntry) -> bool:
     return row is not None and row.kind == "person" and row.account_id == entry.account_id
 
 
-def counts(s: Session) -> dict[str, int]:
-    """How many people wait for each game (not who: a person sees her own entry only)."""
+def counts(s: Session) -> dict[tuple[str, int | None], int]:
+    """How many people wait for each game and time per move (None: real time); not who:
+    a person sees her own entry only."""
     fresh = _now() - dt.timedelta(seconds=STALE)
-    rows = s.execute(select(QueueEntry.ruleset, func.count()).where(
-        QueueEntry.status == "waiting", QueueEntry.seen_at >= fresh,
-    ).group_by(QueueEntry.ruleset)).all()
-    return {ruleset: n for ruleset, n in rows}
+    rows = s.execute(select(QueueEntry.ruleset, QueueEntry.clock, func.count()).where(
+        QueueEntry.status == "waiting",
+        or_(QueueEntry.clock.is_not(None), QueueEntry.seen_at >= fresh),
+    ).group_by(QueueEntry.ruleset, QueueEntry.clock)).all()
+    return {(ruleset, clock): n for ruleset, clock, n in rows}
 
 
 def online(s: Session) -> int:

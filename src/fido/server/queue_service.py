@@ -23,11 +23,15 @@ from fido.errors import FidoError
 from fido.i18n import _
 from fido.server import deps, policy, queue
 from fido.server.errors import ApiError
+from fido.server.tables.timers import TURN_BASED
 from fido.store import Account, QueueEntry
 
-__all__ = ["BOTS_AFTER_MAX", "QueueIn", "QueueOut", "join", "leave", "state"]
+__all__ = ["BOTS_AFTER_MAX", "TURN_BASED_GAMES", "TURN_BASED_MAX", "QueueIn", "QueueOut", "join",
+           "leave", "state"]
 
 BOTS_AFTER_MAX = 600  # seconds; the page offers 30, 60 and 120 (a test asks for fewer)
+TURN_BASED_MAX = 259200  # seconds a move: three days, the lobby's longest clock
+TURN_BASED_GAMES = 20  # running turn-based tables a person may hold when she asks for one more
 
 
 class QueueIn(BaseModel):
@@ -37,12 +41,15 @@ class QueueIn(BaseModel):
     set: Annotated[int, Field(ge=1, le=99)] | None = None  # FIDO's set (default: its own)
     players: Annotated[int, Field(ge=2, le=9)] | None = None  # None: any table size
     bots_after: Annotated[int, Field(ge=1, le=BOTS_AFTER_MAX)] | None = None  # None: never
+    # a turn-based table's time per move (an hour to three days); None: real time
+    clock: Annotated[int, Field(ge=TURN_BASED, le=TURN_BASED_MAX)] | None = None
 
 
 class EntryOut(BaseModel):
     ruleset: str
     players: int | None
     bots_after: int | None
+    clock: int | None  # turn-based: seconds a move
     status: Literal["waiting", "seated"]
     waited: float  # seconds since she joined
     table: str | None  # seated: her table's id
@@ -51,6 +58,7 @@ class EntryOut(BaseModel):
 
 class GameCount(BaseModel):
     ruleset: str
+    clock: int | None  # turn-based: seconds a move; None: real time
     waiting: int
 
 
@@ -92,11 +100,13 @@ def _out(s: Session, me: Account | None) -> QueueOut:
             tzinfo=dt.UTC)
         mine = EntryOut(
             ruleset=entry.ruleset, players=entry.players, bots_after=entry.bots_after,
+            clock=entry.clock,
             # seated once her seat is hers: her page goes to the table then
             status="seated" if seated else "waiting",
             waited=round((dt.datetime.now(dt.UTC) - joined).total_seconds(), 1),
             table=entry.table_id if seated else None, seat=entry.seat if seated else None)
-    games = [GameCount(ruleset=r, waiting=n) for r, n in sorted(queue.counts(s).items())]
+    games = [GameCount(ruleset=r, clock=c, waiting=n) for (r, c), n in
+             sorted(queue.counts(s).items(), key=lambda kv: (kv[0][0], kv[0][1] or 0))]
     return QueueOut(entry=mine, games=games, online=queue.online(s))
 
 
@@ -140,14 +150,18 @@ async def _answer(request: Request) -> QueueOut:
 
 async def join(request: Request, body: QueueIn) -> QueueOut:
     """Wait for a table of people for a game (any size or one); a wait before bots
-    fill the other seats, or none. A second request replaces her first."""
+    fill the other seats, or none; a real-time table, or a turn-based one (``clock``:
+    she may close the page, and may wait while she plays elsewhere). A second request
+    replaces her first."""
     ruleset = _ruleset(body)
     srv = deps.server(request)
 
     def enter() -> None:
         with srv.store.session() as s:
             me = deps.signed_in(request, s)
-            if (table := policy.playing_at(s, me)) is not None:
+            if body.clock is not None:  # games of days: a few at once, within a bound
+                policy.check_turn_based_games(s, me, TURN_BASED_GAMES)
+            elif (table := policy.playing_at(s, me)) is not None:
                 raise ApiError(409, "playing", _(
                     "you are playing at table {table}: the queue finds you your next "
                     "game once that one is over").format(table=table))
@@ -159,8 +173,8 @@ async def join(request: Request, body: QueueIn) -> QueueOut:
             if entry is None:
                 entry = QueueEntry(account_id=me.id)
                 s.add(entry)
-            entry.ruleset, entry.players, entry.bots_after = (
-                ruleset, body.players, body.bots_after)
+            entry.ruleset, entry.players, entry.bots_after, entry.clock = (
+                ruleset, body.players, body.bots_after, body.clock)
             entry.status, entry.table_id, entry.seat = "waiting", None, None
             entry.joined_from = tag
             entry.joined_at = entry.seen_at = now

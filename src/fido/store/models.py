@@ -644,8 +644,10 @@ class PlayerClaim(Base):
 class QueueEntry(Base):
     """A person waiting for a table with other people ("Play with people"): the game
     (a ruleset's canonical text), the table size she wants (None: any), after how many
-    seconds bots may fill the other seats (None: never). ``seen_at``: her waiting page's
-    last poll (an entry not polled for a while is dropped). Once paired, ``table_id``
+    seconds bots may fill the other seats (None: never), the time per move of a
+    turn-based table (``clock``; None: a real-time table). ``seen_at``: her waiting
+    page's last poll (a real-time entry not polled for a while is dropped; a turn-based
+    one waits days without her page). Once paired, ``table_id``
     and ``seat`` say where she sits; ``joined_from``: the address she joined from, as a
     keyed hash (the table's ``opened_from``). One entry an account."""
 
@@ -661,6 +663,7 @@ class QueueEntry(Base):
     ruleset: Mapped[str] = mapped_column(String(200), index=True)
     players: Mapped[int | None] = mapped_column(Integer, nullable=True)
     bots_after: Mapped[int | None] = mapped_column(Integer, nullable=True)  # seconds
+    clock: Mapped[int | None] = mapped_column(Integer, nullable=True)  # turn-based: s a move
     joined_from: Mapped[str | None] = mapped_column(String(32), nullable=True)
     status: Mapped[str] = mapped_column(String(10))
     joined_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)

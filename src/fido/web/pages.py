@@ -67,7 +67,14 @@ from fido.web.kit import (
     viewer,
     with_cookies,
 )
-from fido.web.queue_form import BOT_WAITS, QUEUE_FORM, queue_body, queue_games, queue_view
+from fido.web.queue_form import (
+    BOT_WAITS,
+    QUEUE_FORM,
+    queue_body,
+    queue_clocks,
+    queue_games,
+    queue_view,
+)
 
 if TYPE_CHECKING:  # the rows the tables service hands back, named in annotations only
     from fido.store import SeatRow, TableRow
@@ -186,6 +193,7 @@ async def _lobby(request: Request, form: dict[str, str] | None = None, error: st
         **lists, games=GAMES, sets=FIDO_DIVISORS, seat_choices=seat_choices(),
         bot_levels=bot_help(), clocks=clock_choices(), set_label=set_label,
         queue=queue_view(waiting.model_dump(mode="json")), queue_games=queue_games(),
+        queue_clocks=queue_clocks(),
         bot_waits=BOT_WAITS, queue_error=queue_error, queue_form=queue_form or QUEUE_FORM,
     )
 

@@ -13,9 +13,11 @@ from fido.engine.rules import FIDO_DIVISORS, RULESETS, Ruleset
 from fido.i18n import gettext
 from fido.safe_text import whole_or_none
 from fido.server.queue import sizes
-from fido.web.forms import FormError, game_label
+from fido.server.tables.timers import turn_based
+from fido.web.forms import CLOCKS, FormError, clock_label, game_label
 
-__all__ = ["BOT_WAITS", "QUEUE_FORM", "QueueGame", "queue_body", "queue_games", "queue_view"]
+__all__ = ["BOT_WAITS", "QUEUE_FORM", "QueueGame", "queue_body", "queue_clocks", "queue_games",
+           "queue_view"]
 
 BOT_WAITS = (30, 60, 120)  # seconds before bots fill her table; or never
 # the form's choice until she makes another: a newcomer alone does not wait without end
@@ -49,6 +51,23 @@ def queue_games() -> list[QueueGame]:
     return out
 
 
+def queue_clocks() -> list[tuple[str, str]]:
+    """The move clocks the form offers: real time (the default), or a turn-based table's
+    hour to three days ("1 day, turn-based", as the form that opens a table says it)."""
+    return [("live", gettext("real time"))] + [
+        (str(c), gettext("{clock}, turn-based").format(clock=clock_label(c)))
+        for c in CLOCKS if turn_based(c)]
+
+
+def waiting_label(ruleset: str, clock: int | None) -> str:
+    """A game as the queue's counts name it: "FIDO double-9" or "FIDO double-9, 1 day a
+    move"."""
+    label = game_label(ruleset)
+    if clock is None:
+        return label
+    return gettext("{game}, {clock} a move").format(game=label, clock=clock_label(clock))
+
+
 def queue_body(form: Mapping[str, str]) -> dict[str, Any]:
     """The API's queue body from the form's fields (FormError: a choice not offered)."""
     game, _colon, size = form.get("qgame", QUEUE_DEFAULT).partition(":")
@@ -65,6 +84,11 @@ def queue_body(form: Mapping[str, str]) -> dict[str, Any]:
         body["players"] = whole_or_none(players)
         if body["players"] is None:
             raise FormError(gettext("A table has 2 to 9 players."))
+    clock = form.get("qclock", "live")
+    if clock != "live":
+        body["clock"] = whole_or_none(clock)
+        if body["clock"] is None or not turn_based(body["clock"]):
+            raise FormError(gettext("Choose one of the times per move offered."))
     wait = form.get("bots_after", "never")
     if wait != "never":
         # the form offers BOT_WAITS; the API takes any wait from 1 s (a test's)
@@ -78,8 +102,13 @@ def queue_view(state: Mapping[str, Any] | None) -> dict[str, Any]:
     """The queue's state (``GET /api/queue``) as the lobby shows it."""
     state = state or {}
     entry = state.get("entry")
-    games = [{"ruleset": g["ruleset"], "label": game_label(g["ruleset"]),
+    games = [{"ruleset": g["ruleset"], "clock": g.get("clock"),
+              "label": waiting_label(g["ruleset"], g.get("clock")),
               "waiting": g["waiting"]} for g in state.get("games", [])]
-    labels = {g.ruleset: g.label for g in queue_games()}  # the page script's names of games
+    # the page script's names of games, each time per move: "ruleset|clock" ("…|" real time)
+    clocks = [None, *(c for c in CLOCKS if turn_based(c))]
+    labels = {f"{g.ruleset}|{c or ''}": waiting_label(g.ruleset, c)
+              for g in queue_games() for c in clocks}
     return {"entry": entry, "games": games, "online": state.get("online", 0),
-            "label": game_label(entry["ruleset"]) if entry else "", "labels": labels}
+            "label": waiting_label(entry["ruleset"], entry.get("clock")) if entry else "",
+            "labels": labels}

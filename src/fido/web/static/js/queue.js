@@ -19,7 +19,7 @@ if (section) {
     games.replaceChildren(...state.games.map((g) => {
       const li = document.createElement("li");
       li.textContent = nt("{game}: {n} waiting", "{game}: {n} waiting", g.waiting,
-                          { game: labels[g.ruleset] || g.ruleset });
+                          { game: labels[`${g.ruleset}|${g.clock || ""}`] || g.ruleset });
       return li;
     }));
     if (waited && state.entry) {

@@ -361,6 +361,13 @@ function tickClocks() {
 }
 setInterval(tickClocks, 1000);
 
+/** A table's time per move as the lobby says it: "12 hours", "3 days", "30 s". */
+function clockLabel(seconds) {
+  if (seconds % 86400 === 0) return nt("{n} day", "{n} days", seconds / 86400);
+  if (seconds % 3600 === 0) return nt("{n} hour", "{n} hours", seconds / 3600);
+  return t("{seconds} s", { seconds });
+}
+
 /** Time left on a clock: minutes and seconds, or at a turn-based table hours or days. */
 function clockText(left) {
   const days = Math.floor(left / 86400), hours = Math.floor((left % 86400) / 3600);
@@ -489,6 +496,17 @@ function renderHand() {
       : moves.has("draw") ? t("Your turn: no tile fits, draw one.") : t("Your turn: you must pass."))
     : t("{name} to move.", { name: seatName(view.turn) });
   $("turn-note").classList.toggle("my-turn", myTurn);
+  // the clock of the seat to move beside her hand too (on a phone the seats are below it)
+  const table = state.table;
+  const clock = !view.outcome && table && table.seats[view.turn]
+    ? seatClock(table.seats[view.turn], table) : null;
+  const [before, after] = clock && !clock.dataset.standIn
+    ? t("{time} left", { time: "\u0000" }).split("\u0000") : ["", ""];
+  $("turn-clock").replaceChildren(...(clock ? [
+    table.turn_based ? t("Turn-based, {clock} a move:", { clock: clockLabel(table.clock) }) + " " : "",
+    before, clock, after] : []));
+  $("turn-clock").hidden = !clock;
+  tickClocks();
   renderHint();
   renderTargets();
 }
