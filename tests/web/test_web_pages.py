@@ -104,7 +104,8 @@ def test_a_table_of_every_ruleset_opens_from_the_form(server: str, game: str) ->
 
 def test_the_clock_and_the_forced_moves_come_from_the_form(server: str) -> None:
     """A day a move is a turn-based table, its draws and passes played at once unless
-    she says never; a real-time table plays them only if she says always."""
+    she says never; a real-time table plays them only if she says always; and the run-out
+    clocks before the stand-in takes her seat."""
     client, token = _sign_up(server, "Clocks")
     assert "86400" in _parse(client.get("/").text).options["clock"]
     for clock, forced, turn_based, played in (("86400", "auto", True, True),
@@ -121,6 +122,19 @@ def test_the_clock_and_the_forced_moves_come_from_the_form(server: str) -> None:
         assert client.post(r.headers["location"] + "/leave",  # the next may open
                            data={"csrf_token": token}).status_code == 303
     bad = client.post("/tables", data=_table_form(token, forced="sometimes"))
+    assert bad.status_code == 422 and "Choose one of the choices offered." in bad.text
+    # how often her clock may run out before she is replaced: 3 at a turn-based table
+    # unless the form says otherwise
+    assert _parse(client.get("/").text).options["timeouts"] == ["auto", "1", "2", "3", "5", "10"]
+    for clock, timeouts, kept in (("86400", "auto", 3), ("86400", "1", 1), ("30", "auto", None),
+                                  ("30", "5", 5)):
+        r = client.post("/tables", data=_table_form(token, clock=clock, timeouts=timeouts,
+                                                    seat1="open", seat2="open", seat3="open"))
+        assert r.status_code == 303, r.text
+        assert client.get("/api" + r.headers["location"]).json()["timeouts"] == kept
+        assert client.post(r.headers["location"] + "/leave",
+                           data={"csrf_token": token}).status_code == 303
+    bad = client.post("/tables", data=_table_form(token, timeouts="4"))
     assert bad.status_code == 422 and "Choose one of the choices offered." in bad.text
 
 

@@ -64,6 +64,7 @@ BOT_HELP = {
 }
 # seconds per move; 0: no clock; an hour or more: a turn-based table (TURN_BASED)
 CLOCKS = (0, 15, 30, 60, 120, 300, 3600, 43200, 86400, 259200)
+TIMEOUT_CHOICES = (1, 2, 3, 5, 10)  # run-out clocks before the stand-in takes her seat
 _FLAGS = ("count_pips", "all_fives")  # the classic games' options (probed below)
 _NAMES = {
     "fido": "FIDO", "straight": N_("Straight"), "block": N_("Block"), "draw": N_("Draw"),
@@ -276,6 +277,11 @@ def table_body(form: Mapping[str, str]) -> dict[str, Any]:
         raise FormError(gettext("Choose one of the choices offered."))
     if forced != "auto":
         body["forced"] = forced == "on"
+    timeouts = form.get("timeouts", "auto")  # auto: 3 at a turn-based table (the API's None)
+    if timeouts != "auto":
+        body["timeouts"] = whole_or_none(timeouts)
+        if body["timeouts"] not in TIMEOUT_CHOICES:
+            raise FormError(gettext("Choose one of the choices offered."))
     match = _match(form, text)
     if match is not None:
         body["match"] = match

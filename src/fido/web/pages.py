@@ -43,9 +43,10 @@ from fido.server.schemas import (
     TableIn,
 )
 from fido.server.tables.matches import match_json
-from fido.server.tables.timers import turn_based
+from fido.server.tables.timers import TIMEOUTS, turn_based
 from fido.web.forms import (
     GAMES,
+    TIMEOUT_CHOICES,
     FormError,
     bot_help,
     bot_name,
@@ -192,6 +193,7 @@ async def _lobby(request: Request, form: dict[str, str] | None = None, error: st
         request, "lobby.html", status, me=me, form=form or default_form(), error=error,
         **lists, games=GAMES, sets=FIDO_DIVISORS, seat_choices=seat_choices(),
         bot_levels=bot_help(), clocks=clock_choices(), set_label=set_label,
+        timeout_choices=TIMEOUT_CHOICES, default_timeouts=TIMEOUTS,
         queue=queue_view(waiting.model_dump(mode="json")), queue_games=queue_games(),
         queue_clocks=queue_clocks(),
         bot_waits=BOT_WAITS, queue_error=queue_error, queue_form=queue_form or QUEUE_FORM,
