@@ -5,6 +5,7 @@ finished games and profiles."""
 from __future__ import annotations
 
 import re
+import time
 from html.parser import HTMLParser
 
 import httpx
@@ -322,3 +323,41 @@ def test_a_seat_reserved_for_a_friend(server: str) -> None:
     assert friend.get(f"/api/tables/{table_id}").json()["my_seat"] == 1
     r = host.post("/tables", data=_table_form(token, seat1="reserved", name1="nobody here"))
     assert r.status_code == 404 and "no account named" in r.text
+
+
+def test_her_games_list_puts_those_waiting_for_her_first_soonest_clock_first(
+        server: str) -> None:
+    """/games: the games waiting for her move first, the one whose clock ends soonest
+    first (not the newest, not the oldest), then the others, newest first; the nav
+    counts those that wait for her."""
+    client, token = _sign_up(server, "Ordered")
+    other, other_token = _sign_up(server, "Other")
+    made = []
+    for clock in ("259200", "3600", "43200"):  # made in this order: the clocks end 2nd, 0th, 1st
+        r = client.post("/tables", data=_table_form(token, clock=clock, players="3",
+                                                    seat1="bot:greedy", seat2="bot:greedy"))
+        assert r.status_code == 303, r.text
+        made.append(r.headers["location"].rsplit("/", 1)[1])
+    r = other.post("/tables", data=_table_form(other_token, clock="86400", players="3",
+                                               seat1="open", seat2="bot:greedy"))
+    assert r.status_code == 303, r.text
+    shared = r.headers["location"].rsplit("/", 1)[1]
+    assert client.post(f"/tables/{shared}/join", data={"csrf_token": token}).status_code == 303
+
+    def listed() -> list[tuple[str, str]]:
+        found: list[tuple[str, str]] = re.findall(
+            r'class="running-game( yours)?" data-table="([^"]+)"', client.get("/games").text)
+        return found
+
+    deadline = time.monotonic() + 10
+    while sum(1 for y, _t in listed() if y) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)  # the bots' first moves
+    order = listed()
+    yours = [t for y, t in order if y]
+    assert set(made) <= set(yours), order  # bots move at once: each of hers waits for her
+    ends = {t: client.get(f"/api/tables/{t}").json()["deadline"] for t in [*made, shared]}
+    # hers first, the clock that ends first first: 1 hour, 12 hours (, a day), 3 days
+    assert [t for _y, t in order] == sorted(yours, key=lambda t: ends[t]) + [
+        t for _y, t in order if t not in yours], order
+    assert [t for t in yours if t in made] == [made[1], made[2], made[0]]
+    assert f'aria-label="{len(yours)} games wait for your move"' in client.get("/games").text
