@@ -16,11 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+from openskill.models import PlackettLuce
 from sqlalchemy import select
 
 from fido.engine.match import Match
 from fido.engine.rules import Ruleset
 from fido.ranking import register_player
+from fido.ratings import BOT_RATINGS, history
 from fido.record import GameRecord
 from fido.store import GameRow, MatchRow, TableRow, open_store
 from support.server_client import Person, TableSocket, connect_anonymous, play_to_end
@@ -110,7 +113,17 @@ def test_a_match_to_31_adds_up_its_hands(tmp_path: Path) -> None:
         assert [r.hand for r in s.scalars(select(TableRow).where(
             TableRow.match_id == match_id).order_by(TableRow.hand))] == list(
                 range(1, len(tables) + 1))
+        # her game rating moved once, at the match's end, by its totals (not each hand)
+        changes = history(s, anna.id, "fives_and_threes")
     store.close()
+    assert len(changes) == 1 and changes[0].match_id == match_id
+    model = PlackettLuce()
+    first = 1 if sums[0] > sums[1] else 2 if sums[0] < sums[1] else 1
+    want = model.rate([[model.rating(mu=25, sigma=25 / 3)],
+                       [model.rating(mu=BOT_RATINGS["greedy"], sigma=1.0)]],
+                      ranks=[first, 3 - first if sums[0] != sums[1] else 1])
+    assert changes[0].after.mu == pytest.approx(want[0][0].mu)
+    assert changes[0].after.sigma == pytest.approx(want[0][0].sigma)
 
 
 def test_a_rated_match_gives_one_ranking_result_per_hand(tmp_path: Path) -> None:

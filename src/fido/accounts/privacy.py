@@ -25,6 +25,7 @@ from fido.store import (
     Championship,
     ChampionshipEntry,
     EventRow,
+    GameRating,
     GameRow,
     LineRow,
     Notification,
@@ -32,6 +33,7 @@ from fido.store import (
     OutboxMail,
     PlayerClaim,
     QueueEntry,
+    RatingChange,
     RoleRow,
     SeatRow,
     TableRow,
@@ -41,7 +43,7 @@ from fido.store import (
 __all__ = ["ERASED_NAME", "SECTIONS", "erase", "export"]
 
 # the sections of the export, in order: the privacy page lists each
-SECTIONS = ("account", "sessions", "roles", "requests", "tables", "queue", "analyses",
+SECTIONS = ("account", "sessions", "roles", "requests", "tables", "queue", "ratings", "analyses",
             "events", "sheets", "notifications", "mail")
 ERASED_NAME = "deleted player"  # her name in the records of finished games, once erased
 
@@ -102,6 +104,16 @@ def export(s: Session, account: Account) -> dict[str, Any]:
         "ruleset": queue.ruleset, "players": queue.players, "bots_after": queue.bots_after,
         "clock": queue.clock, "status": queue.status, "joined_at": _time(queue.joined_at),
         "joined_from": queue.joined_from, "table": queue.table_id, "seat": queue.seat}
+    out["ratings"] = [
+        {"family": r.family, "mu": r.mu, "sigma": r.sigma, "games": r.games,
+         "updated_at": _time(r.updated_at),
+         "history": [{"table": c.table_id, "match": c.match_id, "mu_before": c.mu_before,
+                      "mu": c.mu, "sigma": c.sigma, "games": c.games, "at": _time(c.at)}
+                     for c in s.scalars(select(RatingChange).where(
+                         RatingChange.account_id == me, RatingChange.family == r.family)
+                         .order_by(RatingChange.id))]}
+        for r in s.scalars(select(GameRating).where(GameRating.account_id == me)
+                           .order_by(GameRating.family))]
     out["analyses"] = [
         {"table": a.table_id, "seat": a.seat, "status": a.status,
          "requested_at": _time(a.requested_at), "finished_at": _time(a.finished_at),

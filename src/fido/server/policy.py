@@ -304,6 +304,17 @@ def check_turn_based_games(s: Session, viewer: Account, most: int) -> None:
             "you have {n} turn-based games already: finish one before you ask for "
             "another").format(n=held))
 
+def rated_person(s: Session, viewer: Account | None, account_id: int) -> Account:
+    """The person whose game ratings the viewer asks for (404 ``no_player``): anyone's,
+    to anyone, as her finished games and her page are (a rating says no more than they
+    do); an account deleted is no one's."""
+    del viewer  # everyone may read them
+    who = s.get(Account, account_id) if 0 < account_id <= 2**31 - 1 else None
+    if who is None:
+        raise ApiError(404, "no_player", _("there is no such player"))
+    return who
+
+
 def own_data(viewer: Account | None) -> Account:
     """The account whose data a request may export or delete: the asker's own, signed in
     or a guest (401 otherwise); never another's, whatever her roles."""

@@ -327,7 +327,8 @@ class TableIn(_In):
     ruleset: Annotated[str, Field(min_length=1, max_length=200, examples=["fido set=9"])]
     players: Annotated[int, Field(ge=2, le=9)]
     seats: Annotated[list[SeatIn], Field(max_length=9)] | None = None  # default: me, then open
-    rated: bool = False
+    rated: bool = False  # for the world ranking (FIDO between people)
+    rates: bool = True  # moves the players' game ratings (false: a friendly game)
     private: bool = False  # joined only through the invite link (or a reserved seat)
     # seconds per move; an hour or more (up to 3 days) makes the table turn-based
     clock: Annotated[int, Field(ge=5, le=259200)] | None = None
@@ -367,6 +368,7 @@ class TableOut(BaseModel):
     turn_based: bool = False  # a clock of an hour or more: away is no reason to replace
     timeouts: int | None = None  # her clock may run out this often, then she is replaced
     forced: bool = False  # draws and passes are played for her when they are her only move
+    rates: bool = True  # its game moves the players' game ratings
     deadline: float | None  # Unix seconds: when the seat to move runs out of time
     seats: list[SeatOut]
     seq: int  # the last event of its log

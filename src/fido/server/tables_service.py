@@ -174,7 +174,8 @@ def new_table(s: Session, body: TableIn, creator: Account,
     match = _check_match(body, Ruleset.from_text(ruleset))
     table = TableRow(
         id=secrets.token_urlsafe(9), ruleset=ruleset, players=body.players, status="open",
-        rated=body.rated, private=body.private, clock=body.clock, grace=body.grace,
+        rated=body.rated, rates=body.rates, private=body.private, clock=body.clock,
+        grace=body.grace,
         timeouts=(body.timeouts if body.timeouts is not None
                   else TIMEOUTS if turn_based(body.clock) else None),
         forced=turn_based(body.clock) if body.forced is None else body.forced,
@@ -404,6 +405,7 @@ def _row_info(row: TableRow) -> dict[str, Any]:
         "id": row.id, "ruleset": row.ruleset, "players": row.players, "status": row.status,
         "rated": row.rated, "private": row.private, "clock": row.clock, "grace": row.grace,
         "turn_based": turn_based(row.clock), "timeouts": row.timeouts, "forced": row.forced,
+        "rates": row.rates,
         "deadline": row.deadline,
         "seats": [seat_info(r.kind, r.account_id, r.bot, r.reserved_for,
                             r.account.name if r.account is not None else None).public()

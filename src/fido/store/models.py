@@ -53,6 +53,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -67,6 +68,7 @@ __all__ = [
     "ChampionshipTable",
     "EntryRow",
     "EventRow",
+    "GameRating",
     "GameRow",
     "LineRow",
     "MatchRow",
@@ -75,6 +77,7 @@ __all__ = [
     "Player",
     "PlayerClaim",
     "QueueEntry",
+    "RatingChange",
     "ReviewRow",
     "RoleRow",
     "SeatRow",
@@ -319,6 +322,8 @@ class TableRow(Base):
     # her only move (both on by default at a turn-based table: a clock of an hour or more)
     timeouts: Mapped[int | None] = mapped_column(Integer, nullable=True)
     forced: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # its game moves its players' game ratings (fido.ratings; a friendly game: no), 0023
+    rates: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # the seat to move while the game runs (None otherwise): her list of games waiting
     # for her is read from here, without replaying a log
     turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -639,6 +644,41 @@ class PlayerClaim(Base):
 
     account: Mapped[Account] = relationship(foreign_keys=[account_id])
     player: Mapped[Player] = relationship()
+
+
+class GameRating(Base):
+    """A person's game rating in one game family (:mod:`fido.ratings`): never the world
+    ranking's FLADUB. Written in the transaction of the last move of each game she
+    finishes (migration 0023)."""
+
+    __tablename__ = "game_ratings"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    family: Mapped[str] = mapped_column(String(20), primary_key=True)  # fido:9, muggins
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChange(Base):
+    """One game's move of one person's game rating: her rating's history (0023)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_account", "account_id", "family", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    family: Mapped[str] = mapped_column(String(20))
+    table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="SET NULL"), nullable=True)
+    match_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    mu_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class QueueEntry(Base):

@@ -39,6 +39,7 @@ from fido.server import (
     events_api,
     lobby,
     queue_api,
+    ratings_api,
 )
 from fido.server.body_limit import MAX_BODY, BodyLimit
 from fido.server.deps import Limits, Server, https, server
@@ -211,6 +212,7 @@ def create_app(
     app.include_router(events_api.router)
     app.include_router(analysis_api.router)  # finished games' analyses (docs/analysis.md)
     app.include_router(queue_api.router)  # play with people: the queue (docs/server.md)
+    app.include_router(ratings_api.router)  # the game ratings (docs/ratings.md)
     install_web(app)
     app.include_router(metrics_routes(token))  # for the machine itself
     _csrf_cookie(app)

@@ -55,6 +55,7 @@ class TableState:
     opened_from: str | None = None  # the opener's address as a tag: the bots' fair order
     timeouts: int | None = None  # her clock may run out this often, then she is replaced
     forced: bool = False  # draws and passes played for her when they are her only move
+    rates: bool = True  # its game moves the players' game ratings (fido.ratings)
 
 
 @dataclass
@@ -101,7 +102,8 @@ class TableLog:
             if found is None:
                 raise LookupError(self.table_id)
             row = TableState(**found._mapping)
-            row = replace(row, rated=bool(row.rated), private=bool(row.private))
+            row = replace(row, rated=bool(row.rated), private=bool(row.private),
+                          rates=bool(row.rates))
             seats = [seat_info(*r) for r in conn.execute(_READ_SEATS, {"id": self.table_id})]
             # only the events the row has counted: each statement of a PostgreSQL
             # transaction sees the latest commits, and a later event with this row

@@ -24,6 +24,7 @@ import json
 import random
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -33,6 +34,7 @@ from fido.accounts import notifications as notes
 from fido.engine.game import Game
 from fido.engine.match import Match
 from fido.engine.rules import Ruleset
+from fido.server.tables.ending import ranks_of
 from fido.server.tables.kinds import Away, Start
 from fido.server.tables.log import SeatsChange
 from fido.server.tables.timers import turn_based
@@ -96,9 +98,11 @@ def read(store: Store, match_id: str, hand: int | None) -> dict[str, Any] | None
         return match_json(m, hand) if m is not None else None
 
 
-def count_hand(match_id: str, hand: int, match_points: list[int]) -> SeatsChange:
+def count_hand(match_id: str, hand: int, match_points: list[int],
+               ratings: Callable[[Session, list[int]], None] | None = None) -> SeatsChange:
     """What adds a finished hand's points to its match, in the transaction of the hand's
-    last move (a hand is counted once: ``hands`` says how many are)."""
+    last move (a hand is counted once: ``hands`` says how many are); at the match's end,
+    ``ratings`` moves its players' game ratings by its totals (a match is rated once)."""
 
     def store(s: Session, _row: TableRow) -> None:
         m = s.execute(select(MatchRow).where(MatchRow.id == match_id)
@@ -109,6 +113,8 @@ def count_hand(match_id: str, hand: int, match_points: list[int]) -> SeatsChange
         m.totals, m.hands = json.dumps(now["totals"]), now["hands"]
         if now["over"]:
             m.status, m.finished_at = "finished", dt.datetime.now(dt.UTC)
+            if ratings is not None:
+                ratings(s, ranks_of(list(now["totals"])))
 
     return store
 
@@ -143,7 +149,7 @@ def _open_table(s: Session, old: TableRow, seats: list[SeatRow], *, match_id: st
     ``start`` event, the ``away`` seats written away) when every seat is taken, else open."""
     table = TableRow(
         id=secrets.token_urlsafe(9), ruleset=old.ruleset, players=old.players, status="open",
-        rated=old.rated, private=old.private, clock=old.clock, grace=old.grace,
+        rated=old.rated, rates=old.rates, private=old.private, clock=old.clock, grace=old.grace,
         timeouts=old.timeouts, forced=old.forced,
         invite=secrets.token_urlsafe(12), created_by=old.created_by,
         created_at=dt.datetime.now(dt.UTC), seq=0, move_seq=0, match_id=match_id, hand=hand,

@@ -8,18 +8,23 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from fido.engine.game import Game
+from fido.engine.results import Outcome
 from fido.engine.tiles import Tile
 from fido.server.tables import matches, turns
-from fido.server.tables.ending import game_record, ranking_result
+from fido.server.tables.ending import game_ratings, game_record, ranking_result, sides_of
 from fido.server.tables.kinds import End, Moved
 from fido.server.tables.log import SeatsChange
 from fido.server.tables.state import Live
 from fido.server.tables.types import Event
 from fido.server.wire import table_event
+from fido.store import TableRow
 
 __all__ = ["Written", "written_move"]
 
@@ -71,7 +76,25 @@ def written_move(room: Live, game: Game, seat: int | None, by: str, *,
         assert room.rules is not None
         extra = turns.both(extra, ranking_result(room.id, record, room.rules, outcome,
                                                  room.seats))
-    if room.match_id is not None and room.hand is not None:
+    assert room.rules is not None
+    sides = sides_of(outcome)
+    ratings = game_ratings(room.id, room.rules, room.seats, sides,
+                           match_id=room.match_id) if room.rates else None
+    if room.match_id is not None and room.hand is not None:  # rated once, at its end
         extra = turns.both(extra, matches.count_hand(room.match_id, room.hand,
-                                                     list(outcome.match_points)))
+                                                     list(outcome.match_points), ratings))
+    elif ratings is not None:
+        extra = turns.both(extra, _rated(ratings, [r.place for r in _side_results(outcome)]))
     return Written(events, update, extra)
+
+
+def _side_results(outcome: Outcome) -> list[Any]:
+    """Each side's result (a team's, or a seat's), in :func:`sides_of`'s order."""
+    return list(outcome.teams) if outcome.teams else list(outcome.seats)
+
+
+def _rated(ratings: Callable[[Session, list[int]], None], ranks: list[int]) -> SeatsChange:
+    def store(s: Session, _row: TableRow) -> None:
+        ratings(s, ranks)
+
+    return store

@@ -81,6 +81,7 @@ class Room:
         self.grace = 60
         self.timeouts: int | None = None  # her clock may run out this often, then the
         self.forced = False  # stand-in plays her seat; draws and passes played for her
+        self.rates = True  # its game moves the players' game ratings
         self.rated = False
         self.private = False
         self.invite = ""
@@ -125,7 +126,7 @@ class Room:
         self.status, self.players, self.clock, self.grace = (
             row.status, row.players, row.clock, row.grace)
         self.rated, self.private, self.invite = row.rated, row.private, row.invite
-        self.timeouts, self.forced = row.timeouts, bool(row.forced)
+        self.timeouts, self.forced, self.rates = row.timeouts, bool(row.forced), row.rates
         self.rules = Ruleset.from_text(row.ruleset)
         self.seats = loaded.seats
         self.deadline = row.deadline
@@ -252,7 +253,7 @@ class Room:
             "players": self.players, "status": self.status, "rated": self.rated,
             "private": self.private, "clock": self.clock, "grace": self.grace,
             "turn_based": turn_based(self.clock), "timeouts": self.timeouts,
-            "forced": self.forced,
+            "forced": self.forced, "rates": self.rates,
             "deadline": self.deadline, "stand_in_at": self._stand_in_at(),
             "seats": [s.public() | {"away": i in self.away, "replaced": i in replaced}
                       for i, s in enumerate(self.seats)],

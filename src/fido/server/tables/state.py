@@ -68,6 +68,7 @@ class Live(Protocol):
     players: int
     clock: int | None
     forced: bool
+    rates: bool
     rated: bool
     private: bool
     invite: str

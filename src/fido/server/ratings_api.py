@@ -1,0 +1,37 @@
+"""Game ratings over HTTP (docs/ratings.md): a person's rating in each game family, and
+one family's history. Thin doors to :mod:`fido.server.ratings_service`, which the
+player's page calls too."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request
+
+from fido.server import ratings_service as ratings
+from fido.server.deps import errors
+from fido.server.ratings_service import HistoryOut, RatingsOut
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api", tags=["ratings"])
+
+AccountId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+
+
+@router.get("/players/{account_id}/ratings", response_model=RatingsOut,
+            responses=errors(404))
+def player_ratings(account_id: AccountId, request: Request) -> RatingsOut:
+    """Her game rating in each game family she has played (never the world ranking's
+    FLADUB)."""
+    return ratings.player_ratings(request, account_id)
+
+
+@router.get("/players/{account_id}/ratings/{family}", response_model=HistoryOut,
+            responses=errors(404))
+def family_history(account_id: AccountId,
+                   family: Annotated[str, Path(max_length=40)],
+                   request: Request) -> HistoryOut:
+    """Her game rating in one family (``fido:9``, ``muggins``) and each game's move of it,
+    oldest first (the last 500)."""
+    return ratings.family_history(request, account_id, family)
