@@ -9,10 +9,11 @@ distinct levels plays ``--deals`` duplicate deals in every rotation
 settings). Every hand is one game for the rating model (:mod:`fido.ratings.model`, the
 ``openskill`` Plackett-Luce model the server rates people with): the levels start as
 newcomers and every hand is rated in turn, as the server would rate them; the mean of
-eight shuffled orders (so the order of the hands weighs little). The scale is then anchored where the server puts a newcomer: greedy at 25
-(shown 1500). Printed: each level's mean per family and over the families, with the
-spread; the means over families are what BOT_RATINGS holds (one number a level, as a
-person sees it at any table).
+eight shuffled orders (so the order of the hands weighs little). The scale is then
+anchored where the server puts a newcomer: greedy at 25 (shown 1500). Printed: each
+level's mean per family and over the families, with the spread; the means over the
+families are what BOT_RATINGS holds (one number a level, as a person sees it at any
+table).
 """
 
 from __future__ import annotations

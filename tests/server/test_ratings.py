@@ -5,6 +5,8 @@ and its history, and refuses what is not one."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from openskill.models import PlackettLuce
 
@@ -27,7 +29,7 @@ def test_the_model_is_the_librarys_plackett_luce_with_fixed_bots() -> None:
                       ranks=[1.0, 2.0, 2.0])
     for side, wanted in zip(got[:2], want[:2], strict=True):
         for e, w in zip(side, wanted, strict=True):
-            assert (e.mu, e.sigma) == (pytest.approx(w.mu), pytest.approx(w.sigma))
+            assert e.mu == pytest.approx(w.mu) and e.sigma == pytest.approx(w.sigma)
     assert got[2] == sides[2]  # the bot's fixed rating does not move
     assert got[0][0].mu > 27.0 and got[1][0].mu < 25.0
     with pytest.raises(ValueError, match="two or more sides"):
@@ -71,6 +73,12 @@ def test_a_finished_game_moves_its_peoples_ratings(base: str, live_db: str) -> N
         h = who.http.get(f"/api/players/{who.id}/ratings/fido:6").json()
         assert [(p["table"], p["games"]) for p in h["history"]] == [(table, 1)]
         assert h["history"][0]["change"] == round(wanted.mu * 60) - 1500
+        # her page shows it, named as the game rating, provisional, with its game
+        page = Person.guest(base).http.get(f"/players/{who.id}").text
+        shown_there = re.search(r'data-family="fido:6">\s*<h3>FIDO double-6: '
+                                r'<span class="value">(\d+)\?</span>', page)
+        assert shown_there and int(shown_there.group(1)) == round(wanted.mu * 60), page
+        assert f'<a href="/tables/{table}/replay">1</a>' in page
     # a friendly game moves nothing; a casual game never reaches the world ranking
     _play(base, anna, bea, rates=False)
     again = anna.http.get(f"/api/players/{anna.id}/ratings").json()["ratings"][0]

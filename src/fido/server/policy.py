@@ -304,6 +304,16 @@ def check_turn_based_games(s: Session, viewer: Account, most: int) -> None:
             "you have {n} turn-based games already: finish one before you ask for "
             "another").format(n=held))
 
+def table_seats(s: Session, viewer: Account | None, table_id: str) -> TableRow:
+    """A table whose seats the viewer asks about (404 ``no_table``): anyone's who knows
+    its address, as the table itself (``GET /api/tables/{id}``) is."""
+    del viewer
+    row = s.get(TableRow, table_id)
+    if row is None:
+        raise ApiError(404, "no_table", _("there is no such table"))
+    return row
+
+
 def rated_person(s: Session, viewer: Account | None, account_id: int) -> Account:
     """The person whose game ratings the viewer asks for (404 ``no_player``): anyone's,
     to anyone, as her finished games and her page are (a rating says no more than they

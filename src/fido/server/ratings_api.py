@@ -8,9 +8,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 
+from fido.server import deps
 from fido.server import ratings_service as ratings
 from fido.server.deps import errors
-from fido.server.ratings_service import HistoryOut, RatingsOut
+from fido.server.ratings_service import HistoryOut, RatingsOut, TableRatingsOut
 
 __all__ = ["router"]
 
@@ -35,3 +36,12 @@ def family_history(account_id: AccountId,
     """Her game rating in one family (``fido:9``, ``muggins``) and each game's move of it,
     oldest first (the last 500)."""
     return ratings.family_history(request, account_id, family)
+
+
+@router.get("/tables/{table_id}/ratings", response_model=TableRatingsOut,
+            responses=errors(404))
+def table_ratings(table_id: Annotated[str, Path(max_length=40)],
+                  request: Request) -> TableRatingsOut:
+    """Each seat's game rating in the table's game family now (a bot's: its level's
+    fixed rating): the table page shows them beside the names."""
+    return ratings.table_ratings(request, deps.table_id(table_id))

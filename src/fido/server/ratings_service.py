@@ -13,15 +13,26 @@ from typing import Annotated
 from fastapi import Request
 from pydantic import BaseModel, Field
 
-from fido.engine.rules import FIDO_DIVISORS, RULESETS
+from fido.engine.rules import FIDO_DIVISORS, RULESETS, Ruleset
 from fido.i18n import _
-from fido.ratings import Rating, family_ruleset, history, provisional, ratings_of, shown
+from fido.ratings import (
+    Rating,
+    bot_rating,
+    family,
+    family_ruleset,
+    history,
+    provisional,
+    ratings_for,
+    ratings_of,
+    shown,
+)
+from fido.ratings.model import SCALE
 from fido.server import deps, policy
 from fido.server.account_views import guest_name
 from fido.server.errors import ApiError
 
-__all__ = ["FAMILIES", "HistoryOut", "RatingOut", "RatingsOut", "family_history",
-           "player_ratings"]
+__all__ = ["FAMILIES", "HistoryOut", "RatingOut", "RatingsOut", "SeatRatingOut",
+           "TableRatingsOut", "family_history", "player_ratings", "table_ratings"]
 
 # every game family a rating may be for: FIDO by its set, each classic game
 FAMILIES: tuple[str, ...] = (*(f"fido:{n}" for n in FIDO_DIVISORS),
@@ -59,6 +70,18 @@ class HistoryOut(BaseModel):
     history: Annotated[list[PointOut], Field(max_length=500)]  # oldest first
 
 
+class SeatRatingOut(BaseModel):
+    seat: int
+    rating: int
+    provisional: bool
+    bot: bool  # a bot's fixed rating (bench/bot_ratings.py), which never moves
+
+
+class TableRatingsOut(BaseModel):
+    family: str
+    seats: list[SeatRatingOut]  # its people's and bots' (an open seat: none)
+
+
 def _out(family: str, r: Rating) -> RatingOut:
     return RatingOut(family=family, ruleset=family_ruleset(family), rating=shown(r),
                      provisional=provisional(r), games=r.games, mu=round(r.mu, 4),
@@ -87,3 +110,24 @@ def family_history(request: Request, account_id: int, family: str) -> HistoryOut
                        games=c.after.games, table=c.table_id, match=c.match_id)
               for c in moves]
     return HistoryOut(player=account_id, rating=_out(family, now), history=points)
+
+
+def table_ratings(request: Request, table_id: str) -> TableRatingsOut:
+    """The game rating of each seat of a table in its game family, now: the table page
+    shows them beside the names (a bot's: its level's fixed rating)."""
+    with deps.server(request).store.session(write=False) as s:
+        row = policy.table_seats(s, deps.me(request, s), table_id)
+        fam = family(Ruleset.from_text(row.ruleset))
+        seats = sorted(row.seats, key=lambda r: r.seat)
+        people = ratings_for(s, [r.account_id for r in seats
+                                 if r.kind == "person" and r.account_id is not None], fam)
+    out = []
+    for r in seats:
+        if r.kind == "person" and r.account_id is not None:
+            mine = people[r.account_id]
+            out.append(SeatRatingOut(seat=r.seat, rating=shown(mine),
+                                     provisional=provisional(mine), bot=False))
+        elif r.kind == "bot":
+            out.append(SeatRatingOut(seat=r.seat, rating=round(bot_rating(r.bot).mu * SCALE),
+                                     provisional=False, bot=True))
+    return TableRatingsOut(family=fam, seats=out)

@@ -266,6 +266,7 @@ def table_body(form: Mapping[str, str]) -> dict[str, Any]:
     body: dict[str, Any] = {
         "ruleset": text, "players": players, "seats": seats,
         "rated": bool(form.get("rated")), "private": bool(form.get("private")),
+        "rates": not form.get("friendly"),  # a friendly game moves no game rating
     }
     seconds = whole_or_none(form.get("clock", "0"))
     if seconds not in CLOCKS:

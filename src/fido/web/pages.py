@@ -76,6 +76,7 @@ from fido.web.queue_form import (
     queue_games,
     queue_view,
 )
+from fido.web.rating_view import ratings_shown
 
 if TYPE_CHECKING:  # the rows the tables service hands back, named in annotations only
     from fido.store import SeatRow, TableRow
@@ -519,7 +520,8 @@ def player(request: Request, account_id: int) -> HTMLResponse:
         person = person_json(who)
     for g in games:
         g["her"] = next((x for x in g["seats"] if x["account"] == person["id"]), None)
-    return render(request, "player.html", me=me, person=person, games=games)
+    return render(request, "player.html", me=me, person=person, games=games,
+                  ratings=ratings_shown(request, account_id))
 
 
 def _no_table(request: Request) -> HTMLResponse:

@@ -303,11 +303,47 @@ function renderScore() {
   $("last-move").classList.toggle("scored", Boolean(last && last.points));
 }
 
+// the seats' game ratings (docs/ratings.md), asked again when the seats change and at the
+// game's end (its last move wrote the new ones): each seat's, and what the game moved
+let ratingsKey = null;
+function loadRatings() {
+  const table = state.table;
+  const key = table.seats.map((s) => s.account || s.bot || "").join(",")
+    + (state.view && state.view.outcome ? ":end" : "");
+  if (key === ratingsKey) return;
+  ratingsKey = key;
+  fetch(`/api/tables/${encodeURIComponent(table.id)}/ratings`, { headers: { Accept: "application/json" } })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((body) => {
+      if (!body || ratingsKey !== key) return;
+      const before = state.ratings;
+      state.ratings = new Map(body.seats.map((x) => [x.seat, x]));
+      if (key.endsWith(":end") && before) {
+        for (const [seat, r] of state.ratings) {
+          const was = before.get(seat);
+          if (was && !r.bot) r.change = r.rating - was.rating;
+        }
+      }
+      renderSeats();
+    })
+    .catch(() => { ratingsKey = null; }); // offline: asked again at the next change
+}
+
+function ratingTag(i) {
+  const r = state.ratings && state.ratings.get(i);
+  if (!r) return null;
+  const text = `${r.rating}${r.provisional ? "?" : ""}`; // a rating reads whole: 1512, not 1,512
+  const change = r.change ? ` (${r.change > 0 ? "+" : "−"}${Math.abs(r.change)})` : "";
+  return el("span", { class: "rating" + (r.change > 0 ? " up" : r.change < 0 ? " down" : ""),
+    title: r.bot ? t("game rating (a bot's: fixed)") : t("game rating") }, text + change);
+}
+
 function renderSeats() {
   const box = $("seats");
   const table = state.table;
   const view = state.view;
   if (!table) return;
+  loadRatings();
   box.replaceChildren();
   table.seats.forEach((s, i) => {
     const toMove = view && !view.outcome && view.turn === i;
@@ -330,7 +366,7 @@ function renderSeats() {
     },
     el("div", { class: "who" }, el("span", { class: "seatno" }, `${i + 1}`), link,
       mine ? el("span", { class: "tag" }, t("you")) : null,
-      partner ? el("span", { class: "tag" }, t("partner")) : null),
+      partner ? el("span", { class: "tag" }, t("partner")) : null, ratingTag(i)),
     el("div", { class: "facts" },
       view ? el("span", { class: "count" }, tilesText(view.hand_counts[i])) : null,
       view ? el("span", { class: "score" }, pointsText(view.scores[i])) : null,
