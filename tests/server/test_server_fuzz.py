@@ -92,8 +92,9 @@ def test_the_api_never_answers_5xx(store_url: str) -> None:
         # health, session x3, accounts, guest, password reset x2, language, player x2,
         # claims x2, tables x8, matches, assistant x2, events x8, organiser requests,
         # analysis x2, queue x3, my data, my account's deletion, my address x4, the news
-        # by mail, unsubscribe, my vacation, game ratings x3
-        assert len(operations) == 50
+        # by mail, unsubscribe, my vacation, game ratings x3, people online, being seen,
+        # follow x2, block x2, my blocks, challenges x5
+        assert len(operations) == 62
         seen: Counter[tuple[str, str, bool, int]] = Counter()  # method, path, finished?, status
         for operation in operations:
             strategy = operation.as_strategy()

@@ -22,9 +22,12 @@ from fido.i18n import _
 from fido.store import (
     Account,
     AnalysisRow,
+    Block,
+    ChallengeRow,
     Championship,
     ChampionshipEntry,
     EventRow,
+    Follow,
     GameRating,
     GameRow,
     LineRow,
@@ -43,7 +46,8 @@ from fido.store import (
 __all__ = ["ERASED_NAME", "SECTIONS", "erase", "export"]
 
 # the sections of the export, in order: the privacy page lists each
-SECTIONS = ("account", "sessions", "roles", "requests", "tables", "queue", "ratings", "analyses",
+SECTIONS = ("account", "sessions", "roles", "requests", "tables", "queue", "ratings", "people",
+            "analyses",
             "events", "sheets", "notifications", "mail")
 ERASED_NAME = "deleted player"  # her name in the records of finished games, once erased
 
@@ -71,6 +75,7 @@ def export(s: Session, account: Account) -> dict[str, Any]:
         "news_by_mail_since": _time(account.notices_since),
         "news_mailed_at": _time(account.notices_mailed_at),
         "vacation_until": _time(account.vacation_until),
+        "online_visible": account.online_visible,
         "has_password": account.password_hash is not None,
         "player": None if player is None else {
             "number": player.number, "name": player.name, "country": player.country,
@@ -114,6 +119,21 @@ def export(s: Session, account: Account) -> dict[str, Any]:
                          .order_by(RatingChange.id))]}
         for r in s.scalars(select(GameRating).where(GameRating.account_id == me)
                            .order_by(GameRating.family))]
+    out["people"] = {
+        "follows": [f.follows_id for f in s.scalars(
+            select(Follow).where(Follow.account_id == me).order_by(Follow.follows_id))],
+        "blocks": [b.blocked_id for b in s.scalars(
+            select(Block).where(Block.account_id == me).order_by(Block.blocked_id))],
+        "challenges": [
+            {"id": c.id, "from": c.from_id, "to": c.to_id, "ruleset": c.ruleset,
+             "players": c.players, "others": c.others, "clock": c.clock, "rates": c.rates,
+             "status": c.status, "created_at": _time(c.created_at),
+             "expires_at": _time(c.expires_at), "decided_at": _time(c.decided_at),
+             "table": c.table_id}
+            for c in s.scalars(select(ChallengeRow).where(
+                or_(ChallengeRow.from_id == me, ChallengeRow.to_id == me))
+                .order_by(ChallengeRow.id))],
+    }
     out["analyses"] = [
         {"table": a.table_id, "seat": a.seat, "status": a.status,
          "requested_at": _time(a.requested_at), "finished_at": _time(a.finished_at),

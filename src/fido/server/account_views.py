@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, object_session
 from fido.accounts.claims import latest, pending_count
 from fido.accounts.notifications import unread_of, waiting_for
 from fido.accounts.roles import is_federation
+from fido.accounts.social import challenges_waiting
 from fido.accounts.vacation import on_vacation
 from fido.i18n import _
 from fido.server.schemas import AccountOut, ClaimOut
@@ -58,6 +59,8 @@ def person_json(account: Account) -> dict[str, Any]:
             "unread": unread_of(account),  # the nav's count of notifications
             # the nav's count of games waiting for her move
             "waiting": waiting_for(session, account.id) if session is not None else 0,
+            # the nav's count of challenges to her, open
+            "challenges": challenges_waiting(session, account.id) if session is not None else 0,
             # the end of her vacation, while she is on one (her account's page says it)
             "vacation": on_vacation(account, dt.datetime.now(dt.UTC)),
             # the nav links the federation's page for the federation, with the requests waiting

@@ -48,7 +48,15 @@ from fido.events.rounds import TableResult, round_over
 from fido.i18n import N_, _, ngettext
 from fido.server.errors import ApiError
 from fido.server.tables.timers import TURN_BASED
-from fido.store import Account, Championship, ChampionshipTable, QueueEntry, SeatRow, TableRow
+from fido.store import (
+    Account,
+    ChallengeRow,
+    Championship,
+    ChampionshipTable,
+    QueueEntry,
+    SeatRow,
+    TableRow,
+)
 
 __all__ = [
     "STRONG_BOTS",
@@ -303,6 +311,35 @@ def check_turn_based_games(s: Session, viewer: Account, most: int) -> None:
         raise ApiError(409, "turn_based_games", _(
             "you have {n} turn-based games already: finish one before you ask for "
             "another").format(n=held))
+
+def challengeable(s: Session, viewer: Account, account_id: int) -> Account:
+    """The person the viewer may challenge (or whose challenge she may accept): anyone
+    but herself whom she does not block and who does not block her (404 ``no_player``,
+    422 ``yourself``, 403 ``blocked``, the same words either way: a block is not told)."""
+    from fido.accounts.social import blocked_between  # noqa: PLC0415
+
+    who = s.get(Account, account_id) if 0 < account_id <= 2**31 - 1 else None
+    if who is None:
+        raise ApiError(404, "no_player", _("there is no such player"))
+    if who.id == viewer.id:
+        raise ApiError(422, "yourself", _("you cannot challenge yourself"))
+    if blocked_between(s, viewer.id, who.id):
+        raise ApiError(403, "blocked", _("no challenge between the two of you is possible"))
+    return who
+
+
+def challenge_of(s: Session, viewer: Account, challenge_id: int, role: Literal["to", "from"],
+                 *, lock: bool = False) -> ChallengeRow:
+    """A challenge the viewer answers (``to``: sent to her) or withdraws (``from``: hers),
+    404 ``no_challenge`` otherwise: nobody learns of another's challenges."""
+    query = select(ChallengeRow).where(ChallengeRow.id == challenge_id)
+    if lock:
+        query = query.with_for_update()
+    c = s.scalar(query) if 0 < challenge_id <= 2**31 - 1 else None
+    if c is None or (c.to_id if role == "to" else c.from_id) != viewer.id:
+        raise ApiError(404, "no_challenge", _("there is no such challenge"))
+    return c
+
 
 def table_seats(s: Session, viewer: Account | None, table_id: str) -> TableRow:
     """A table whose seats the viewer asks about (404 ``no_table``): anyone's who knows

@@ -44,6 +44,7 @@ from sqlalchemy.orm import Session
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fido.accounts.sessions import COOKIE
+from fido.accounts.social import ONLINE
 from fido.engine.rules import Ruleset
 from fido.errors import FidoError, Refused
 from fido.server.schemas import SeatIn, TableIn
@@ -75,7 +76,6 @@ __all__ = [
 log = logging.getLogger("fido.server")
 
 STALE = 30.0  # seconds without a poll: she left the page, her entry is dropped
-ONLINE = 300.0  # seconds: a session seen within them is online
 TOUCH = 60.0  # seconds between two writes of one session's seen_at by one process
 AWAY_AFTER = 15.0  # seconds after seating: whoever has not opened the table is away
 BOT_LEVEL: Final = "expert"  # the bots that fill a table after her wait

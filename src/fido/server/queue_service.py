@@ -26,8 +26,17 @@ from fido.server.errors import ApiError
 from fido.server.tables.timers import TURN_BASED
 from fido.store import Account, QueueEntry
 
-__all__ = ["BOTS_AFTER_MAX", "TURN_BASED_GAMES", "TURN_BASED_MAX", "QueueIn", "QueueOut", "join",
-           "leave", "state"]
+__all__ = [
+    "BOTS_AFTER_MAX",
+    "TURN_BASED_GAMES",
+    "TURN_BASED_MAX",
+    "QueueIn",
+    "QueueOut",
+    "game_ruleset",
+    "join",
+    "leave",
+    "state",
+]
 
 BOTS_AFTER_MAX = 600  # seconds; the page offers 30, 60 and 120 (a test asks for fewer)
 TURN_BASED_MAX = 259200  # seconds a move: three days, the lobby's longest clock
@@ -68,8 +77,9 @@ class QueueOut(BaseModel):
     online: int  # accounts seen in the last minutes (docs/server.md)
 
 
-def _ruleset(body: QueueIn) -> str:
-    """The game asked for as a ruleset's text, and the size checked against it (422)."""
+def game_ruleset(body: QueueIn) -> str:
+    """The game asked for as a ruleset's text, and the size checked against it (422);
+    a challenge names its game the same way."""
     if body.game not in RULESETS:
         raise ApiError(422, "invalid", _("there is no game named {name}").format(
             name=repr(body.game)), field="game")
@@ -153,7 +163,7 @@ async def join(request: Request, body: QueueIn) -> QueueOut:
     fill the other seats, or none; a real-time table, or a turn-based one (``clock``:
     she may close the page, and may wait while she plays elsewhere). A second request
     replaces her first."""
-    ruleset = _ruleset(body)
+    ruleset = game_ruleset(body)
     srv = deps.server(request)
 
     def enter() -> None:

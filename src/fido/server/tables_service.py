@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Status",
+    "check_bot_tables",
     "finished",
     "join",
     "leave",
@@ -206,7 +207,7 @@ async def open_table(request: Request, body: TableIn) -> TableOut:
             _check_match(body, Ruleset.from_text(ruleset))  # refused before it counts
             _check_open_tables(s, me, srv.limits.open_tables_per_account)
             tag = deps.address_tag(request)
-            _check_bot_tables(s, me, body, srv.limits, tag)
+            check_bot_tables(s, me, body, srv.limits, tag)
             deps.count_against(request, srv.opened, lambda n: ngettext(
                 "too many tables opened from your address: try again in {n} second",
                 "too many tables opened from your address: try again in {n} seconds", n))
@@ -350,7 +351,7 @@ def _check_open_tables(s: Session, me: Account, most: int) -> None:
             waiting).format(n=waiting))
 
 
-def _check_bot_tables(s: Session, me: Account, body: TableIn, limits: Limits,
+def check_bot_tables(s: Session, me: Account, body: TableIn, limits: Limits,
                       tag: str) -> None:
     """A person plays at most so many tables with bots at once, fewer with strong ones
     (their decisions take the shared workers for seconds), and so does an address (``tag``:

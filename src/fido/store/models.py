@@ -63,11 +63,14 @@ __all__ = [
     "Account",
     "AnalysisRow",
     "Base",
+    "Block",
+    "ChallengeRow",
     "Championship",
     "ChampionshipEntry",
     "ChampionshipTable",
     "EntryRow",
     "EventRow",
+    "Follow",
     "GameRating",
     "GameRow",
     "LineRow",
@@ -255,6 +258,9 @@ class Account(Base):
     # out before starts again from there (fido.accounts.vacation; migration 0021)
     vacation_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
                                                               nullable=True)
+    # she is shown in the list of people online (she chose to be seen; 0024)
+    online_visible: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                 server_default=false())
 
     player: Mapped[Player | None] = relationship()
 
@@ -679,6 +685,63 @@ class RatingChange(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Follow(Base):
+    """She follows another person: the people online list shows those she follows first
+    (0024)."""
+
+    __tablename__ = "follows"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    follows_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Block(Base):
+    """She blocks another person: no challenge and no chat of hers reach her, and she
+    challenges her no more either (0024)."""
+
+    __tablename__ = "blocks"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChallengeRow(Base):
+    """One person challenges another to a game: its ruleset, players, the other seats
+    (``others``: ``bot:LEVEL`` or ``open``), the clock, whether it moves the game
+    ratings; open until accepted (``table_id``: the table it opened), declined,
+    withdrawn or expired (0024)."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'accepted', 'declined', 'withdrawn', 'expired')",
+                        name="ck_challenge_status"),
+        Index("ix_challenges_to", "to_id", "status"),
+        Index("ix_challenges_from", "from_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    from_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    ruleset: Mapped[str] = mapped_column(String(200))
+    players: Mapped[int] = mapped_column(Integer)
+    others: Mapped[str] = mapped_column(String(40))
+    clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rates: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[str] = mapped_column(String(10))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    decided_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
+                                                           nullable=True)
+    table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="SET NULL"), nullable=True)
 
 
 class QueueEntry(Base):

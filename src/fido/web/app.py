@@ -38,6 +38,7 @@ from fido.server import (
     csrf,
     events_api,
     lobby,
+    people_api,
     queue_api,
     ratings_api,
 )
@@ -65,6 +66,7 @@ from fido.web import (
     event_pages,
     legal_pages,
     pages,
+    people_pages,
     ranking_pages,
     rulebook,
     sheets,
@@ -213,6 +215,7 @@ def create_app(
     app.include_router(analysis_api.router)  # finished games' analyses (docs/analysis.md)
     app.include_router(queue_api.router)  # play with people: the queue (docs/server.md)
     app.include_router(ratings_api.router)  # the game ratings (docs/ratings.md)
+    app.include_router(people_api.router)  # people online, challenges (docs/people.md)
     install_web(app)
     app.include_router(metrics_routes(token))  # for the machine itself
     _csrf_cookie(app)
@@ -298,6 +301,7 @@ def install_web(app: FastAPI) -> None:
     app.include_router(rulebook.router)
     app.include_router(legal_pages.router)  # /impressum, /privacy, /account
     app.include_router(event_pages.router)
+    app.include_router(people_pages.router)  # /people: online, challenges (docs/people.md)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(assistant_pages.router)
     app.include_router(sheets.router)  # score sheets, reviews, inbox, the federation's page

@@ -78,7 +78,7 @@ env = Environment(
 )
 # the request's language at each call (a context variable), so one environment serves all
 env.install_gettext_callables(  # type: ignore[attr-defined]
-    i18n.gettext, i18n.ngettext, newstyle=True)
+    i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext)
 env.filters["game"] = game_label
 env.filters["clock"] = clock_label  # a move clock as said: "30 s", "1 day"
 env.filters["bot"] = bot_name  # a bot's level in the reader's language: "bot (expert)"
