@@ -16,7 +16,7 @@ COMPILED     = src/fido/.compiled
 # the interface's translations (src/fido/locale/*/LC_MESSAGES/*.po), compiled for gettext
 CATALOGS = $(patsubst %.po,%.mo,$(wildcard src/fido/locale/*/LC_MESSAGES/*.po))
 
-.PHONY: run test system-deps screenshots lint bench pure-test clean i18n pot
+.PHONY: run test test-suite system-deps screenshots lint bench pure-test clean i18n pot
 
 # running: fido and its dependencies, plus mypy and setuptools to compile the engine
 $(RUN_STAMP): pyproject.toml setup.py
@@ -98,14 +98,26 @@ system-deps:
 		fi; \
 	fi
 
+# everything, the three parts side by side (each line of their output whole): the suite
+# waits on browsers and servers much of its time, so the checks that read the code and
+# the pure engine's run fit beside it
 test: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
+	$(MAKE) --no-print-directory -j3 --output-sync=line lint test-suite pure-test
+
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports  # the architecture: pyproject.toml's [tool.importlinter]
+
+test-suite: $(DEV_STAMP) $(COMPILED) $(CATALOGS)
 	$(BIN)/python tests/with_postgres.py $(BIN)/pytest  # + a throwaway PostgreSQL if installed
-	FIDO_FORCE_PURE=1 $(BIN)/pytest tests/engine/test_golden.py tests/engine/test_errors.py \
-		tests/engine/test_notation.py tests/engine/test_properties.py tests/engine/test_undo_chance.py \
-		tests/engine/test_hostile_input.py tests/engine/test_position.py
+
+# the engine's modules as plain Python (the compiled ones are what the suite runs)
+pure-test: $(DEV_STAMP)
+	FIDO_FORCE_PURE=1 $(BIN)/pytest -p no:cacheprovider tests/engine/test_golden.py \
+		tests/engine/test_errors.py tests/engine/test_notation.py tests/engine/test_properties.py \
+		tests/engine/test_undo_chance.py tests/engine/test_hostile_input.py \
+		tests/engine/test_position.py
 
 # docs/screenshots/: the lobby, two tables, turn-based play, the ranking pages, an event, the German pages, a match,
 # its rematch vote and the queue, at phone and desktop size
