@@ -5,13 +5,16 @@ and the counts (people waiting for each game, people online) are right."""
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import update
 
 from fido.server import queue, queue_service
+from fido.store import GameRating, QueueEntry, Store
 from support.server_live import browser
 
 
@@ -230,3 +233,35 @@ def test_a_turn_based_wait_outlasts_a_closed_page_and_pairs_the_same_clock_only(
     r = anna.post("/api/queue", json={"game": "sebastopol", "clock": 86400})
     assert r.status_code == 409 and r.json()["error"]["code"] == "turn_based_games", r.text
     assert anna.get("/api/queue").json()["entry"] is None
+
+
+def test_close_players_sit_together_before_a_far_one_who_waits_until_her_range_reaches(
+        base: str, live_store: Store) -> None:
+    """Pairing by strength (server/pairing.py): Cleo (2400) waits first, then Anna (1500)
+    and Bert (1530): Anna and Bert sit together, Cleo waits on (900 apart is beyond the
+    range at once, 150); Anna's estimate said so; once Cleo has waited long enough (her
+    join moved back 80 s: the test's clock) the next person sits with her."""
+    cleo, anna, bert, dora = guest(base), guest(base), guest(base), guest(base)
+    now = dt.datetime.now(dt.UTC)
+    with live_store.session() as s:
+        for who, mu in ((cleo, 40.0), (bert, 25.5)):
+            s.add(GameRating(account_id=account_of(who), family="muggins", mu=mu,
+                             sigma=3.0, games=30, updated_at=now))
+    assert queued(cleo, game="muggins", players=2)["entry"]["estimate"] is None  # alone
+    first = queued(anna, game="muggins", players=2)
+    assert first["entry"]["status"] == "waiting"  # not with Cleo, who waited longer
+    assert 60 <= first["entry"]["estimate"] <= 76  # (900 - 150) / 10 s, less the wait
+    state = queued(bert, game="muggins", players=2)
+    assert state["entry"]["status"] == "seated", state
+    table = httpx.get(f"{base}/api/tables/{state['entry']['table']}").json()
+    assert {s["account"] for s in table["seats"]} == {account_of(anna), account_of(bert)}
+    assert cleo.get("/api/queue").json()["entry"]["status"] == "waiting"
+    with live_store.session() as s:  # Cleo has waited 80 s: her range is 950 now
+        s.execute(update(QueueEntry).where(QueueEntry.account_id == account_of(cleo))
+                  .values(joined_at=now - dt.timedelta(seconds=80)))
+    state = queued(dora, game="muggins", players=2)
+    assert state["entry"]["status"] == "seated", state
+    table = httpx.get(f"{base}/api/tables/{state['entry']['table']}").json()
+    assert {s["account"] for s in table["seats"]} == {account_of(cleo), account_of(dora)}
+    for who in (anna, bert, cleo, dora):
+        assert who.delete("/api/queue").status_code == 200

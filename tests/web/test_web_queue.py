@@ -98,6 +98,10 @@ def test_leaving_the_queue_brings_the_form_back(browser: Browser, server: str) -
         dora.page.locator(".queue-waiting").wait_for()
         assert "Muggins" in dora.page.locator(".queue-waiting").inner_text()
         assert "Keep this page open" in dora.page.locator(".queue-waiting").inner_text()
+        # alone for her game: no estimate yet, and a friendly bot game offered meanwhile
+        expect(dora.page.locator("#queue-estimate")).to_have_text(
+            "Nobody near your strength waits for this game yet.")
+        expect(dora.page.locator("form.while-waiting button")).to_be_visible()
         dora.page.get_by_role("button", name="Leave the queue").click()
         dora.page.locator("#queue-form").wait_for()
         if SHOTS:

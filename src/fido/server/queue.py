@@ -47,6 +47,7 @@ from fido.accounts.sessions import COOKIE
 from fido.accounts.social import ONLINE
 from fido.engine.rules import Ruleset
 from fido.errors import FidoError, Refused
+from fido.server.pairing import Strengths
 from fido.server.schemas import SeatIn, TableIn
 from fido.server.tables_service import new_table
 from fido.store import Account, QueueEntry, SeatRow, Store, TableRow, WebSession
@@ -64,7 +65,9 @@ __all__ = [
     "SeenSessions",
     "anyone",
     "counts",
+    "fits_with",
     "is_seated",
+    "needed",
     "online",
     "pair",
     "seat",
@@ -118,24 +121,40 @@ def _fits(entry: QueueEntry, size: int) -> bool:
     return entry.players is None or entry.players == size
 
 
-def _with_people(first: QueueEntry, free: list[QueueEntry],
-                 can: list[int]) -> tuple[int, list[QueueEntry]] | None:
-    """A table of people only for ``first`` (the longest waiting of ``free``): her size,
-    or for "any" the largest size enough of them fit."""
+def _with_people(first: QueueEntry, free: list[QueueEntry], can: list[int],
+                 strengths: Strengths) -> tuple[int, list[QueueEntry]] | None:
+    """A table of people only for ``first`` (the longest waiting of ``free``) and those
+    near her strength (:mod:`fido.server.pairing`), the nearest first: her size, or for
+    "any" the largest size enough of them fit."""
     for size in [first.players] if first.players else sorted(can, reverse=True):
-        fit = [x for x in free if _fits(x, size)]
-        if len(fit) >= size and first in fit[:size]:
-            return size, fit[:size]
+        if not _fits(first, size):
+            continue
+        near = strengths.closest(first, [x for x in free if _fits(x, size)])
+        if len(near) >= size - 1:
+            return size, [first, *near[:size - 1]]
     return None
 
 
-def _with_bots(first: QueueEntry, free: list[QueueEntry],
-               can: list[int]) -> tuple[int, list[QueueEntry]]:
+def _with_bots(first: QueueEntry, free: list[QueueEntry], can: list[int],
+               strengths: Strengths) -> tuple[int, list[QueueEntry]]:
     """Her table once her wait is over: her size (for "any": four, or the nearest the game
-    has), the people waiting who fit it, bots in the other seats."""
+    has), the people waiting near her who fit it, bots in the other seats."""
     size = first.players or min(can, key=lambda n: (abs(n - ANY_SIZE), -n))
-    fit = [x for x in free if _fits(x, size) and x is not first]
-    return size, [first, *fit[:size - 1]]
+    near = strengths.closest(first, [x for x in free if _fits(x, size)])
+    return size, [first, *near[:size - 1]]
+
+
+def fits_with(a: QueueEntry, b: QueueEntry) -> bool:
+    """Whether two entries could share a table: the same size, or one of them any."""
+    return a.players is None or b.players is None or a.players == b.players
+
+
+def needed(entry: QueueEntry) -> int:
+    """How many others she waits for at the least (her size, or the game's smallest)."""
+    try:
+        return (entry.players or sizes(entry.ruleset)[0]) - 1
+    except FidoError:
+        return 1
 
 
 def anyone(s: Session) -> bool:
@@ -146,7 +165,8 @@ def anyone(s: Session) -> bool:
 def pair(s: Session, *, skip_locked: bool) -> list[Formed]:
     """Drop the entries not polled for :data:`STALE` seconds, then form every table the
     waiting entries make, longest-waiting first: people alone as soon as enough of them
-    want a table of one size; with bots once a person's own wait for them has passed.
+    near her strength want a table of one size (:mod:`fido.server.pairing`: the range
+    widens as they wait); with bots once a person's own wait for them has passed.
     ``skip_locked`` (PostgreSQL): rows another process is pairing are left to it."""
     now = _now()
     stale = select(QueueEntry).where(or_(
@@ -169,13 +189,14 @@ def pair(s: Session, *, skip_locked: bool) -> list[Formed]:
             can = sizes(ruleset)
         except FidoError:  # not a game (any more): never paired, dropped when stale
             continue
+        strengths = Strengths.read(s, ruleset, free, now)
         for first in list(free):
             if first not in free:
                 continue
-            pick = _with_people(first, free, can)
+            pick = _with_people(first, free, can, strengths)
             if pick is None and first.bots_after is not None and (
                     _aware(first.joined_at) + dt.timedelta(seconds=first.bots_after) <= now):
-                pick = _with_bots(first, free, can)
+                pick = _with_bots(first, free, can, strengths)
             if pick is not None:
                 formed.append(_form(s, ruleset, clock, *pick))
                 free = [x for x in free if x not in pick[1]]

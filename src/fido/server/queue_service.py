@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -23,6 +24,7 @@ from fido.errors import FidoError
 from fido.i18n import _
 from fido.server import deps, policy, queue
 from fido.server.errors import ApiError
+from fido.server.pairing import Strengths
 from fido.server.tables.timers import TURN_BASED
 from fido.store import Account, QueueEntry
 
@@ -60,6 +62,9 @@ class EntryOut(BaseModel):
     bots_after: int | None
     clock: int | None  # turn-based: seconds a move
     status: Literal["waiting", "seated"]
+    # about how many seconds more until enough people near her strength wait with her
+    # (0: now), if they stay; None: too few wait for her game yet
+    estimate: float | None = None
     waited: float  # seconds since she joined
     table: str | None  # seated: her table's id
     seat: int | None
@@ -101,6 +106,22 @@ def game_ruleset(body: QueueIn) -> str:
     return text
 
 
+def _estimate(s: Session, entry: QueueEntry) -> float | None:
+    """How long until enough people near her strength wait with her (pairing.py)."""
+    fresh = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=queue.STALE)
+    others = list(s.scalars(select(QueueEntry).where(
+        QueueEntry.status == "waiting", QueueEntry.ruleset == entry.ruleset,
+        QueueEntry.clock.is_(None) if entry.clock is None else QueueEntry.clock == entry.clock,
+        or_(QueueEntry.clock.is_not(None), QueueEntry.seen_at >= fresh)).limit(200)))
+    others = [x for x in others if queue.fits_with(entry, x)]
+    try:
+        strengths = Strengths.read(s, entry.ruleset, [entry, *others], dt.datetime.now(dt.UTC))
+    except FidoError:
+        return None
+    found = strengths.estimate(entry, others, queue.needed(entry))
+    return None if found is None else round(found, 1)
+
+
 def _out(s: Session, me: Account | None) -> QueueOut:
     entry = policy.queue_entry(s, me)
     mine = None
@@ -114,6 +135,7 @@ def _out(s: Session, me: Account | None) -> QueueOut:
             # seated once her seat is hers: her page goes to the table then
             status="seated" if seated else "waiting",
             waited=round((dt.datetime.now(dt.UTC) - joined).total_seconds(), 1),
+            estimate=None if seated else _estimate(s, entry),
             table=entry.table_id if seated else None, seat=entry.seat if seated else None)
     games = [GameCount(ruleset=r, clock=c, waiting=n) for (r, c), n in
              sorted(queue.counts(s).items(), key=lambda kv: (kv[0][0], kv[0][1] or 0))]

@@ -25,6 +25,14 @@ if (section) {
     if (waited && state.entry) {
       waited.textContent = t("{seconds} s", { seconds: Math.floor(state.entry.waited) });
     }
+    const estimate = document.getElementById("queue-estimate");
+    if (estimate && state.entry && state.entry.status === "waiting") {
+      const e = state.entry.estimate;
+      estimate.textContent = e === null ? t("Nobody near your strength waits for this game yet.")
+        : e < 1 ? t("People near your strength are waiting: your table is being formed.")
+          : t("About {seconds} s more, if the people waiting stay (you are paired near your game rating; the range widens as you wait).",
+            { seconds: Math.round(e) });
+    }
   };
 
   const poll = async () => {
