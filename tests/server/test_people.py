@@ -141,3 +141,37 @@ def test_bounds_and_bad_challenges_change_nothing(
     assert others[1].http.get("/api/challenges").json()["outgoing"] == []
     anonymous = httpx.Client(base_url=base)
     assert anonymous.get("/api/challenges").status_code == 401
+
+
+def test_the_chat_of_someone_she_blocks_does_not_reach_her(base: str) -> None:
+    """At a table, what a blocked person says is sent to everyone but the one who blocks
+    her: neither as it happens nor when she catches up."""
+    uma, vik = Person.sign_up(base, "ChatUma"), Person.sign_up(base, "ChatVik")
+    assert uma.http.put(f"/api/people/{vik.id}/block").status_code == 200
+    table = vik.open_table("fido set=6", 3, [{"kind": "me"}, {"kind": "open"},
+                                             {"kind": "bot", "level": "greedy"}])["id"]
+    assert uma.join(table).status_code == 200
+    hers, his = uma.connect(table), vik.connect(table)
+    try:
+        his.chat("hello, can you hear me")
+        hers.chat("anyone there?")
+        his.until(lambda f: any(e.get("text") == "anyone there?"
+                                for e in f.get("events") or ()))
+        hers.until(lambda f: any(e.get("text") == "anyone there?"
+                                 for e in f.get("events") or ()))
+        said = [e.get("text") for f in hers.frames for e in f.get("events") or ()
+                if e.get("kind") == "chat"]
+        assert said == ["anyone there?"]
+        heard = [e.get("text") for f in his.frames for e in f.get("events") or ()
+                 if e.get("kind") == "chat"]
+        assert heard == ["hello, can you hear me", "anyone there?"]
+        again = uma.connect(table, seq=0)  # she catches up from the start: still not his
+        try:
+            caught = [e.get("text") for f in again.frames for e in f.get("events") or ()
+                      if e.get("kind") == "chat"]
+            assert caught == ["anyone there?"], caught
+        finally:
+            again.close()
+    finally:
+        hers.close()
+        his.close()

@@ -147,17 +147,19 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     # only a table id's shape reaches the database (PostgreSQL refuses a NUL)
     shaped = re.fullmatch(TABLE_ID, table_id) is not None
 
-    def who() -> tuple[int | None, str, str | None, bool]:
-        """Who connects, and whether she may watch (the policy), in one session."""
+    def who() -> tuple[int | None, str, str | None, bool, frozenset[int]]:
+        """Who connects, whether she may watch (the policy), and whose chat does not
+        reach her (the people she blocks), in one session."""
         with srv.store.session(write=False) as s:
             cookie = ws.cookies.get(COOKIE)
             account = srv.sessions.account(s, cookie)
             watch = shaped and policy.may_watch(s, table_id, account)
             if account is None:
-                return None, "", None, watch
-            return account.id, display_name(account), srv.sessions.key(cookie), watch
+                return None, "", None, watch, frozenset()
+            return (account.id, display_name(account), srv.sessions.key(cookie), watch,
+                    frozenset(policy.chat_muted(s, account)))
 
-    account_id, name, session_key, may_watch = await asyncio.to_thread(who)
+    account_id, name, session_key, may_watch, muted = await asyncio.to_thread(who)
     try:
         room = await srv.hub.room(table_id, keep=True) if shaped else None
     except LookupError:
@@ -187,8 +189,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     srv.metrics.sockets.inc()
     try:
-        await _serve(ws, room, Conn(account_id, None, name, version), seq, srv=srv,
-                     session_key=session_key)
+        conn = Conn(account_id, None, name, version)
+        conn.muted = muted
+        await _serve(ws, room, conn, seq, srv=srv, session_key=session_key)
     finally:
         srv.metrics.sockets.dec()
         srv.sockets.close(keys)

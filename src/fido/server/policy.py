@@ -341,6 +341,14 @@ def challenge_of(s: Session, viewer: Account, challenge_id: int, role: Literal["
     return c
 
 
+def chat_muted(s: Session, viewer: Account) -> set[int]:
+    """The accounts whose chat at a table is not sent to the viewer: the people she
+    blocks (docs/people.md)."""
+    from fido.accounts.social import blocked  # noqa: PLC0415
+
+    return blocked(s, viewer.id)
+
+
 def table_seats(s: Session, viewer: Account | None, table_id: str) -> TableRow:
     """A table whose seats the viewer asks about (404 ``no_table``): anyone's who knows
     its address, as the table itself (``GET /api/tables/{id}``) is."""

@@ -29,6 +29,7 @@ from fido.engine.tiles import Tile
 from fido.engine.views import SeatView
 from fido.position import view_text
 from fido.server.protocol import encode
+from fido.server.tables.kinds import Kind
 from fido.server.tables.types import Conn, Event, SeatInfo
 from fido.server.wire import TableDrawing, public_json, seat_json, turn_json
 
@@ -52,6 +53,14 @@ class Shown(Protocol):
 def holder(seats: list[SeatInfo], account_id: int | None) -> int | None:
     """The seat ``account_id``'s person holds now (None: she holds none, or no account)."""
     return _holders(seats).get(account_id) if account_id is not None else None
+
+
+def _heard(conn: Conn, events: list[Event]) -> list[Event]:
+    """The events this connection is sent: all but the chat of those its person blocks
+    (docs/people.md; a connection with none blocked gets the list as it is)."""
+    if not conn.muted:
+        return events
+    return [e for e in events if not (e.kind == Kind.CHAT and e.account_id in conn.muted)]
 
 
 def _holders(seats: list[SeatInfo]) -> dict[int, int]:
@@ -181,7 +190,7 @@ class Feed:
         seat = conn.seat = holder(shown.seats, conn.account_id)  # hers, now
         missed: list[dict[str, Any]] | None = None
         if since is not None and 0 <= since <= shown.seq and shown.seq - since <= CATCH_UP:
-            missed = [e.for_seat(seat) for e in shown.log[since:]]
+            missed = [e.for_seat(seat) for e in _heard(conn, shown.log[since:])]
         info = shown.info()
         conn.seq = shown.seq
         public, view = self._public(), self._seat_view(seat)
@@ -229,17 +238,21 @@ class Feed:
             if conn.seq >= seq:  # welcomed at this event already
                 continue
             conn.seq = seq
+            heard = _heard(conn, events)  # the chat of those she blocks left out
+            muted = len(heard) != len(events)
             if public is None:
                 public = self._public()
             if conn.protocol == 1:
-                frame = frames.get(seat)
+                frame = None if muted else frames.get(seat)
                 if frame is None:
                     if table1 is None:
                         table1 = orjson.Fragment(encode(info))
-                    frame = frames[seat] = encode({
+                    frame = encode({
                         "type": "update", "seq": seq, "table": table1,
-                        "events": [e.for_seat(seat) for e in events],
+                        "events": [e.for_seat(seat) for e in heard],
                         "view": self._view(seat, public)})
+                    if not muted:
+                        frames[seat] = frame
                 conn.send_text(frame)
                 continue
             if seat not in mine:
@@ -247,10 +260,10 @@ class Feed:
                 mine[seat] = self._mine(seat, view) if view is not None else None
             new_mine = mine[seat]
             key = (seat, id(conn.public), id(conn.mine), id(conn.table))
-            frame = deltas.get(key)
+            frame = None if muted else deltas.get(key)
             if frame is None:
                 update: dict[str, Any] = {"type": "update", "seq": seq,
-                                          "events": [e.for_seat(seat) for e in events]}
+                                          "events": [e.for_seat(seat) for e in heard]}
                 if conn.table is None:
                     update["table"] = table2
                 elif conn.table != table2:
@@ -264,6 +277,8 @@ class Feed:
                     if shared is None:
                         shared = public_deltas[id(conn.public)] = diff(conn.public, public)
                     update["delta"] = shared | diff(conn.mine, new_mine)
-                frame = deltas[key] = encode(update)
+                frame = encode(update)
+                if not muted:
+                    deltas[key] = frame
             conn.send_text(frame)
             conn.public, conn.mine, conn.table = public, new_mine, table2

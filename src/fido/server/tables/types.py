@@ -146,6 +146,7 @@ class Conn:
         self.closed = False
         self.slow = False  # closed because its outbox overflowed
         self.signed_out = False  # closed because its session ended
+        self.muted: frozenset[int] = frozenset()  # accounts whose chat it is not sent
         self.restarting = False  # closed because the process stops (sockets.Drain)
 
     def send(self, message: dict[str, Any]) -> None:
