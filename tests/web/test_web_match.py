@@ -275,3 +275,38 @@ def test_a_bot_keeps_its_name_everywhere_and_from_hand_to_hand(browser: Browser,
     page.page.wait_for_function("() => window.fidoReplay && window.fidoReplay.data")
     assert random_bot in page.page.locator("#moves").inner_text()
     page.close()
+
+
+def test_a_finished_table_says_who_left_and_who_declined_the_rematch(
+        browser: Browser, server: str) -> None:
+    """After the game: one who closed her page is "left" (not "away"), one who said no
+    is "declined the rematch" and named under the vote, and the last one's yes makes
+    the rematch without them."""
+    anna, bea, cleo = ApiPerson.guest(server), ApiPerson.guest(server), ApiPerson.guest(server)
+    table = anna.open_table("fido set=6", 3)["id"]
+    for p in (bea, cleo):
+        assert p.join(table).status_code == 200
+    socks = [p.connect(table) for p in (anna, bea, cleo)]
+    play_to_end(socks)
+    socks[2].close()  # Cleo leaves
+    assert anna.http.delete(f"/api/tables/{table}/again").json()["again"]["no"] == [0]
+    page = Person(browser, server)
+    page.context.add_cookies([{"name": k, "value": v, "url": server}
+                              for k, v in bea.http.cookies.items()])
+    try:
+        page.goto(f"/tables/{table}")
+        page.page.wait_for_selector("#again-box:not([hidden])")
+        presence = page.page.locator("#seats .seat .presence")
+        assert presence.nth(0).inner_text() == "declined the rematch"
+        assert presence.nth(2).inner_text() == "left"
+        assert "Declined: " in page.page.locator("#again-said").inner_text()
+        page.page.get_by_role("button", name="Play again").click()
+        page.page.wait_for_url(re.compile(r".*/tables/(?!" + table + r")[A-Za-z0-9_-]+$"))
+        new = _table_of(page)
+        seats = bea.http.get(f"/api/tables/{new}").json()["seats"]
+        assert anna.id not in {s.get("account") for s in seats}
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+        for s in socks[:2]:
+            s.close()

@@ -77,6 +77,14 @@ async def play_again(table_id: TableId, body: AgainIn, request: Request) -> Tabl
     return await tables.play_again(request, table_id, body)
 
 
+@router.delete("/tables/{table_id}/again", response_model=TableOut, dependencies=CsrfChecked,
+               responses=errors(401, 403, 404, 409, 503))
+async def decline_again(table_id: TableId, request: Request) -> TableOut:
+    """Decline to play a finished game again: the table shows it, and the others who say
+    yes play again without you."""
+    return await tables.play_again(request, table_id, AgainIn(), yes=False)
+
+
 @router.get("/matches/{match_id}", response_model=MatchDetail, responses=errors(404))
 def get_match(match_id: Annotated[str, Path(pattern=TABLE_ID)],
               request: Request) -> MatchDetail:

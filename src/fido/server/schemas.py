@@ -301,6 +301,7 @@ class AgainOut(BaseModel):
     whether she asked for bots in the seats of those who left."""
 
     yes: list[int] = []
+    no: list[int] = []  # the seats whose person declined
     creator: int | None = None
     bots: bool = False
 

@@ -273,10 +273,12 @@ async def leave(request: Request, table_id: str) -> TableOut:
     return _out(_room_info(room, invite=False), me)
 
 
-async def play_again(request: Request, table_id: str, body: AgainIn) -> TableOut:
+async def play_again(request: Request, table_id: str, body: AgainIn, *,
+                     yes: bool = True) -> TableOut:
     """Say yes to playing a finished game (or match) again with the same seats and
     settings; when everyone still at the table has, the new table is ``next``.
-    ``bots``: the table's creator asks for bots in the seats of those who left."""
+    ``bots``: the table's creator asks for bots in the seats of those who left. ``yes``
+    false: she declines (the others play again without her)."""
     srv, table_id = deps.server(request), deps.table_id(table_id)
 
     def who() -> tuple[Account, int]:
@@ -289,7 +291,7 @@ async def play_again(request: Request, table_id: str, body: AgainIn) -> TableOut
 
     me, seat = await asyncio.to_thread(who)
     room = await srv.hub.room(table_id, keep=True)
-    await room.after.play_again(seat, me.id, body.bots)
+    await room.after.play_again(seat, me.id, body.bots, yes=yes)
     if not room.feed.conns:
         srv.hub.finished(room)
     return _out(room.info() | {"invite": room.invite}, me)

@@ -30,7 +30,7 @@ from fido.web.queue_form import queue_games
 
 __all__ = ["router"]
 
-router = APIRouter()
+router = APIRouter(include_in_schema=False)
 
 
 def _others() -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ from typing import Any
 from fido.errors import Refused
 from fido.i18n import _
 from fido.server.tables import matches
-from fido.server.tables.kinds import Again, Next
+from fido.server.tables.kinds import Again, Decline, Next
 from fido.server.tables.state import Live
 from fido.server.tables.types import Event
 
@@ -37,6 +37,7 @@ class After:
         self.match: dict[str, Any] | None = None  # the match's running totals, if a hand
         self.next_table: str | None = None  # the next hand's or the rematch's table
         self.again: dict[int, bool] = {}  # seat -> she asked for bots in the empty seats
+        self.declined: set[int] = set()  # the seats whose person said no to playing again
         self._task: asyncio.Task[Any] | None = None
         self._rematching = False  # a rematch's table is being made
 
@@ -52,6 +53,10 @@ class After:
         data = event.data
         if isinstance(data, Again) and event.seat is not None:
             self.again[event.seat] = bool(data.bots)
+            self.declined.discard(event.seat)
+        elif isinstance(data, Decline) and event.seat is not None:
+            self.declined.add(event.seat)
+            self.again.pop(event.seat, None)
         elif isinstance(data, Next):
             self.next_table = data.table
 
@@ -62,7 +67,7 @@ class After:
         creator = next((i for i, s in enumerate(room.seats)
                         if s.kind == "person" and s.account_id == room.created_by
                         and room.created_by is not None), None)
-        return {"yes": sorted(self.again), "creator": creator,
+        return {"yes": sorted(self.again), "no": sorted(self.declined), "creator": creator,
                 "bots": bool(creator is not None and self.again.get(creator))}
 
     # ------------------------------------------------------------ a match's next hand
@@ -112,9 +117,11 @@ class After:
         over = room.status == "finished" and (self.match is None or self.match["over"])
         return over and self.next_table is None
 
-    async def play_again(self, seat: int, account_id: int, bots: bool) -> str | None:
+    async def play_again(self, seat: int, account_id: int, bots: bool,
+                         *, yes: bool = True) -> str | None:
         """Her yes to a rematch (``bots``: the creator asks for bots in the seats of those
-        who left); when everyone still here has said yes, the new table: its id."""
+        who left), or her no (``yes`` false: it is made without her, as if she had left);
+        when everyone still here has said yes, the new table: its id."""
         room = self.room
         async with room.lock:
             await room.catch_up()
@@ -126,11 +133,11 @@ class After:
             if self.next_table is not None:
                 return self.next_table
             event = await room.append(lambda: room.new_event(
-                seat, Again(bots), account_id=account_id))
+                seat, Again(bots) if yes else Decline(), account_id=account_id))
             if event is None:
                 raise Refused("busy", _("the table is busy: try again"))
             room.feed.broadcast([event])
-        return await self._rematch_if_all_said_yes({seat})
+        return await self._rematch_if_all_said_yes({seat} if yes else set())
 
     def left(self, seat: int | None) -> None:
         """A connection of ``seat`` closed at a finished table: if she had not said yes,
@@ -143,7 +150,7 @@ class After:
         voting now) has said yes; None while someone still here has not."""
         room = self.room
         async with room.lock:
-            here = room.feed.seats_here() | voters
+            here = (room.feed.seats_here() | voters) - self.declined
             if (not self.again or self.next_table is not None or self._rematching
                     or not here <= set(self.again)):
                 return self.next_table

@@ -24,6 +24,7 @@ __all__ = [
     "Away",
     "Back",
     "Chat",
+    "Decline",
     "End",
     "Join",
     "Kind",
@@ -49,6 +50,7 @@ class Kind(StrEnum):
     AWAY = "away"  # a seated person's last connection closed
     BACK = "back"  # one of hers is open again
     AGAIN = "again"  # she asked to play again (a rematch)
+    DECLINE = "decline"  # she declined to play again
     NEXT = "next"  # everyone goes on to another table (the match's next hand, a rematch)
     VACATION = "vacation"  # her clock ran out on vacation: it starts again at its end
 
@@ -126,6 +128,13 @@ class Again(Payload):
 
 
 @dataclass(frozen=True)
+class Decline(Payload):
+    """She said no to playing again: the rematch is made without her."""
+
+    kind = Kind.DECLINE
+
+
+@dataclass(frozen=True)
 class Next(Payload):
     kind = Kind.NEXT
     table: str
@@ -141,8 +150,8 @@ class Vacation(Payload):
 
 
 PAYLOADS: dict[Kind, type[Payload]] = {
-    cls.kind: cls for cls in (Join, Leave, Start, Moved, End, Chat, Away, Back, Again, Next,
-                              Vacation)
+    cls.kind: cls for cls in (Join, Leave, Start, Moved, End, Chat, Away, Back, Again,
+                              Decline, Next, Vacation)
 }
 
 

@@ -12,6 +12,7 @@ export const KIND = Object.freeze({
   AWAY: "away",
   BACK: "back",
   AGAIN: "again",
+  DECLINE: "decline",
   NEXT: "next",
   VACATION: "vacation",
 });

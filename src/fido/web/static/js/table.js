@@ -351,8 +351,11 @@ function renderSeats() {
     const name = s.kind === "open" ? t("open seat") : s.kind === "reserved" ? t("reserved")
       : seatLabel(s, i, namesKey(table));
     const link = s.account ? el("a", { href: `/players/${s.account}` }, name) : el("span", {}, name);
+    const over = Boolean(view && view.outcome);
+    const declined = over && table.again && (table.again.no || []).includes(i);
     const presence = s.kind === "bot" ? t("bot") : s.replaced ? t("replaced by the stand-in")
-      : s.kind === "person" ? (s.away ? t("away") : t("here")) : "";
+      : declined ? t("declined the rematch")
+        : s.kind === "person" ? (s.away ? (over ? t("left") : t("away")) : t("here")) : "";
     const mine = i === state.seat;
     const said = [
       mine ? t("Seat {n}: {name} (you)", { n: i + 1, name }) : t("Seat {n}: {name}", { n: i + 1, name }),
@@ -813,16 +816,17 @@ function announce() {
 
 // ---------------------------------------------------------------- play again
 
-/** Her yes to playing again (`bots`: the creator's wish for bots in the empty seats). */
-async function askAgain(bots) {
+/** Her yes to playing again (`bots`: the creator's wish for bots in the empty seats),
+ * or her no (`yes` false: the others play again without her). */
+async function askAgain(bots, yes = true) {
   state.askingAgain = true;
   render(false);
   try {
     const answer = await fetch(`/api/tables/${encodeURIComponent(config.id)}/again`, {
-      method: "POST", credentials: "same-origin",
+      method: yes ? "POST" : "DELETE", credentials: "same-origin",
       headers: { "Content-Type": "application/json", Accept: "application/json",
         "X-CSRF-Token": config.csrf },
-      body: JSON.stringify({ bots }),
+      body: yes ? JSON.stringify({ bots }) : undefined,
     });
     const body = await answer.json().catch(() => null);
     if (!answer.ok) showAlert((body && body.error && body.error.message) || t("refused"));

@@ -184,13 +184,22 @@ export function renderAgain(state, seatName, ask) {
   if (box.hidden) return;
   const seated = state.seat !== null && state.seat !== undefined;
   const said = again.yes.includes(state.seat);
+  const declined = (again.no || []).includes(state.seat);
   const button = $("again");
   button.hidden = !seated || said;
   button.disabled = Boolean(state.askingAgain);
   button.onclick = () => ask(Boolean($("again-bots").checked));
+  const noButton = $("again-no");
+  noButton.hidden = !seated || said || declined;
+  noButton.disabled = Boolean(state.askingAgain);
+  noButton.onclick = () => ask(false, false);
   $("again-bots-label").hidden = !seated || said || state.seat !== again.creator || table.rated;
-  $("again-said").textContent = again.yes.length
+  const nos = (again.no || []).length
+    ? " " + t("Declined: {names}.", { names: again.no.map((s) => seatName(s)).join(", ") }) : "";
+  $("again-said").textContent = (again.yes.length
     ? t("Said yes: {names}.", { names: again.yes.map((s) => seatName(s)).join(", ") })
       + (said ? ` ${t("Waiting for the others…")}` : "")
-    : seated ? t("Play the same table again: it starts when everyone still here has said yes.") : "";
+    : seated && !declined
+      ? t("Play the same table again: it starts when everyone still here has said yes.") : "")
+    + nos;
 }
