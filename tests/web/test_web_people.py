@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from openskill.models import PlackettLuce
 from playwright.sync_api import Browser, Page, expect
 
 from fido.ratings import BOT_RATINGS
-from support.web_browser import Person, play_until
+from fido.server.protocol import Phrase
+from support.server_client import Person as ApiPerson
+from support.web_browser import GERMAN, Person, play_until
 
 SHOTS = os.environ.get("FIDO_SHOTS")
 
@@ -90,3 +93,40 @@ def test_two_people_online_challenge_each_other_and_their_ratings_move(
     finally:
         una.close()
         vic.close()
+
+
+def test_quick_phrases_read_in_each_language_and_a_muted_players_lines_hide(
+        browser: Browser, server: str) -> None:
+    """A quick phrase sent from an English page reads in German on a German one (its
+    code travels, not its words); the page's phrases are the server's codes; muting the
+    sender hides her lines (one line says so) until unmuted."""
+    wim, xia = ApiPerson.guest(server), ApiPerson.guest(server)
+    table = wim.open_table("fido set=6", 3, [{"kind": "me"}, {"kind": "open"},
+                                             {"kind": "bot", "level": "greedy"}])["id"]
+    assert xia.join(table).status_code == 200
+    english, german = Person(browser, server), Person(browser, server, **GERMAN)
+    try:
+        for page, who in ((english, wim), (german, xia)):
+            page.context.add_cookies([{"name": k, "value": v, "url": server}
+                                      for k, v in who.http.cookies.items()])
+            page.goto(f"/tables/{table}")
+            page.page.wait_for_function("() => window.fidoTable && window.fidoTable.view")
+        codes = english.page.locator("#chat-phrases button").evaluate_all(
+            "els => els.map(e => e.dataset.phrase)")
+        assert codes == list(get_args(Phrase))
+        english.page.locator("#chat-phrases button[data-phrase='gg']").click()
+        english.page.fill("#chat-text", "see you")
+        english.page.locator("#chat-form button").click()
+        lines = german.page.locator("#chat-lines li")
+        expect(lines).to_have_count(2)
+        expect(lines.nth(0)).to_contain_text("Gutes Spiel!")
+        expect(english.page.locator("#chat-lines li").nth(0)).to_contain_text("Good game!")
+        lines.nth(0).locator("button.mute").click()
+        expect(lines).to_have_count(1)
+        expect(lines.nth(0)).to_contain_text("2")  # "2 Zeilen … ausgeblendet"
+        lines.nth(0).locator("button").click()  # unmute all
+        expect(lines).to_have_count(2)
+        assert not english.errors and not german.errors, (english.errors, german.errors)
+    finally:
+        english.close()
+        german.close()

@@ -75,10 +75,16 @@ class MoveIn(_In):
     move: Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 
+# the chat's quick phrases: each reader reads them in her own language (the page's
+# PHRASES, static/js/table.js, names the same codes: tests/web/test_web_people.py)
+Phrase = Literal["hello", "luck", "thanks", "well", "gg", "sorry", "bye"]
+
+
 class ChatIn(_In):
     type: Literal["chat"]
     id: MessageId
     text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_CHAT)]
+    phrase: Phrase | None = None  # a quick phrase: its code (``text``: its English)
 
 
 class SyncIn(_In):

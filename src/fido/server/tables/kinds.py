@@ -109,6 +109,7 @@ class Chat(Payload):
     kind = Kind.CHAT
     name: str
     text: str
+    phrase: str | None = None  # a quick phrase's code: each reader reads it in her language
 
 
 @dataclass(frozen=True)

@@ -390,7 +390,8 @@ class Room:
                 return
             seat = self.feed.seat_for(conn)
             event = await self.append(lambda: self.new_event(
-                seat, Chat(conn.name, text_), account_id=conn.account_id, msg_id=msg.id))
+                seat, Chat(conn.name, text_, msg.phrase), account_id=conn.account_id,
+                msg_id=msg.id))
             if event is None:
                 conn.send(Refusal(Reason.UNAVAILABLE, _("try again")).message_for(msg.id))
                 return

@@ -111,7 +111,7 @@ function noteEvent(e, catchingUp) {
   if (said) note(said);
   followNext(e, catchingUp);
   if (e.kind === KIND.CHAT) {
-    addChat(personName(e.name), e.text, e.seat);
+    addChat(e);
   } else if (e.kind === KIND.JOIN) {
     note(t("{name} sat down at seat {n}", { name: personName(e.name), n: e.seat + 1 }));
   } else if (e.kind === KIND.LEAVE) {
@@ -228,10 +228,63 @@ function note(text) {
   $("log").append(el("li", { class: "note" }, text));
 }
 
-function addChat(name, text, seat) {
+// the chat's quick phrases, by the code the server keeps (fido.server.protocol.Phrase):
+// each reader reads them in her own language
+export const PHRASES = {
+  hello: () => t("Hello!"),
+  luck: () => t("Good luck!"),
+  thanks: () => t("Thanks!"),
+  well: () => t("Well played!"),
+  gg: () => t("Good game!"),
+  sorry: () => t("Sorry!"),
+  bye: () => t("I have to go, bye!"),
+};
+
+// the people whose chat she muted (their account numbers, kept in this browser)
+const MUTED_KEY = "fido-muted";
+function muted() {
+  try { return new Set(JSON.parse(localStorage.getItem(MUTED_KEY) || "[]")); } catch { return new Set(); }
+}
+function setMuted(account, on) {
+  const now = muted();
+  if (on) now.add(account); else now.delete(account);
+  try { localStorage.setItem(MUTED_KEY, JSON.stringify([...now])); } catch { /* private mode */ }
+  renderChatLines();
+}
+
+function addChat(e) {
+  state.chat = state.chat || [];
+  state.chat.push(e);
+  renderChatLines();
+}
+
+/** The chat as she reads it: a phrase in her language, a muted person's lines left out
+ * (one line says how many), each other person's line with "mute". */
+function renderChatLines() {
   const list = $("chat-lines");
-  list.append(el("li", {}, el("b", {}, seat === state.seat && seat !== null ? t("You") : name),
-    ": ", text));
+  const quiet = muted();
+  const seats = (state.table && state.table.seats) || [];
+  let hidden = 0;
+  const lines = [];
+  for (const e of state.chat || []) {
+    const account = e.seat !== null && e.seat !== undefined ? seats[e.seat]?.account : null;
+    if (account && quiet.has(account)) { hidden += 1; continue; }
+    const mine = e.seat === state.seat && e.seat !== null && e.seat !== undefined;
+    const text = e.phrase && PHRASES[e.phrase] ? PHRASES[e.phrase]() : e.text;
+    const who = el("b", {}, mine ? t("You") : personName(e.name));
+    const mute = account && !mine
+      ? el("button", { type: "button", class: "link mute", title: t("Mute {name}", { name: personName(e.name) }),
+        onclick: () => setMuted(account, true) }, t("mute")) : null;
+    lines.push(el("li", { class: e.phrase ? "phrase" : null }, who, ": ", text, mute ? " " : null, mute));
+  }
+  if (hidden) {
+    lines.push(el("li", { class: "muted-note" }, nt("{n} line of a muted player hidden",
+      "{n} lines of muted players hidden", hidden), " ",
+    el("button", { type: "button", class: "link", onclick: () => {
+      for (const a of quiet) setMuted(a, false);
+    } }, t("unmute all"))));
+  }
+  list.replaceChildren(...lines);
   list.scrollTop = list.scrollHeight;
 }
 
@@ -868,6 +921,14 @@ $("chat-form")?.addEventListener("submit", (e) => {
   const text = input.value.trim();
   if (text && send({ type: "chat", id: msgId(), text })) input.value = "";
 });
+
+// the quick phrases: one click sends one (its English as its text, its code for the others)
+for (const button of document.querySelectorAll("#chat-phrases button[data-phrase]")) {
+  button.addEventListener("click", () => {
+    const code = button.dataset.phrase;
+    send({ type: "chat", id: msgId(), text: PHRASES[code] ? button.dataset.english : code, phrase: code });
+  });
+}
 $("hand").addEventListener("keydown", (e) => {
   // arrow keys move between tiles; Tab leaves the hand
   if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) return;
