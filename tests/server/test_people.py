@@ -12,6 +12,7 @@ import httpx
 import pytest
 from sqlalchemy import update
 
+from fido.accounts.roles import find_account, grant
 from fido.server import challenges_service
 from fido.store import ChallengeRow, Store
 from support.server_client import Person
@@ -175,3 +176,34 @@ def test_the_chat_of_someone_she_blocks_does_not_reach_her(base: str) -> None:
     finally:
         hers.close()
         his.close()
+
+
+def test_a_reported_chat_line_reaches_the_federations_inbox(
+        base: str, live_store: Store) -> None:
+    """A line she could read, reported once: the federation's accounts find it in their
+    inbox with the words as said; her own line, a line that is none or a second report
+    of the same line are refused."""
+    fed, wes, yan = (Person.sign_up(base, n) for n in ("ReportFed", "ReportWes", "ReportYan"))
+    with live_store.session() as s:
+        grant(s, find_account(s, "ReportFed"), "federation")
+    table = wes.open_table("fido set=6", 3, [{"kind": "me"}, {"kind": "open"},
+                                             {"kind": "bot", "level": "greedy"}])["id"]
+    assert yan.join(table).status_code == 200
+    his, hers = wes.connect(table), yan.connect(table)
+    try:
+        seq = his.chat("you play like a bot")["seq"]
+        mine = hers.chat("that is not kind")["seq"]
+    finally:
+        his.close()
+        hers.close()
+    r = yan.http.post(f"/api/tables/{table}/reports", json={"seq": seq})
+    assert r.status_code == 201, r.text
+    again = yan.http.post(f"/api/tables/{table}/reports", json={"seq": seq})
+    assert again.status_code == 409 and again.json()["error"]["code"] == "reported"
+    for body in ({"seq": mine}, {"seq": 0}, {"seq": 99999}):
+        r = yan.http.post(f"/api/tables/{table}/reports", json=body)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_line", (body, r.text)
+    inbox = fed.http.get("/inbox").text
+    assert "Chat report: ReportWes: «you play like a bot»" in inbox, inbox
+    assert f'href="/tables/{table}"' in inbox
+    assert "you play like a bot" not in wes.http.get("/inbox").text  # the federation's only

@@ -98,8 +98,9 @@ def test_two_people_online_challenge_each_other_and_their_ratings_move(
 def test_quick_phrases_read_in_each_language_and_a_muted_players_lines_hide(
         browser: Browser, server: str) -> None:
     """A quick phrase sent from an English page reads in German on a German one (its
-    code travels, not its words); the page's phrases are the server's codes; muting the
-    sender hides her lines (one line says so) until unmuted."""
+    code travels, not its words); the page's phrases are the server's codes; a line of
+    words is reported once; muting the sender hides her lines (one line says so) until
+    unmuted."""
     wim, xia = ApiPerson.guest(server), ApiPerson.guest(server)
     table = wim.open_table("fido set=6", 3, [{"kind": "me"}, {"kind": "open"},
                                              {"kind": "bot", "level": "greedy"}])["id"]
@@ -121,6 +122,10 @@ def test_quick_phrases_read_in_each_language_and_a_muted_players_lines_hide(
         expect(lines).to_have_count(2)
         expect(lines.nth(0)).to_contain_text("Gutes Spiel!")
         expect(english.page.locator("#chat-lines li").nth(0)).to_contain_text("Good game!")
+        # a line of words (not a phrase) may be reported to the federation: once
+        lines.nth(1).locator("button.report").click()
+        expect(lines.nth(1).locator(".reported")).to_be_visible()
+        expect(lines.nth(1).locator("button.report")).to_have_count(0)
         lines.nth(0).locator("button.mute").click()
         expect(lines).to_have_count(1)
         expect(lines.nth(0)).to_contain_text("2")  # "2 Zeilen … ausgeblendet"

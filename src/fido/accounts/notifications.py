@@ -29,6 +29,7 @@ from fido.store import (
     Notification,
     OrganiserRequest,
     PlayerClaim,
+    Report,
     RoleRow,
     SeatRow,
     TableRow,
@@ -42,6 +43,7 @@ __all__ = [
     "notify",
     "notify_claim",
     "notify_published",
+    "notify_report",
     "notify_request",
     "notify_seat",
     "notify_turn",
@@ -59,6 +61,7 @@ KINDS = {
     "organiser": "the federation answered your request to organise events",
     "published": "a month's ranking was published",
     "turn": "it is your turn at a table",
+    "report": "a chat line was reported",
 }
 TURN_GAP = dt.timedelta(hours=1)  # at most one "your turn" a table in this while
 
@@ -123,6 +126,15 @@ def notify_turn(s: Session, account_id: int, table_id: str,
                        created_at=now))
     s.flush()
     return True
+
+
+def notify_report(s: Session, report: Report, account_ids: Iterable[int],
+                  *, now: dt.datetime | None = None) -> None:
+    """Tell each of them (the federation's accounts) a chat line was reported."""
+    for account_id in sorted(set(account_ids)):
+        s.add(Notification(account_id=account_id, kind="report", report_id=report.id,
+                           created_at=now or _now()))
+    s.flush()
 
 
 def notify_request(s: Session, request: OrganiserRequest,

@@ -37,6 +37,7 @@ from fido.store import (
     PlayerClaim,
     QueueEntry,
     RatingChange,
+    Report,
     RoleRow,
     SeatRow,
     TableRow,
@@ -133,6 +134,11 @@ def export(s: Session, account: Account) -> dict[str, Any]:
             for c in s.scalars(select(ChallengeRow).where(
                 or_(ChallengeRow.from_id == me, ChallengeRow.to_id == me))
                 .order_by(ChallengeRow.id))],
+        "reports": [
+            {"table": r.table_id, "seq": r.seq, "name": r.name, "text": r.text,
+             "at": _time(r.created_at)}
+            for r in s.scalars(select(Report).where(Report.reporter_id == me)
+                               .order_by(Report.id))],
     }
     out["analyses"] = [
         {"table": a.table_id, "seat": a.seat, "status": a.status,

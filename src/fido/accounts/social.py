@@ -11,10 +11,15 @@ from collections.abc import Sequence
 from sqlalchemy import delete, exists, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from fido.store import Account, Block, ChallengeRow, Follow, WebSession
+from fido.accounts.notifications import notify_report
+from fido.accounts.roles import FEDERATION
+from fido.errors import Refused
+from fido.i18n import _
+from fido.store import Account, Block, ChallengeRow, Follow, Report, RoleRow, WebSession
 
-__all__ = ["ONLINE", "block", "blocked", "blocked_between", "challenges_waiting", "follow",
-           "following", "online_people", "set_visible", "unblock", "unfollow"]
+__all__ = ["ONLINE", "REPORTS_A_DAY", "block", "blocked", "blocked_between",
+           "challenges_waiting", "follow", "following", "online_people", "report_line",
+           "set_visible", "unblock", "unfollow"]
 
 ONLINE = 300.0  # seconds: a session seen within them is online (the queue's count too)
 
@@ -89,3 +94,30 @@ def challenges_waiting(s: Session, me: int) -> int:
     return s.scalar(select(func.count()).select_from(ChallengeRow).where(
         ChallengeRow.to_id == me, ChallengeRow.status == "open",
         ChallengeRow.expires_at > dt.datetime.now(dt.UTC))) or 0
+
+
+REPORTS_A_DAY = 10  # chat lines one person may report in a day (each reaches the federation)
+
+
+def report_line(s: Session, reporter: int, table_id: str, seq: int, *, reported: int | None,
+                name: str, text: str) -> Report:
+    """Report a chat line to the federation: kept as it was said, and each federation
+    account told in her inbox. Once a line and person (409), :data:`REPORTS_A_DAY` a day
+    (429): refused with :class:`~fido.errors.Refused`."""
+    now = dt.datetime.now(dt.UTC)
+    if s.scalar(select(exists().where(Report.reporter_id == reporter,
+                                      Report.table_id == table_id, Report.seq == seq))):
+        raise Refused("reported", _("you have reported this line already"))
+    today = s.scalar(select(func.count()).select_from(Report).where(
+        Report.reporter_id == reporter, Report.created_at > now - dt.timedelta(days=1))) or 0
+    if today >= REPORTS_A_DAY:
+        raise Refused("too_many_reports", _("you have reported {n} lines today: the "
+                                            "federation reads them; try again tomorrow")
+                      .format(n=today))
+    report = Report(reporter_id=reporter, reported_id=reported, table_id=table_id, seq=seq,
+                    name=name[:80], text=text[:600], created_at=now)
+    s.add(report)
+    s.flush()
+    federation = s.scalars(select(RoleRow.account_id).where(RoleRow.role == FEDERATION))
+    notify_report(s, report, federation, now=now)
+    return report

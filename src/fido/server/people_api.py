@@ -10,10 +10,18 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 
 from fido.server import challenges_service as challenges
+from fido.server import deps
 from fido.server import people_service as people
 from fido.server.challenges_service import ChallengeIn, ChallengeOut, Challenges
 from fido.server.deps import CsrfChecked, errors
-from fido.server.people_service import Blocked, OnlineIn, OnlineOut, PeopleOut
+from fido.server.people_service import (
+    Blocked,
+    OnlineIn,
+    OnlineOut,
+    PeopleOut,
+    ReportIn,
+    ReportOut,
+)
 
 __all__ = ["router"]
 
@@ -101,3 +109,12 @@ def decline(challenge_id: ChallengeId, request: Request) -> ChallengeOut:
 def withdraw(challenge_id: ChallengeId, request: Request) -> ChallengeOut:
     """Withdraw your challenge while it is open."""
     return challenges.withdraw(request, challenge_id)
+
+
+@router.post("/tables/{table_id}/reports", response_model=ReportOut, status_code=201,
+             dependencies=CsrfChecked, responses=errors(401, 404, 409, 429))
+def report(table_id: Annotated[str, Path(max_length=40)], body: ReportIn,
+           request: Request) -> ReportOut:
+    """Report a chat line of this table to the federation (``seq``: its place in the
+    log): its accounts read it in their inbox. Once a line, ten a day."""
+    return people.report(request, deps.table_id(table_id), body)

@@ -4,10 +4,14 @@ blocks. The pages and the API call these; :mod:`fido.accounts.social` keeps the 
 
 from __future__ import annotations
 
+import json
+from typing import Annotated
+
 from fastapi import Request
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from fido.accounts import social
+from fido.errors import Refused
 from fido.i18n import _
 from fido.ratings import provisional, ratings_for, shown
 from fido.server import deps, policy
@@ -16,7 +20,8 @@ from fido.server.errors import ApiError
 from fido.server.ratings_service import FAMILIES
 
 __all__ = ["DEFAULT_FAMILY", "Blocked", "OnlineIn", "OnlineOut", "OnlinePerson", "PeopleOut",
-           "block", "blocks", "follow", "online", "set_online"]
+           "ReportIn", "ReportOut", "block", "blocks", "follow", "online", "report",
+           "set_online"]
 
 DEFAULT_FAMILY = "fido:9"
 
@@ -48,6 +53,16 @@ class OnlineOut(BaseModel):
 
 class Blocked(BaseModel):
     people: list[OnlinePerson]
+
+
+class ReportIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seq: Annotated[int, Field(ge=0, le=2**31 - 1)]  # the chat line's place in the log
+
+
+class ReportOut(BaseModel):
+    id: int
 
 
 def _family(family: str | None) -> str:
@@ -124,3 +139,20 @@ def blocks(request: Request) -> Blocked:
                                     provisional=True, followed=False, me=False))
         return Blocked(people=out)
 
+
+
+def report(request: Request, table_id: str, body: ReportIn) -> ReportOut:
+    """Report a chat line of a table to the federation (its accounts read it in their
+    inbox): once a line, ten a day."""
+    with deps.server(request).store.session() as s:
+        me = deps.signed_in(request, s)
+        line = policy.reportable_line(s, me, table_id, body.seq)
+        said = json.loads(line.public)
+        try:
+            row = social.report_line(s, me.id, table_id, body.seq, reported=line.account_id,
+                                     name=str(said.get("name", "")),
+                                     text=str(said.get("text", "")))
+        except Refused as e:
+            raise ApiError(429 if e.code == "too_many_reports" else 409, e.code,
+                           e.message) from None
+        return ReportOut(id=row.id)

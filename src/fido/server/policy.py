@@ -53,6 +53,7 @@ from fido.store import (
     ChallengeRow,
     Championship,
     ChampionshipTable,
+    EventRow,
     QueueEntry,
     SeatRow,
     TableRow,
@@ -347,6 +348,17 @@ def chat_muted(s: Session, viewer: Account) -> set[int]:
     from fido.accounts.social import blocked  # noqa: PLC0415
 
     return blocked(s, viewer.id)
+
+
+def reportable_line(s: Session, viewer: Account, table_id: str, seq: int) -> EventRow:
+    """A chat line the viewer may report to the federation: one she could read there (the
+    table's chat is its watchers' too, where she may watch), not her own (404
+    ``no_line`` otherwise: nobody learns of a line she could not read)."""
+    row = s.get(EventRow, (table_id, seq)) if 0 <= seq <= 2**31 - 1 else None
+    if (row is None or row.kind != "chat" or row.account_id == viewer.id
+            or not may_watch(s, table_id, viewer)):
+        raise ApiError(404, "no_line", _("there is no such chat line"))
+    return row
 
 
 def table_seats(s: Session, viewer: Account | None, table_id: str) -> TableRow:

@@ -81,6 +81,7 @@ __all__ = [
     "PlayerClaim",
     "QueueEntry",
     "RatingChange",
+    "Report",
     "ReviewRow",
     "RoleRow",
     "SeatRow",
@@ -490,10 +491,15 @@ class Notification(Base):
                    ondelete="CASCADE"),
         nullable=True,
     )
+    report_id: Mapped[int | None] = mapped_column(  # a chat line reported (0025)
+        ForeignKey("reports.id", name="fk_notifications_report", ondelete="CASCADE"),
+        nullable=True,
+    )
 
     game: Mapped[GameRow | None] = relationship()
     claim: Mapped[PlayerClaim | None] = relationship()
     request: Mapped[OrganiserRequest | None] = relationship()
+    report: Mapped[Report | None] = relationship()
 class Championship(Base):
     """An event (a championship or a cup): its settings and its secret seed.
 
@@ -685,6 +691,25 @@ class RatingChange(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Report(Base):
+    """A chat line someone reported to the federation: the line as it was said (its
+    table and place in the log, who said it), and who reported it (0025)."""
+
+    __tablename__ = "reports"
+    __table_args__ = (UniqueConstraint("reporter_id", "table_id", "seq", name="uq_reports_line"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    reported_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(String(600))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class Follow(Base):

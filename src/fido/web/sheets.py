@@ -162,6 +162,10 @@ def _inbox_item(n: Notification) -> dict[str, Any]:
     if n.game is not None:
         return item | {"event": n.game.event, "date": n.game.played_on,
                        "status": status_at(n.game).value}
+    if n.report is not None:  # a chat line reported (the federation's inbox)
+        return item | {"event": _("Chat report: {name}: «{text}»").format(
+            name=n.report.name, text=n.report.text), "date": n.created_at.date(),
+            "status": "", "href": f"/tables/{n.report.table_id}"}
     if n.kind == "turn" and n.table_id is not None:  # her turn at a turn-based table
         return item | {"event": _("Your turn"), "date": n.created_at.date(),
                        "status": "", "href": f"/tables/{n.table_id}"}

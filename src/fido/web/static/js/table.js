@@ -252,6 +252,28 @@ function setMuted(account, on) {
   renderChatLines();
 }
 
+/** Report a chat line to the federation (its accounts read it in their inbox). */
+async function reportLine(seq) {
+  try {
+    const answer = await fetch(`/api/tables/${encodeURIComponent(config.id)}/reports`, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json",
+        "X-CSRF-Token": config.csrf },
+      body: JSON.stringify({ seq }),
+    });
+    const body = await answer.json().catch(() => null);
+    if (!answer.ok && answer.status !== 409) {
+      showAlert((body && body.error && body.error.message) || t("refused"));
+      return;
+    }
+    state.reported = state.reported || new Set();
+    state.reported.add(seq);
+    renderChatLines();
+  } catch {
+    showAlert(t("Not connected: wait a moment, the page reconnects by itself."));
+  }
+}
+
 function addChat(e) {
   state.chat = state.chat || [];
   state.chat.push(e);
@@ -275,7 +297,13 @@ function renderChatLines() {
     const mute = account && !mine
       ? el("button", { type: "button", class: "link mute", title: t("Mute {name}", { name: personName(e.name) }),
         onclick: () => setMuted(account, true) }, t("mute")) : null;
-    lines.push(el("li", { class: e.phrase ? "phrase" : null }, who, ": ", text, mute ? " " : null, mute));
+    const report = account && !mine && !e.phrase && config.me
+      ? (state.reported && state.reported.has(e.seq)
+        ? el("span", { class: "reported" }, t("reported"))
+        : el("button", { type: "button", class: "link report", title: t("Report this line to the federation"),
+          onclick: () => reportLine(e.seq) }, t("report"))) : null;
+    lines.push(el("li", { class: e.phrase ? "phrase" : null, "data-seq": e.seq }, who, ": ", text,
+      mute ? " " : null, mute, report ? " " : null, report));
   }
   if (hidden) {
     lines.push(el("li", { class: "muted-note" }, nt("{n} line of a muted player hidden",
