@@ -98,11 +98,11 @@ system-deps:
 		fi; \
 	fi
 
-# everything, the three parts side by side (each line of their output whole): the suite
+# everything, the three parts side by side (their output as it comes): the suite
 # waits on browsers and servers much of its time, so the checks that read the code and
 # the pure engine's run fit beside it
 test: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
-	$(MAKE) --no-print-directory -j3 --output-sync=line lint test-suite pure-test
+	$(MAKE) --no-print-directory -j3 lint test-suite pure-test
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench tools

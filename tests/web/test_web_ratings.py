@@ -1,6 +1,6 @@
 """The game ratings in a real browser (docs/ratings.md): each seat's rating beside her
-name at the table (a bot's fixed one too), and at the game's end what the game moved,
-as the server stored it."""
+name at the table (a bot's fixed one too), at the game's end what the game moved, as
+the server stored it, and hers in the lobby."""
 
 from __future__ import annotations
 
@@ -36,6 +36,10 @@ def test_the_table_shows_each_seats_rating_and_what_the_game_moved(
         assert re.fullmatch(rf"{stored['rating']['rating']}\? \([+−]{abs(change)}\)", text), (
             text, stored)
         assert ("+" in text) == (change > 0)
+        # the lobby names it too, beside "Play with people"
+        rita.goto("/")
+        expect(page.locator("#my-ratings")).to_have_text(
+            f"Your game ratings: FIDO double-6 {stored['rating']['rating']}?")
         assert not rita.errors, rita.errors
     finally:
         rita.close()

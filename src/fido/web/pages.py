@@ -28,7 +28,7 @@ from fido.engine.rules import FIDO_DIVISORS
 from fido.errors import Refused
 from fido.i18n import _, ngettext
 from fido.safe_text import whole_or_none
-from fido.server import deps, policy
+from fido.server import deps, policy, ratings_service
 from fido.server import queue_service as queue
 from fido.server import sessions_service as sessions
 from fido.server import tables_service as tables
@@ -190,13 +190,16 @@ async def _lobby(request: Request, form: dict[str, str] | None = None, error: st
     me = await asyncio.to_thread(viewer, request)
     lists = await asyncio.to_thread(_table_lists, request)
     waiting = await queue.state(request)  # play with people: her entry, counts
+    mine = [] if me is None else sorted(  # her game ratings, the most played first
+        (await asyncio.to_thread(ratings_service.player_ratings, request, me["id"])).ratings,
+        key=lambda r: -r.games)[:4]
     return render(
         request, "lobby.html", status, me=me, form=form or default_form(), error=error,
         **lists, games=GAMES, sets=FIDO_DIVISORS, seat_choices=seat_choices(),
         bot_levels=bot_help(), clocks=clock_choices(), set_label=set_label,
         timeout_choices=TIMEOUT_CHOICES, default_timeouts=TIMEOUTS,
         queue=queue_view(waiting.model_dump(mode="json")), queue_games=queue_games(),
-        queue_clocks=queue_clocks(),
+        queue_clocks=queue_clocks(), my_ratings=mine,
         bot_waits=BOT_WAITS, queue_error=queue_error, queue_form=queue_form or QUEUE_FORM,
     )
 
