@@ -126,6 +126,14 @@ def test_the_replay_shows_what_each_move_cost(browser: Browser, tmp_path: Any) -
         decisions = result["decisions"]
         # every analysed move of the list shows what it cost
         expect(page.locator("#moves .loss")).to_have_count(len(decisions))
+        # her expected margin over the game: a dot a decision, each the played move's
+        # expected margin, leading to its move
+        dots = page.locator("#analysis-summary svg.margin-chart circle")
+        expect(dots).to_have_count(len(decisions))
+        assert dots.evaluate_all("els => els.map(e => Number(e.dataset.step))") == [
+            d["number"] for d in decisions]
+        dots.last.click()
+        expect(page.locator("#step-label")).to_contain_text(str(decisions[-1]["number"]))
         worst = max(decisions, key=lambda d: d["loss"])
         page.locator(f"#moves li[data-step='{worst['number']}'] button").click()
         move = page.locator("#analysis-move")

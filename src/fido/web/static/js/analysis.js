@@ -8,6 +8,7 @@ import { el } from "./ui.js";
 
 const POLL_MS = 2000;
 const NEAR = 0.05; // a loss below this is "the best move" (the estimate's own noise)
+const ONE_POINT = 1; // a loss of this or more is a mistake on the margin's chart (report.NEAR)
 
 const tenths = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 // one decimal the page's way (1.5 / 1,5); || 0: no "-0.0" for a loss that rounds to nothing
@@ -135,7 +136,46 @@ export class Analysis {
     return el("div", { class: "analysis-seat", "data-seat": seat },
       el("p", {}, el("b", {}, seat === this.mySeat ? t("Your moves") : this.seatName(seat)),
         `: ${facts.filter(Boolean).join(" · ")}`),
-      worst.length ? el("p", { class: "mistakes" }, t("Biggest mistakes:"), " ", ...worst) : null);
+      worst.length ? el("p", { class: "mistakes" }, t("Biggest mistakes:"), " ", ...worst) : null,
+      this.marginChart(result.decisions.filter((d) => d.seat === seat)));
+  }
+
+  /** Her expected margin over the game: after each of her decisions, the margin the
+   * move she played was worth (a dot a decision, a red one where she lost a point or more; each
+   * leads to its move). Drawn from the analysis's own numbers, no geometry of the table. */
+  marginChart(decisions) {
+    const points = decisions.map((d) => {
+      const played = (d.moves || []).find((m) => m.move === d.played);
+      return played ? { n: d.number, y: played.expected, lost: d.loss >= ONE_POINT } : null;
+    }).filter(Boolean);
+    if (points.length < 2) return null;
+    const W = 320, H = 120, PAD = 18;
+    const lo = Math.min(0, ...points.map((p) => p.y));
+    const hi = Math.max(0, ...points.map((p) => p.y));
+    const span = hi - lo || 1;
+    const x = (i) => PAD + ((W - 2 * PAD) * i) / (points.length - 1);
+    const y = (v) => H - PAD - ((H - 2 * PAD) * (v - lo)) / span;
+    const svg = (tag, attrs) => {
+      const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+      return node;
+    };
+    const chart = svg("svg", { class: "margin-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
+      "aria-label": t("Expected margin after each decision: from {first} to {last}",
+        { first: fmt(points[0].y), last: fmt(points[points.length - 1].y) }) });
+    chart.append(svg("line", { class: "zero", x1: PAD, x2: W - PAD, y1: y(0), y2: y(0) }));
+    chart.append(svg("polyline", { points: points.map((p, i) => `${x(i).toFixed(1)},${y(p.y).toFixed(1)}`).join(" ") }));
+    points.forEach((p, i) => {
+      const dot = svg("circle", { cx: x(i).toFixed(1), cy: y(p.y).toFixed(1), r: 4,
+        class: p.lost ? "lost" : "", "data-step": p.n, tabindex: 0 });
+      const title = svg("title", {});
+      title.textContent = t("move {n}: expected margin {margin}", { n: num(p.n), margin: fmt(p.y) });
+      dot.append(title);
+      dot.addEventListener("click", () => this.go(p.n));
+      chart.append(dot);
+    });
+    return el("figure", { class: "margin" }, chart,
+      el("figcaption", { class: "hint" }, t("Expected margin over the game (0: level with the others)")));
   }
 
   /** The better move of step `i` as a tile on the table, when the move played lost points. */
