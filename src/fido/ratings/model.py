@@ -38,15 +38,18 @@ SETTLED: Final = 10  # games before a rating is no longer provisional
 SURE: Final = 4.0  # ... and its sigma at most this
 BOT_SIGMA: Final = 1.0  # a bot's fixed rating is taken as nearly certain
 
-# each bot level's fixed mean (the same for every game family): first estimates, until
-# bench/bot_ratings.py has measured them (the levels play each other on several
-# families; the scale anchored at greedy = a newcomer's 25, shown 1500)
+# each bot level's fixed mean (the same for every game family), measured by
+# bench/bot_ratings.py (docs/performance.md, "Bot ratings"): each level against greedy
+# bots on FIDO double-9 (3 players) and Muggins, the Plackett-Luce fit of the hands'
+# places, anchored at greedy = a newcomer's 25 (1500); the mean of seeds 3 and 4. Expert,
+# search and champion are within the measurement's noise of each other (about 3 points
+# of mean between seeds)
 BOT_RATINGS: Final[dict[str, float]] = {
-    "random": 16.7,
+    "random": 15.0,
     "greedy": 25.0,
-    "expert": 31.2,
-    "search": 32.0,
-    "champion": 32.6,
+    "expert": 27.4,
+    "search": 28.1,
+    "champion": 27.8,
 }
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
