@@ -16,7 +16,7 @@ COMPILED     = src/fido/.compiled
 # the interface's translations (src/fido/locale/*/LC_MESSAGES/*.po), compiled for gettext
 CATALOGS = $(patsubst %.po,%.mo,$(wildcard src/fido/locale/*/LC_MESSAGES/*.po))
 
-.PHONY: run test test-suite system-deps screenshots lint bench pure-test clean i18n pot
+.PHONY: run test test-suite test-web test-rest system-deps screenshots lint bench pure-test clean i18n pot
 
 # running: fido and its dependencies, plus mypy and setuptools to compile the engine
 $(RUN_STAMP): pyproject.toml setup.py
@@ -98,19 +98,26 @@ system-deps:
 		fi; \
 	fi
 
-# everything, the three parts side by side (their output as it comes): the suite
-# waits on browsers and servers much of its time, so the checks that read the code and
-# the pure engine's run fit beside it
+# everything, four parts side by side (their output as it comes): the checks that read
+# the code, the web pages' tests (chromium), the other tests, and the pure engine's run.
+# The tests wait on browsers, servers and clocks much of their time: two halves, each with
+# its own throwaway PostgreSQL, fill the machine's two cores where one left them idle
 test: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
-	$(MAKE) --no-print-directory -j3 lint test-suite pure-test
+	$(MAKE) --no-print-directory -j4 lint test-web test-rest pure-test
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports  # the architecture: pyproject.toml's [tool.importlinter]
 
-test-suite: $(DEV_STAMP) $(COMPILED) $(CATALOGS)
-	$(BIN)/python tests/with_postgres.py $(BIN)/pytest  # + a throwaway PostgreSQL if installed
+# the whole suite, the two halves one after the other (+ a throwaway PostgreSQL if installed)
+test-suite: test-web test-rest
+
+test-web: $(DEV_STAMP) $(COMPILED) $(CATALOGS)
+	$(BIN)/python tests/with_postgres.py $(BIN)/pytest -p no:cacheprovider tests/web
+
+test-rest: $(DEV_STAMP) $(COMPILED) $(CATALOGS)
+	$(BIN)/python tests/with_postgres.py $(BIN)/pytest -p no:cacheprovider --ignore=tests/web
 
 # the engine's modules as plain Python (the compiled ones are what the suite runs)
 pure-test: $(DEV_STAMP)

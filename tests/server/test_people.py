@@ -47,7 +47,9 @@ def test_people_online_are_those_who_chose_to_be_seen(base: str) -> None:
     assert {"OnlineIda", "OnlineJan"} <= set(mine) and "OnlineKim" not in mine
     assert got["visible"] is False and got["family"] == "fido:9"
     assert mine["OnlineIda"]["rating"] == 1500 and mine["OnlineIda"]["provisional"]
-    # she follows Jan: Jan comes first to her
+    # she follows Jan: Jan comes first to her (herself: refused, saying so)
+    r = kim.http.put(f"/api/people/{kim.id}/follow")
+    assert r.status_code == 422 and r.json()["error"]["message"] == "you cannot follow yourself"
     assert kim.http.put(f"/api/people/{jan.id}/follow").status_code == 200
     first = online(kim)["people"][0]
     assert first["name"] == "OnlineJan" and first["followed"]

@@ -230,7 +230,7 @@ def test_play_again_is_for_the_players_and_starts_when_all_said_yes(tmp_path: Pa
         r = anna.http.post(f"/api/tables/{new}/again", json={"bots": True})
         assert r.status_code == 200, r.text
         assert r.json()["next"] is None and r.json()["again"] == {
-            "yes": [0], "creator": 0, "bots": True}
+            "yes": [0], "no": [], "creator": 0, "bots": True}
         socks[1].close()
         third = _next_of(socks[0])
         seats = anna.table(third)["seats"]

@@ -105,6 +105,8 @@ def follow(request: Request, account_id: int, on: bool) -> OnlineOut:
         me = deps.signed_in(request, s)
         who = policy.rated_person(s, me, account_id)
         if on:
+            if who.id == me.id:
+                raise ApiError(422, "yourself", _("you cannot follow yourself"))
             policy.challengeable(s, me, who.id)  # nobody follows whom she blocks
             social.follow(s, me.id, who.id)
         else:
