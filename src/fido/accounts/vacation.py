@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 from fido.i18n import _, ngettext
-from fido.store import Account
+from fido.store import Account, aware
 
 __all__ = ["MAX_DAYS", "REST_DAYS", "on_vacation", "refusal", "set_vacation"]
 
@@ -20,14 +20,11 @@ MAX_DAYS = 14
 REST_DAYS = 7
 
 
-def _aware(at: dt.datetime) -> dt.datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=dt.UTC)  # SQLite: naive
-
 
 def on_vacation(account: Account, now: dt.datetime) -> dt.datetime | None:
     """The end of her vacation, if she is on one now."""
     until = account.vacation_until
-    return _aware(until) if until is not None and _aware(until) > now else None
+    return aware(until) if until is not None and aware(until) > now else None
 
 
 def refusal(account: Account, days: int, now: dt.datetime) -> str | None:
@@ -41,7 +38,7 @@ def refusal(account: Account, days: int, now: dt.datetime) -> str | None:
     if on_vacation(account, now) is not None:
         return _("you are on vacation already: end it first, or let it run")
     last = account.vacation_until
-    if last is not None and _aware(last) + dt.timedelta(days=REST_DAYS) > now:
+    if last is not None and aware(last) + dt.timedelta(days=REST_DAYS) > now:
         return ngettext("a new vacation begins {n} day after the last one ended",
                         "a new vacation begins {n} days after the last one ended",
                         REST_DAYS).format(n=REST_DAYS)

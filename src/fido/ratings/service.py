@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fido.ratings.model import MU, SIGMA, Entrant, Rating, bot_rating, rate
-from fido.store import GameRating, RatingChange
+from fido.store import GameRating, RatingChange, aware
 
 __all__ = ["Change", "Player", "history", "rate_game", "ratings_for", "ratings_of"]
 
@@ -108,7 +108,7 @@ def history(s: Session, account_id: int, family: str, limit: int = 500) -> list[
         .order_by(RatingChange.id.desc()).limit(limit)))
     out = []
     for r in reversed(rows):
-        at = r.at if r.at.tzinfo is not None else r.at.replace(tzinfo=dt.UTC)
+        at = aware(r.at)
         out.append(Change(r.family, r.table_id, r.match_id,
                           Rating(r.mu_before, r.sigma, r.games - 1),
                           Rating(r.mu, r.sigma, r.games), at))

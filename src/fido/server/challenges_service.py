@@ -28,7 +28,7 @@ from fido.server.queue_service import QueueIn, game_ruleset
 from fido.server.schemas import SeatIn, TableIn
 from fido.server.tables.timers import turn_based
 from fido.server.tables_service import check_bot_tables, new_table
-from fido.store import Account, ChallengeRow
+from fido.store import Account, ChallengeRow, aware
 
 __all__ = ["OPEN_MAX", "ChallengeIn", "ChallengeOut", "Challenges", "accept", "create",
            "decline", "mine", "withdraw"]
@@ -77,9 +77,6 @@ class Challenges(BaseModel):
     outgoing: list[ChallengeOut]  # hers: open, and the last decided ones
 
 
-def _aware(at: dt.datetime) -> dt.datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=dt.UTC)
-
 
 def _person(s: Session, account_id: int) -> Person:
     a = s.get(Account, account_id)
@@ -92,14 +89,14 @@ def _out(s: Session, c: ChallengeRow) -> ChallengeOut:
         id=c.id, challenger=_person(s, c.from_id), challenged=_person(s, c.to_id),
         ruleset=c.ruleset, players=c.players, others=c.others, clock=c.clock,
         turn_based=turn_based(c.clock), rates=c.rates, status=c.status,  # type: ignore[arg-type]
-        created_at=_aware(c.created_at), expires_at=_aware(c.expires_at), table=c.table_id)
+        created_at=aware(c.created_at), expires_at=aware(c.expires_at), table=c.table_id)
 
 
 def _expire(s: Session, rows: list[ChallengeRow]) -> None:
     """An open challenge past its time is expired (written so: every process agrees)."""
     now = dt.datetime.now(dt.UTC)
     for c in rows:
-        if c.status == "open" and _aware(c.expires_at) <= now:
+        if c.status == "open" and aware(c.expires_at) <= now:
             c.status, c.decided_at = "expired", now
 
 

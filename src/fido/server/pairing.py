@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from fido.engine.rules import Ruleset
 from fido.ratings import family, ratings_for, shown
-from fido.store import QueueEntry
+from fido.store import QueueEntry, aware
 
 __all__ = ["RANGE_BASE", "RANGE_GROWTH", "Strengths", "reach"]
 
@@ -29,9 +29,6 @@ def reach(waited: float) -> float:
     """How far apart two people may be when the longer waiting of them has ``waited``."""
     return RANGE_BASE + RANGE_GROWTH * max(0.0, waited)
 
-
-def _aware(at: dt.datetime) -> dt.datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=dt.UTC)
 
 
 @dataclass(frozen=True)
@@ -49,7 +46,7 @@ class Strengths:
         return cls({a: shown(r) for a, r in found.items()}, now)
 
     def waited(self, e: QueueEntry) -> float:
-        return (self.now - _aware(e.joined_at)).total_seconds()
+        return (self.now - aware(e.joined_at)).total_seconds()
 
     def apart(self, a: QueueEntry, b: QueueEntry) -> int:
         return abs(self.ratings.get(a.account_id, 1500) - self.ratings.get(b.account_id, 1500))

@@ -50,7 +50,7 @@ from fido.errors import FidoError, Refused
 from fido.server.pairing import Strengths
 from fido.server.schemas import SeatIn, TableIn
 from fido.server.tables_service import new_table
-from fido.store import Account, QueueEntry, SeatRow, Store, TableRow, WebSession
+from fido.store import Account, QueueEntry, SeatRow, Store, TableRow, WebSession, aware
 
 if TYPE_CHECKING:
     from fido.server.deps import Server
@@ -111,10 +111,6 @@ def sizes(ruleset: str) -> list[int]:
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
-
-def _aware(at: dt.datetime) -> dt.datetime:
-    """A stored time, aware (SQLite gives back naive UTC)."""
-    return at if at.tzinfo is not None else at.replace(tzinfo=dt.UTC)
 
 
 def _fits(entry: QueueEntry, size: int) -> bool:
@@ -195,7 +191,7 @@ def pair(s: Session, *, skip_locked: bool) -> list[Formed]:
                 continue
             pick = _with_people(first, free, can, strengths)
             if pick is None and first.bots_after is not None and (
-                    _aware(first.joined_at) + dt.timedelta(seconds=first.bots_after) <= now):
+                    aware(first.joined_at) + dt.timedelta(seconds=first.bots_after) <= now):
                 pick = _with_bots(first, free, can, strengths)
             if pick is not None:
                 formed.append(_form(s, ruleset, clock, *pick))
@@ -278,7 +274,7 @@ def seat_again(s: Session, entry: QueueEntry) -> Formed | None:
     table = s.get(TableRow, entry.table_id)
     if row is None or table is None or table.status != "open" or row.kind != "open":
         return None
-    if _aware(entry.seen_at) - _aware(table.created_at) < dt.timedelta(seconds=SEATING):
+    if aware(entry.seen_at) - aware(table.created_at) < dt.timedelta(seconds=SEATING):
         return None
     return Formed(entry.table_id, ((entry.account_id, entry.seat),))
 

@@ -14,6 +14,7 @@ PostgreSQL works the same (``postgresql+psycopg://user@host/db``).
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import os
 import threading
@@ -72,6 +73,11 @@ from fido.store.models import (
 
 log = logging.getLogger("fido.store")
 
+
+def aware(at: dt.datetime) -> dt.datetime:
+    """A stored time as an aware one: SQLite gives a timezone's column back naive (UTC)."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=dt.UTC)
+
 __all__ = [
     "BUSY_SECONDS",
     "DEFAULT_URL",
@@ -108,6 +114,7 @@ __all__ = [
     "StoreError",
     "TableRow",
     "WebSession",
+    "aware",
     "database_url",
     "db_message",
     "open_store",
