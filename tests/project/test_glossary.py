@@ -338,3 +338,43 @@ def test_one_english_word_two_german_words_by_context() -> None:
         assert i18n.gettext("side") == "Seite"
         assert i18n.pgettext("match", "side") == "Partei"
     assert i18n.pgettext("match", "side") == "side"  # English: the word itself
+
+
+# -- a whole sentence starts with a capital -----------------------------------------------
+
+# a German message that is a whole sentence (a subject and its verb) starts with a
+# capital, as German writes any sentence, even where the English starts in lower case
+# (docs/translating.md, "Capitals"); a fragment (a label, a status word, an option's
+# help) keeps the English's small letter
+SENTENCE = re.compile(
+    r"^(?:du|es|ich|wir|diese[rsnm]?|der|die|das|ein|eine|über|an|zwischen)\s"
+    r"(?:[^\s:;(,]+\s){0,6}?(?:ist|sind|bist|hast|hat|kannst|gibt|wurde|wurden|folgst)(?!\w)")
+# whole sentences that are one part of a line and so keep the small letter, by msgid
+SEGMENTS = {
+    "your turn": "the terminal's header line: 'divisor 3 · sum of the ends 12 · your turn'",
+}
+
+
+def small_sentences(catalog: Catalog) -> list[tuple[str, str]]:
+    """(msgid, msgstr) of each translation that is a whole sentence begun in lower case."""
+    return [(_texts(m.id)[0], s) for m in catalog if m.id
+            for s in _texts(m.string)
+            if SENTENCE.search(s) and _texts(m.id)[0] not in SEGMENTS]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_whole_sentence_starts_with_a_capital(domain: str) -> None:
+    found = small_sentences(_catalog(domain))
+    assert not found, "\n".join(f"{domain}: {i!r} -> {s!r}" for i, s in found)
+
+
+def test_a_small_sentence_put_back_is_reported() -> None:
+    catalog = _fake(("you cannot follow yourself", "du kannst dir nicht selbst folgen"),
+                    ("a score sheet was disputed", "ein Spielformular wurde beanstandet"),
+                    ("no such challenge", "diese Herausforderung gibt es nicht"),
+                    ("the ruleset, e.g. 'fido set=18'", "das Regelwerk, z. B. 'fido set=18'"),
+                    ("your turn", "du bist am Zug"),
+                    ("you follow her", "Du folgst ihr"))
+    assert [s for _i, s in small_sentences(catalog)] == [
+        "du kannst dir nicht selbst folgen", "ein Spielformular wurde beanstandet",
+        "diese Herausforderung gibt es nicht"]

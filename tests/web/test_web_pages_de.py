@@ -241,7 +241,7 @@ def test_the_inbox_and_its_count_in_german(server: str, web_db: str) -> None:
     _no_english(page, "inbox.html")
     _chunks, text = _visible(page)
     for words in ("Posteingang", "Alle als gelesen markieren", "Kiel Open", "14.03.2026",
-                  "ein Spielformular wurde beanstandet", "eingereicht", "neu"):
+                  "Ein Spielformular wurde beanstandet", "eingereicht", "neu"):
         assert words in text, words
     assert 'aria-label="1 ungelesene Nachricht"' in page
     page = two.get("/inbox", headers=DE).text
