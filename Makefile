@@ -134,6 +134,7 @@ screenshots: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/event_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/german_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/turn_based_screenshots.py docs/screenshots
+	PYTHONPATH=tests $(BIN)/python tools/screenshots/learn_screenshots.py docs/screenshots
 	FIDO_SHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_web_match.py tests/web/test_web_queue.py
 
 $(VENV)/.installed-bench: $(DEV_STAMP)

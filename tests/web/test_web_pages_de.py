@@ -325,7 +325,7 @@ def test_game_labels_in_german() -> None:
         assert game_label("fido set=12") == "FIDO Doppel-12"
         assert game_label("fido set=12 divisor=5 mother_theresa direction=counterclockwise") \
             == "FIDO Doppel-12, Divisor 5, entgegen dem Uhrzeigersinn, Mutter-Theresa-Regel"
-        assert game_label("block hand=7") == "Block, 7 Steine auf der Hand"
+        assert game_label("block hand=7") == "Block, 7 Steine pro SpielerIn"
         assert game_label("not a ruleset!") == "not a ruleset!"
     assert game_label("fido set=12 divisor=5 mother_theresa") == \
         "FIDO double-12, divisor 5, mother theresa"

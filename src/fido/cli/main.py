@@ -7,7 +7,7 @@ import json
 import os
 import random
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -32,6 +32,9 @@ from fido.i18n import (
 from fido.record import GameRecord
 from fido.safe_text import printable
 from fido.terminal.screen import results_table
+
+if TYPE_CHECKING:
+    from fido.terminal.options import PlayOptions
 
 # the federation's commands need the database and ranking stack (SQLAlchemy,
 # Alembic, numpy): imported only when one of them runs, so that `fido play`,
@@ -198,6 +201,19 @@ def replay(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     console.print(f"[green]{verified}[/]: {done.format(count=moves)}")
 
 
+def _run_play(options: PlayOptions) -> None:
+    """Check the options, deal and play (``fido play``, and ``fido learn``'s first game)."""
+    from fido.terminal.options import prepare  # noqa: PLC0415 (keeps `rules` fast)
+
+    try:
+        session = prepare(options)
+    except FidoError as e:
+        raise _fail(printable(e)) from None
+    code = session.run()
+    if code:
+        raise typer.Exit(code=code)
+
+
 @app.command(
     help=_h("Play a hand at the terminal against bots (default: FIDO double-12, three experts).")
 )
@@ -255,21 +271,47 @@ def play(  # noqa: PLR0917 (a Typer command: every option is a parameter)
     ] = None,
     lang: LangOption = None,
 ) -> None:
-    from fido.safe_text import printable  # noqa: PLC0415
-    from fido.terminal.options import PlayOptions, prepare  # noqa: PLC0415 (keeps `rules` fast)
+    from fido.terminal.options import PlayOptions  # noqa: PLC0415 (keeps `rules` fast)
 
     _speak(lang)
 
     options = PlayOptions(
         rules, players, bots, seat, name, seed, delay, hint, save, resume, match, target
     )
-    try:
-        session = prepare(options)
-    except FidoError as e:
-        raise _fail(printable(e)) from None
-    code = session.run()
-    if code:
-        raise typer.Exit(code=code)
+    _run_play(options)
+
+
+@app.command(help=_h("Learn FIDO in seven steps at the table, then play a first game."))
+def learn(
+    play_after: Annotated[
+        bool | None,
+        typer.Option("--play/--no-play",
+                     help=_h("play the first game after the lesson (default: ask)")),
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    from fido.lessons import FIRST_GAME  # noqa: PLC0415 (keeps the other commands fast)
+    from fido.terminal.lesson import Lesson  # noqa: PLC0415
+    from fido.terminal.options import PlayOptions  # noqa: PLC0415
+
+    _speak(lang)
+    if not Lesson(console).run():
+        return
+    if play_after is None:
+        try:
+            answer = input(_("Play your first game now: FIDO double-6, you and two bots "
+                             "that lay any tile that fits? [Y/n] ")).strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return
+        play_after = answer in {"", "y", "yes", "j", "ja"}
+    if not play_after:
+        console.print(_("Play when you like: {command}").format(
+            command=f"fido play --rules '{FIRST_GAME.rules}' --players {FIRST_GAME.players} "
+                    f"--bots {FIRST_GAME.bot}"))
+        return
+    options = PlayOptions(rules=FIRST_GAME.rules, players=FIRST_GAME.players,
+                          bots=FIRST_GAME.bot)
+    _run_play(options)
 
 
 @app.command(help=_h("Watch a game of random players, move by move."))

@@ -64,6 +64,7 @@ from fido.store import Store, open_store
 from fido.web import (
     assistant_pages,
     event_pages,
+    learn_pages,
     legal_pages,
     pages,
     people_pages,
@@ -299,6 +300,7 @@ def install_web(app: FastAPI) -> None:
     """Add every page, its static files and the pages' refusals to the server's app."""
     app.include_router(pages.router)
     app.include_router(rulebook.router)
+    app.include_router(learn_pages.router)  # /learn: the first lesson (fido.lessons)
     app.include_router(legal_pages.router)  # /impressum, /privacy, /account
     app.include_router(event_pages.router)
     app.include_router(people_pages.router)  # /people: online, challenges (docs/people.md)
