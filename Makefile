@@ -127,7 +127,7 @@ pure-test: $(DEV_STAMP)
 		tests/engine/test_position.py
 
 # docs/screenshots/: the lobby, two tables, turn-based play, the ranking pages, an event, the German pages, a match,
-# its rematch vote and the queue, at phone and desktop size
+# its rematch vote and the queue, the first lesson, a puzzle, the board analysis, at phone and desktop size
 screenshots: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/web_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/ranking_screenshots.py docs/screenshots
@@ -135,7 +135,8 @@ screenshots: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/german_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/turn_based_screenshots.py docs/screenshots
 	PYTHONPATH=tests $(BIN)/python tools/screenshots/learn_screenshots.py docs/screenshots
-	FIDO_SHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_web_match.py tests/web/test_web_queue.py
+	FIDO_SHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_web_match.py tests/web/test_web_queue.py \
+		tests/web/test_web_analysis.py::test_the_replay_shows_what_each_move_cost
 
 $(VENV)/.installed-bench: $(DEV_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -94,7 +94,7 @@ def test_the_api_never_answers_5xx(store_url: str) -> None:
         # analysis x2, queue x3, my data, my account's deletion, my address x4, the news
         # by mail, unsubscribe, my vacation, game ratings x3, people online, being seen,
         # follow x2, block x2, my blocks, challenges x5, declining a rematch, a report
-        assert len(operations) == 64
+        assert len(operations) == 69
         seen: Counter[tuple[str, str, bool, int]] = Counter()  # method, path, finished?, status
         for operation in operations:
             strategy = operation.as_strategy()

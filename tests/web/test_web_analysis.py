@@ -11,6 +11,7 @@ move shows what it cost.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import time
 from dataclasses import replace
 from typing import Any
@@ -29,6 +30,8 @@ from support.server_live import QUICK_ANALYSES, live_server
 from support.server_live import browser as http_client
 from support.tables import finish_game, guest_table
 from support.web_browser import Person
+
+SHOTS = os.environ.get("FIDO_SHOTS")  # a folder: the board analysis's screenshots
 
 
 def _done(client: httpx.Client, table: str, seat: int, timeout: float = 120) -> dict[str, Any]:
@@ -100,7 +103,9 @@ def test_a_queued_analysis_runs_when_the_server_starts_again(store_url: str) -> 
 
 def test_the_replay_shows_what_each_move_cost(browser: Browser, tmp_path: Any) -> None:
     with live_server(f"sqlite:///{tmp_path / 'fido.db'}", play=QUICK_ANALYSES) as base:
-        me, table = guest_table(base)
+        # double-9: enough decisions that her last-legal-move play makes a mistake (on
+        # double-6, about four decisions, it sometimes made none and the test failed)
+        me, table = guest_table(base, "fido set=9")
         finish_game(base, me, table)
         player = Person(browser, base)
         player.context.add_cookies([{"name": k, "value": v, "url": base}
@@ -157,7 +162,24 @@ def test_the_replay_shows_what_each_move_cost(browser: Browser, tmp_path: Any) -
             drawn = better[str(d["number"])]
             assert Tile(drawn["first"], drawn["second"]) == best
             assert Tile.from_text(ghost.get_attribute("data-tile") or "") == best
+            # ... inside the board's view, not cut at its edge, on a desktop and a phone
+            for width, height in ((1280, 900), (390, 844)):
+                page.set_viewport_size({"width": width, "height": height})
+                page.locator(f"#moves li[data-step='{d['number']}'] button").click()
+                expect(ghost).to_have_count(1)
+                assert ghost.evaluate("""g => {
+                    const a = g.getBoundingClientRect();
+                    const b = g.ownerSVGElement.getBoundingClientRect();
+                    return a.left >= b.left - 1 && a.right <= b.right + 1
+                        && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+                }"""), f"the better tile of move {d['number']} is cut at the board's edge"
+            page.set_viewport_size({"width": 1280, "height": 900})
             expect(page.locator("#board .placed.last")).to_have_count(1)
+        if SHOTS:  # the board analysis at desktop and phone size (make screenshots)
+            for size, (width, height) in {"desktop": (1440, 900), "phone": (390, 844)}.items():
+                page.set_viewport_size({"width": width, "height": height})
+                page.wait_for_timeout(400)
+                page.screenshot(path=f"{SHOTS}/replay-analysis-{size}.png", full_page=True)
         # a step that is not her decision says nothing, and shows no other tile
         page.locator("#moves li[data-step='0'] button").click()
         expect(move).to_be_hidden()

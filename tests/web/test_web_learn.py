@@ -13,7 +13,7 @@ import re
 import httpx
 from playwright.sync_api import Page, expect
 
-from support.web_browser import chromium
+from support.web_browser import Person, chromium, play_until
 
 # each step: (tile, slot) tried first and wrong (or None), then the right move
 WALK = [
@@ -65,14 +65,12 @@ def walk_the_lesson(page: Page, words: dict[str, str]) -> None:
 
 
 def test_a_newcomer_learns_fido_then_plays_her_first_game(server: str) -> None:
-    errors: list[str] = []
     with chromium() as browser:
         for lang, size in (("en", (390, 844)), ("de", (1280, 900))):
             words = WORDS[lang]
-            context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                          locale="de-DE" if lang == "de" else "en-GB")
-            page = context.new_page()
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            her = Person(browser, server, width=size[0], height=size[1],
+                         locale="de-DE" if lang == "de" else "en-GB", seed=len(lang))
+            page = her.page
             page.goto(f"{server}/")
             page.locator("a.learn-link").click()  # from the lobby: "New to FIDO?"
             expect(page).to_have_url(re.compile(r"/learn#step-1$"))
@@ -81,8 +79,10 @@ def test_a_newcomer_learns_fido_then_plays_her_first_game(server: str) -> None:
             page.get_by_role("button", name=words["play"]).click()
             expect(page).to_have_url(re.compile(r"/tables/[\w-]+$"))
             expect(page.locator("#hand .tile")).to_have_count(7)  # double-6 of three: 28 // 4
-            context.close()
-    assert not errors, errors
+            # her first game, to its end, against the gentlest bots
+            play_until([her], lambda who=her: bool(who.state().get("over")), timeout=120)
+            assert not her.errors, her.errors
+            her.close()
 
 
 def test_the_lesson_page_is_whole_without_a_script(server: str) -> None:

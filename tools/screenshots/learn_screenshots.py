@@ -1,11 +1,12 @@
-"""Screenshots of the first lesson for docs/screenshots/:
+"""Screenshots of the first lesson and of a puzzle for docs/screenshots/:
 ``PYTHONPATH=tests python tools/screenshots/learn_screenshots.py [DIR]`` (or
 ``make screenshots``).
 
 A real server on a throwaway database and Debian's chromium: the lesson's second step
 after a wrong try (its explanation shown), the fifth after the right move, in English and
-German, each at phone (390x844) and desktop (1440x900) size. Look at them after a change
-to the lesson or its page.
+German, each at phone (390x844) and desktop (1440x900) size; the easiest puzzle answered
+wrongly (the answer and why shown). Look at them after a change to the lesson, the
+puzzles or their pages.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from fido import puzzles
+from fido.engine.moves import Placement
 from support.server_live import live_server
 from support.web_browser import chromium
 
@@ -40,6 +43,16 @@ def main(out: Path) -> None:
                 page.locator("#board .target[data-slot='1n']").click()
                 page.locator("#next").wait_for()
                 page.screenshot(path=str(out / f"learn-right-{lang}-{size}.png"), full_page=True)
+                p = puzzles.load()[0]
+                view = p.seat_view()
+                move = next(m for m in view.legal_moves
+                            if isinstance(m, Placement) and m.text() == p.second)
+                page.goto(f"{base}/puzzles/{p.id}")
+                page.locator(f"#hand button[data-tile='{move.tile.text()}']").click()
+                slot = view.table.slot_name(move.slot)
+                page.locator(f"#board .target[data-slot='{slot}']").click()
+                page.locator("#verdict").wait_for()
+                page.screenshot(path=str(out / f"puzzle-{lang}-{size}.png"), full_page=True)
                 context.close()
 
 

@@ -35,6 +35,8 @@ from fido.store import (
     OrganiserRequest,
     OutboxMail,
     PlayerClaim,
+    PuzzleAnswer,
+    PuzzleRating,
     QueueEntry,
     RatingChange,
     Report,
@@ -47,8 +49,8 @@ from fido.store import (
 __all__ = ["ERASED_NAME", "SECTIONS", "erase", "export"]
 
 # the sections of the export, in order: the privacy page lists each
-SECTIONS = ("account", "sessions", "roles", "requests", "tables", "queue", "ratings", "people",
-            "analyses",
+SECTIONS = ("account", "sessions", "roles", "requests", "tables", "queue", "ratings", "puzzles",
+            "people", "analyses",
             "events", "sheets", "notifications", "mail")
 ERASED_NAME = "deleted player"  # her name in the records of finished games, once erased
 
@@ -120,6 +122,13 @@ def export(s: Session, account: Account) -> dict[str, Any]:
                          .order_by(RatingChange.id))]}
         for r in s.scalars(select(GameRating).where(GameRating.account_id == me)
                            .order_by(GameRating.family))]
+    puzzle = s.get(PuzzleRating, me)
+    out["puzzles"] = {
+        "rating": None if puzzle is None else puzzle.rating,
+        "answers": [{"puzzle": a.puzzle_id, "move": a.move, "solved": a.solved,
+                     "rating_before": a.rating_before, "rating": a.rating, "at": _time(a.at)}
+                    for a in s.scalars(select(PuzzleAnswer).where(PuzzleAnswer.account_id == me)
+                                       .order_by(PuzzleAnswer.id))]}
     out["people"] = {
         "follows": [f.follows_id for f in s.scalars(
             select(Follow).where(Follow.account_id == me).order_by(Follow.follows_id))],

@@ -314,6 +314,44 @@ def learn(
     _run_play(options)
 
 
+@app.command(help=_h("Solve a puzzle from a real game: the puzzle of the day, or the next "
+                     "one for your puzzle rating."))
+def puzzle(
+    next_one: Annotated[
+        bool, typer.Option("--next", help=_h("the next puzzle for your rating, not the day's"))
+    ] = False,
+    puzzle_id: Annotated[
+        str | None, typer.Option("--id", help=_h("a puzzle by its name"))
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    from fido import puzzles  # noqa: PLC0415 (keeps the other commands fast)
+    from fido.terminal.puzzle import Solver, Standing, standing_file  # noqa: PLC0415
+
+    _speak(lang)
+    path = standing_file()
+    standing = Standing.load(path)
+    day: dt.date | None = None
+    if puzzle_id is not None:
+        chosen = puzzles.by_id(puzzle_id.strip().lower()[:16])
+        if chosen is None:
+            raise _fail(_("there is no puzzle {id}").format(id=printable(puzzle_id, 20)))
+    elif next_one:
+        left = [p for p in puzzles.load() if p.id not in standing.answered]
+        if not left:
+            raise _fail(_("you have answered every puzzle there is"))
+        chosen = min(left, key=lambda p: (abs(p.rating - standing.rating), p.id))
+    else:
+        day = dt.datetime.now(dt.UTC).date()
+        chosen = puzzles.daily(day)
+    if Solver(standing, console).run(chosen, day):
+        try:
+            standing.save(path)
+        except OSError as e:
+            raise _fail(_("cannot keep your puzzle rating in {path}: {why}").format(
+                path=path, why=printable(e))) from None
+
+
 @app.command(help=_h("Watch a game of random players, move by move."))
 def demo(
     rules: Annotated[

@@ -42,10 +42,12 @@ from typing import Any, Literal
 from sqlalchemy import Select, bindparam, exists, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
+from fido import puzzles
 from fido.accounts import roles
 from fido.accounts.names import name_key
 from fido.events.rounds import TableResult, round_over
 from fido.i18n import N_, _, ngettext
+from fido.puzzles import Puzzle
 from fido.server.errors import ApiError
 from fido.server.tables.timers import TURN_BASED
 from fido.store import (
@@ -359,6 +361,22 @@ def reportable_line(s: Session, viewer: Account, table_id: str, seq: int) -> Eve
             or not may_watch(s, table_id, viewer)):
         raise ApiError(404, "no_line", _("there is no such chat line"))
     return row
+
+
+def puzzle(viewer: Account | None, puzzle_id: str) -> Puzzle:
+    """A puzzle anyone may see and try, signed in or not (404 ``no_puzzle``); its answer
+    is told only with an answer (:func:`fido.server.puzzles_service.answer`)."""
+    del viewer
+    found = puzzles.by_id(puzzle_id)
+    if found is None:
+        raise ApiError(404, "no_puzzle", _("there is no such puzzle"))
+    return found
+
+
+def rates_puzzles(viewer: Account | None) -> bool:
+    """Whether an answer moves a puzzle rating: hers when she has an account (a guest's
+    too); a visitor without one is told the answer all the same."""
+    return viewer is not None
 
 
 def table_seats(s: Session, viewer: Account | None, table_id: str) -> TableRow:

@@ -79,6 +79,8 @@ __all__ = [
     "OutboxMail",
     "Player",
     "PlayerClaim",
+    "PuzzleAnswer",
+    "PuzzleRating",
     "QueueEntry",
     "RatingChange",
     "Report",
@@ -690,6 +692,36 @@ class RatingChange(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleRating(Base):
+    """A person's puzzle rating (:mod:`fido.puzzles`): apart from her game ratings and
+    FLADUB, moved by each answer (migration 0026)."""
+
+    __tablename__ = "puzzle_ratings"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    answers: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleAnswer(Base):
+    """One answer of a person to a puzzle: right or not, and her rating before and after
+    (0026). One a puzzle and person: a second try of a puzzle moves nothing."""
+
+    __tablename__ = "puzzle_answers"
+    __table_args__ = (UniqueConstraint("account_id", "puzzle_id", name="uq_puzzle_answers"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    puzzle_id: Mapped[str] = mapped_column(String(16))
+    move: Mapped[str] = mapped_column(String(24))
+    solved: Mapped[bool] = mapped_column(Boolean)
+    rating_before: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 

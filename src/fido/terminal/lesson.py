@@ -13,20 +13,14 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.markup import escape
 
-from fido.engine.moves import Move, Placement
-from fido.engine.views import SeatView
-from fido.errors import FidoError
 from fido.i18n import _
-from fido.lessons import LESSON, Step, Try, tries, where
-from fido.safe_text import printable
+from fido.lessons import LESSON, Step, tries, where
+from fido.terminal.asking import ask_move
 from fido.terminal.options import DEFAULT_NAME
 from fido.terminal.screen import Frame, play_screen, wrap
-from fido.terminal.session import ambiguous, terminal_size
+from fido.terminal.session import terminal_size
 
 __all__ = ["Lesson"]
-
-TYPED = 20  # characters of what she typed shown back
-
 
 class Lesson:
     """The lesson's steps in order; :meth:`run` returns True when she finished them all."""
@@ -67,22 +61,12 @@ class Lesson:
             self.console.print(escape(line))
         for n, t in enumerate(judged, start=1):
             self.console.print(f"  {n:>2}  {t.move.text():<10} {escape(where(t.move, view.table))}")
+        moves = [t.move for t in judged]
         while True:
-            try:
-                typed = self.ask(_("Your move (its number or notation, q to leave): ")).strip()
-            except (EOFError, KeyboardInterrupt):
+            move = ask_move(self.ask, self.console, view, moves)
+            if move is None:
                 return False
-            if typed.lower() in {"q", "quit"}:
-                return False
-            found = self._pick(typed, judged, view)
-            if isinstance(found, str):  # a bare tile that fits several places
-                self.console.print(escape(found))
-                continue
-            if found is None:
-                self.console.print(escape(_("'{typed}' is none of your moves: type its number, "
-                                            "1 to {count}").format(
-                    typed=printable(typed, TYPED), count=len(judged))))
-                continue
+            found = judged[moves.index(move)]
             verdict = _("Right.") if found.right else _("Not this one.")
             colour = "green" if found.right else "yellow"
             self.console.print(f"[bold {colour}]{escape(verdict)}[/] {escape(found.said)}")
@@ -92,22 +76,3 @@ class Lesson:
                 except (EOFError, KeyboardInterrupt):
                     return False
                 return more.lower() not in {"q", "quit"}
-
-    @staticmethod
-    def _pick(typed: str, judged: list[Try], view: SeatView) -> Try | str | None:
-        """The try ``typed`` names: its number, its notation, or its tile alone where it
-        fits one place (as in ``fido play``; where it fits several: why not, a string)."""
-        if typed.isascii() and typed.isdigit():
-            n = int(typed[:6])
-            return judged[n - 1] if 1 <= n <= len(judged) else None
-        try:
-            move = Move.from_text(typed)
-        except FidoError:
-            return None
-        found = next((t for t in judged if t.move == move), None)
-        if found is None and isinstance(move, Placement) and move.is_opening:
-            why = ambiguous(view, printable(typed, TYPED), move.tile)
-            if why is not None:
-                return why
-            found = next((t for t in judged if t.move.tile == move.tile), None)
-        return found

@@ -39,6 +39,7 @@ from fido.server import (
     events_api,
     lobby,
     people_api,
+    puzzles_api,
     queue_api,
     ratings_api,
 )
@@ -68,6 +69,7 @@ from fido.web import (
     legal_pages,
     pages,
     people_pages,
+    puzzle_pages,
     ranking_pages,
     rulebook,
     sheets,
@@ -217,6 +219,7 @@ def create_app(
     app.include_router(queue_api.router)  # play with people: the queue (docs/server.md)
     app.include_router(ratings_api.router)  # the game ratings (docs/ratings.md)
     app.include_router(people_api.router)  # people online, challenges (docs/people.md)
+    app.include_router(puzzles_api.router)  # puzzles and puzzle ratings (docs/puzzles.md)
     install_web(app)
     app.include_router(metrics_routes(token))  # for the machine itself
     _csrf_cookie(app)
@@ -301,6 +304,7 @@ def install_web(app: FastAPI) -> None:
     app.include_router(pages.router)
     app.include_router(rulebook.router)
     app.include_router(learn_pages.router)  # /learn: the first lesson (fido.lessons)
+    app.include_router(puzzle_pages.router)  # /puzzles: a puzzle, the puzzle of the day
     app.include_router(legal_pages.router)  # /impressum, /privacy, /account
     app.include_router(event_pages.router)
     app.include_router(people_pages.router)  # /people: online, challenges (docs/people.md)

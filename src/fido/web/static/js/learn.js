@@ -1,19 +1,13 @@
 // The first lesson (/learn): each step's table, her hand in rows, and every move she
 // may make already judged by the server (fido.lessons): this script only shows them.
-import { bounds, drawBoard, placeTiles } from "./board.js";
+import { drawBoard, placeTiles } from "./board.js";
 import { t } from "./i18n.js";
-import { el, tileFace } from "./ui.js";
+import { fitBoard, handRows } from "./position_view.js";
 
 const config = JSON.parse(document.getElementById("lesson-config").textContent);
 const steps = config.steps;
 const $ = (id) => document.getElementById(id);
 const state = { step: 0, picked: null, solved: false, laid: null };
-
-function fit(board, geometry) {
-  const [x0, y0, x1, y1] = bounds(geometry);
-  const pad = 0.8;
-  board.setAttribute("viewBox", `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`);
-}
 
 function drawTable(layout, targets = []) {
   const step = steps[state.step];
@@ -23,7 +17,7 @@ function drawTable(layout, targets = []) {
     maxPips: step.max, last: geometry.tiles.length - 1, targets, onTarget: tryMove, scale: 30,
     moveIn: false,
   });
-  fit(board, geometry);
+  fitBoard(board, geometry);
 }
 
 function targetsFor(tile) {
@@ -34,19 +28,9 @@ function targetsFor(tile) {
 
 function renderHand() {
   const step = steps[state.step];
-  const playable = new Set(step.tries.map((x) => x.tile));
-  const rows = step.rows.map((row) => el("div", { class: "hand-row" + (row.joker ? " joker" : "") },
-    el("span", { class: "row-label" }, row.joker ? t("jokers") : row.classes.join(" | ")),
-    ...row.tiles.filter((tile) => tile.text !== state.laid).map((tile) => {
-      const fits = playable.has(tile.text);
-      const button = el("button", { type: "button", class: "hand-tile" + (state.picked === tile.text ? " picked" : ""),
-        "data-tile": tile.text, "aria-pressed": String(state.picked === tile.text),
-        "aria-label": tile.text }, tileFace(tile, step.max));
-      if (!fits || state.solved) button.disabled = true;
-      button.addEventListener("click", () => pick(tile.text));
-      return button;
-    })));
-  $("hand").replaceChildren(...rows);
+  $("hand").replaceChildren(...handRows(step.rows, { max: step.max,
+    playable: new Set(step.tries.map((x) => x.tile)), picked: state.picked, gone: state.laid,
+    locked: state.solved, onPick: pick }));
 }
 
 function pick(tile) {

@@ -152,12 +152,14 @@ const READABLE = 12; // pixels per unit (a tile is 2 long) at which its numbers 
  * (or after "fit"), else the move's tile at a readable size (a big table on a
  * phone). Panning or zooming by hand keeps the view where she put it.
  */
-function autoView(geometry, step) {
-  const all = bounds(geometry);
+function autoView(geometry, step, better = null) {
+  // the analysis's better tile lies where no tile is: the view holds it too
+  const all = bounds(better ? { ...geometry, tiles: [...geometry.tiles, better] } : geometry);
   if (fitWhole || viewport.fitScale(all) >= READABLE) { viewport.fit(all, 44); return; }
   const index = step.move ? step.table.length - 1 : -1;
   const tile = geometry.tiles.find((x) => x.index === index) || geometry.tiles[geometry.tiles.length - 1];
-  if (tile) viewport.centre(tile.x, tile.y, READABLE * 1.3);
+  if (tile && better) viewport.centre((tile.x + better.x) / 2, (tile.y + better.y) / 2, READABLE * 1.3);
+  else if (tile) viewport.centre(tile.x, tile.y, READABLE * 1.3);
   else viewport.fit(all, 44);
 }
 
@@ -165,11 +167,12 @@ function renderBoard(step, moveIn) {
   const view = { ruleset: state.data.ruleset, table: step.table, open: step.open,
     layout: step.layout };
   const geometry = placeTiles(view);
-  if (viewport.auto) autoView(geometry, step);
+  const better = analysis.betterTile(state.step);
+  if (viewport.auto) autoView(geometry, step, better);
   const placed = step.move && step.move !== "draw" && step.move !== "pass";
   drawBoard(board, geometry, { maxPips: maxPipsOf(state.data.ruleset),
     last: placed ? step.table.length - 1 : -1, targets: [], onTarget: () => {},
-    scale: viewport.scale(), moveIn, better: analysis.betterTile(state.step) });
+    scale: viewport.scale(), moveIn, better });
   state.geometry = geometry;
 }
 
