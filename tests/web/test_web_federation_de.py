@@ -108,7 +108,7 @@ def test_the_world_ranking_in_german_with_german_numbers(fed: Federation) -> Non
     assert values and all("," not in v and "." in v for v in values)
     # the search, and a month that is not published
     found = german(anyone, "/ranking/2026-10?q=zzz")
-    says(found, ["0 SpielerInnen gefunden für „zzz“.", "Keine SpielerIn dieses Monats passt."],
+    says(found, ["0 SpielerInnen für „zzz“ gefunden.", "Keine SpielerIn dieses Monats passt."],
          ["players found", "No player of this month matches"])
     missing = german(anyone, "/ranking/2026-08", 404)
     says(missing, ["Diese Rangliste gibt es nicht",
