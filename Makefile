@@ -99,7 +99,7 @@ system-deps:
 	fi
 
 # everything, four parts side by side (their output as it comes): the checks that read
-# the code, the web pages' tests (chromium), the other tests, and the pure engine's run.
+# the code, the front ends' tests (web pages, terminal), the other tests, the pure engine's run.
 # The tests wait on browsers, servers and clocks much of their time: two halves, each with
 # its own throwaway PostgreSQL, fill the machine's two cores where one left them idle
 test: system-deps $(DEV_STAMP) $(COMPILED) $(CATALOGS)
@@ -113,11 +113,14 @@ lint: $(DEV_STAMP)
 # the whole suite, the two halves one after the other (+ a throwaway PostgreSQL if installed)
 test-suite: test-web test-rest
 
+# the front ends' tests: the web pages in chromium and the terminal's commands (the two
+# halves take about as long: the other tests were 26 of 28.5 minutes with tests/cli)
 test-web: $(DEV_STAMP) $(COMPILED) $(CATALOGS)
-	$(BIN)/python tests/with_postgres.py $(BIN)/pytest -p no:cacheprovider tests/web
+	$(BIN)/python tests/with_postgres.py $(BIN)/pytest -p no:cacheprovider tests/web tests/cli
 
 test-rest: $(DEV_STAMP) $(COMPILED) $(CATALOGS)
-	$(BIN)/python tests/with_postgres.py $(BIN)/pytest -p no:cacheprovider --ignore=tests/web
+	$(BIN)/python tests/with_postgres.py $(BIN)/pytest -p no:cacheprovider --ignore=tests/web \
+		--ignore=tests/cli
 
 # the engine's modules as plain Python (the compiled ones are what the suite runs)
 pure-test: $(DEV_STAMP)
