@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import Request
 from pydantic import BaseModel, Field
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -140,8 +140,8 @@ def rating_of(request: Request) -> PuzzleRatingOut:
     with deps.server(request).store.session(write=False) as s:
         me = deps.signed_in(request, s)
         row = s.get(PuzzleRating, me.id)
-        solved = len(list(s.scalars(select(PuzzleAnswer.id).where(
-            PuzzleAnswer.account_id == me.id, PuzzleAnswer.solved))))
+        solved = s.scalar(select(func.count()).select_from(PuzzleAnswer).where(
+            PuzzleAnswer.account_id == me.id, PuzzleAnswer.solved)) or 0
         if row is None:
             return PuzzleRatingOut(rating=round(puzzles.START), answers=0, solved=0)
         return PuzzleRatingOut(rating=round(row.rating), answers=row.answers, solved=solved)
