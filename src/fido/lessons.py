@@ -141,14 +141,15 @@ def _heilig(tile: Tile, divisor: int) -> bool:
     return (tile.high - tile.low) % divisor == 0
 
 
-def _replies(game: Game, move: Placement, seat: int) -> int:
-    """The tiles she cannot see that would score somewhere after ``move``."""
+def _replies(game: Game, move: Placement, unseen: Sequence[Tile]) -> int:
+    """How many of the ``unseen`` tiles would score somewhere after ``move``."""
     after = game.copy()
     after.push(move)
     table = after.table
+    slots = table.open_slots()
     count = 0
-    for tile in unseen_tiles(game.view(seat)):
-        for code, (value, _kind) in table.open_slots().items():
+    for tile in unseen:
+        for code, (value, _kind) in slots.items():
             if value in (tile.high, tile.low) and after.rules.points(table.sum_after(tile, code)):
                 count += 1
                 break
@@ -182,7 +183,8 @@ def tries(step: Step) -> list[Try]:
     moves = [m for m in view.legal_moves if isinstance(m, Placement)]
     sums = {m: table.sum_after(m.tile, m.slot) for m in moves}
     points = {m: view.rules.points(sums[m]) for m in moves}
-    replies = ({m: _replies(game, m, step.seat) for m in moves}
+    unseen = unseen_tiles(view)  # the tiles she cannot see: the next player's, or the stock's
+    replies = ({m: _replies(game, m, unseen) for m in moves}
                if step.goal is Goal.SAFE else {})
     best = max(points.values(), default=0)
     fewest = min(replies.values(), default=0)

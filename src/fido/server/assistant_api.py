@@ -36,7 +36,7 @@ from fido.server import deps
 from fido.server.deps import CsrfChecked
 from fido.server.errors import ApiError
 from fido.server.schemas import ErrorBody
-from fido.server.wire import layout_json
+from fido.server.wire import layout_json, target_slot
 from fido.store.models import INT_MAX
 
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ def game_state(game: AssistantGame) -> dict[str, Any]:
         "unplayed": [t.text() for t in a.unplayed()],
         "targets": [
             {"move": m.text(), "tile": m.tile.text(),
-             "slot": table.slot_name(m.slot) if m.slot >= 0 else "open",
+             "slot": target_slot(table, m),
              "points": a.points_for(m)}
             for m in a.targets()
         ] if a.to_move is not None else [],

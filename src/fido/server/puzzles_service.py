@@ -10,6 +10,7 @@ in one transaction, and a later answer to the same puzzle is judged but moves no
 from __future__ import annotations
 
 import datetime as dt
+from functools import cache
 from typing import Any
 
 from fastapi import Request
@@ -26,7 +27,7 @@ from fido.layout import Layouter
 from fido.puzzles import Puzzle
 from fido.server import deps, policy
 from fido.server.errors import ApiError
-from fido.server.wire import hand_rows_json, layout_json
+from fido.server.wire import hand_rows_json, layout_json, placed_json, target_slot
 from fido.store import Account, PuzzleAnswer, PuzzleRating
 
 __all__ = ["AnswerIn", "AnswerOut", "PuzzleOut", "PuzzleRatingOut", "answer", "daily",
@@ -82,11 +83,21 @@ class PuzzleRatingOut(BaseModel):
 
 
 def puzzle_out(p: Puzzle, day: dt.date | None = None) -> PuzzleOut:
+    """The puzzle as the pages show it (``day``: it is that day's)."""
+    shown = _shown(p.id)
+    return shown if day is None else shown.model_copy(update={"day": day})
+
+
+@cache
+def _shown(puzzle_id: str) -> PuzzleOut:
+    """A puzzle laid out once: the set ships with fido and never changes while it runs,
+    and the day's puzzle is asked by everyone."""
+    p = puzzles.by_id(puzzle_id)
+    assert p is not None  # asked for puzzles of the set only
     view = p.seat_view()
     table = view.table
     rules = view.rules
-    moves = [MoveOut(move=m.text(), tile=m.tile.text(),
-                     slot=table.slot_name(m.slot) if m.slot >= 0 else "open")
+    moves = [MoveOut(move=m.text(), tile=m.tile.text(), slot=target_slot(table, m))
              for m in view.legal_moves if isinstance(m, Placement)]
     assert view.seat is not None  # a puzzle is a seat's view
     return PuzzleOut(
@@ -95,7 +106,7 @@ def puzzle_out(p: Puzzle, day: dt.date | None = None) -> PuzzleOut:
         scores=list(view.scores), sum=table.ends_sum, divisor=rules.divisor,
         max_pips=rules.max_pips,
         layout=layout_json(Layouter.from_table(table, rules.max_pips)),
-        rows=hand_rows_json(view.hand, rules.divisor), moves=moves, day=day)
+        rows=hand_rows_json(view.hand, rules.divisor), moves=moves)
 
 
 def _today() -> dt.date:
@@ -188,17 +199,17 @@ def answer(request: Request, puzzle_id: str, body: AnswerIn) -> AnswerOut:
             before, after = round(b), round(a)
     return AnswerOut(solved=solved, best=list(p.best), explanation=puzzles.explanation(p),
                      rated=rated, rating_before=before, rating=after, puzzle_rating=p.rating,
-                     better=_better(p))
+                     better=_better(p.id))
 
 
-def _better(p: Puzzle) -> dict[str, Any] | None:
+@cache
+def _better(puzzle_id: str) -> dict[str, Any] | None:
     """The answer's tile where it would lie: the page draws it on the table (as the replay
     draws an analysis's better move)."""
+    p = puzzles.by_id(puzzle_id)
+    assert p is not None  # asked for puzzles of the set only
     view = p.seat_view()
     move = Move.from_text(p.best[0])
     if not isinstance(move, Placement):
         return None
-    placed = Layouter.from_table(view.table, view.rules.max_pips).copy().add(move)
-    return {"index": placed.index, "x": placed.x, "y": placed.y, "angle": placed.angle,
-            "first": placed.first, "second": placed.second}
-
+    return placed_json(Layouter.from_table(view.table, view.rules.max_pips).add(move))

@@ -18,7 +18,7 @@ from fido.engine.table import Table
 from fido.errors import FidoError
 from fido.layout import Layouter
 from fido.record import GameRecord
-from fido.server.wire import TableDrawing, hand_rows_json, sum_note, table_event
+from fido.server.wire import TableDrawing, hand_rows_json, placed_json, sum_note, table_event
 
 __all__ = ["better_tiles", "replay_json"]
 
@@ -87,8 +87,7 @@ def better_tiles(record: GameRecord, better: dict[int, str]) -> dict[int, dict[s
             except (FidoError, ValueError):
                 p = None
             if p is not None:
-                out[number] = {"index": p.index, "x": p.x, "y": p.y, "angle": p.angle,
-                               "first": p.first, "second": p.second}
+                out[number] = placed_json(p)
         if number >= last:
             break
         lay.extend(game.table.placements[len(lay):])

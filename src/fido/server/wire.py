@@ -24,8 +24,20 @@ from fido.engine.views import SeatView
 from fido.layout import Layouter, Placed
 from fido.position import view_text
 
-__all__ = ["TableDrawing", "hand_rows_json", "layout_json", "public_json",
-           "seat_json", "sum_note", "table_event", "turn_json", "view_json"]
+__all__ = ["TableDrawing", "hand_rows_json", "layout_json", "placed_json", "public_json",
+           "seat_json", "sum_note", "table_event", "target_slot", "turn_json", "view_json"]
+
+
+def placed_json(p: Placed) -> dict[str, Any]:
+    """One tile where it is drawn (:mod:`fido.layout`), as ``board.js`` draws it."""
+    return {"index": p.index, "x": p.x, "y": p.y, "angle": p.angle, "first": p.first,
+            "second": p.second}
+
+
+def target_slot(table: Table, move: Placement) -> str:
+    """Where the board draws a move's target: its slot's name, ``open`` for the first tile
+    (``board.js`` puts that in the middle of the empty table)."""
+    return table.slot_name(move.slot) if move.slot >= 0 else "open"
 
 
 def layout_json(layouter: Layouter, kept: dict[Placed, dict[str, Any]] | None = None
@@ -38,8 +50,7 @@ def layout_json(layouter: Layouter, kept: dict[Placed, dict[str, Any]] | None = 
     for p in layouter.placed:
         tile = kept.get(p) if kept is not None else None
         if tile is None:
-            tile = {"index": p.index, "x": p.x, "y": p.y, "angle": p.angle, "first": p.first,
-                    "second": p.second}
+            tile = placed_json(p)
         fresh[p] = tile
         tiles.append(tile)
     if kept is not None:

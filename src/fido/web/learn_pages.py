@@ -20,7 +20,7 @@ from fido.engine.table import Table
 from fido.i18n import _, current
 from fido.layout import Layouter
 from fido.lessons import FIRST_GAME, LESSON, Step, tries
-from fido.server.wire import hand_rows_json, layout_json
+from fido.server.wire import hand_rows_json, layout_json, target_slot
 from fido.web.kit import render, viewer
 
 __all__ = ["lesson_json", "router"]
@@ -44,7 +44,7 @@ def _step_json(step: Step) -> dict[str, Any]:
             table.place(t.move.tile, t.move.slot)
             after = _layout(table, rules.max_pips)
         out.append({"move": t.move.text(), "tile": t.move.tile.text(),
-                    "slot": view.table.slot_name(t.move.slot) if t.move.slot >= 0 else "open",
+                    "slot": target_slot(view.table, t.move),
                     "right": t.right, "sum": t.sum, "points": t.points, "said": t.said,
                     "after": after})
     return {"key": step.key, "title": _(step.title), "text": _(step.text),
