@@ -80,6 +80,9 @@ def test_bad_answers_change_nothing(base: str, live_store: Store) -> None:
     for move, status in (("0-0@99e", 422), ("not a move", 422), ("x" * 40, 422)):
         r = bo.http.post(f"/api/puzzles/{p.id}/answer", json={"move": move})
         assert r.status_code == status, (move, r.text)
+    r = bo.http.post(f"/api/puzzles/{p.id}/answer", json={"move": "1-1@0e\x07"})
+    assert r.json()["error"]["message"] == (  # a control character is shown, not sent on
+        "1-1@0e\\x07 is not a move you may make in this puzzle")
     assert bo.http.post("/api/puzzles/abcdef123456/answer",
                         json={"move": p.best[0]}).status_code == 404
     assert bo.http.get("/api/puzzles/not-hex").status_code == 422

@@ -25,6 +25,7 @@ from fido.errors import FidoError
 from fido.i18n import _
 from fido.layout import Layouter
 from fido.puzzles import Puzzle
+from fido.safe_text import printable
 from fido.server import deps, policy
 from fido.server.errors import ApiError
 from fido.server.wire import hand_rows_json, layout_json, placed_json, target_slot
@@ -186,8 +187,9 @@ def answer(request: Request, puzzle_id: str, body: AnswerIn) -> AnswerOut:
         try:
             solved = puzzles.judge(p, body.move)
         except FidoError:
+            said = printable(body.move)  # her text, its control characters made visible
             raise ApiError(422, "not_a_move", _("{move} is not a move you may make in this "
-                                                "puzzle").format(move=body.move)) from None
+                                                "puzzle").format(move=said)) from None
         rated, before, after = False, None, None
         if policy.rates_puzzles(me):
             assert me is not None
