@@ -18,6 +18,7 @@ COMPILED = [
     "src/fido/engine/movegen.py",
     "src/fido/engine/rollout.py",
     "src/fido/engine/dealing.py",
+    "src/fido/engine/tiles.py",
 ]
 
 ext_modules = []

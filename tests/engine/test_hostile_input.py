@@ -163,15 +163,15 @@ CONSTRUCTORS: list[Callable[[], object]] = [
     lambda: Game.new("fido set=6", 3, seed=1).view("0"),
     lambda: Game.new("fido set=6", 3, seed=1).view(None),
     lambda: Game.new("fido set=6", 3, seed=1).hand(7),
-    lambda: Tile("6", 5),  # type: ignore[arg-type]
-    lambda: Tile(6.0, 5),  # type: ignore[arg-type]
-    lambda: Tile(None, None),  # type: ignore[arg-type]
+    lambda: Tile("6", 5),
+    lambda: Tile(6.0, 5),
+    lambda: Tile(None, None),
     lambda: Tile(100, 1),
     lambda: Tile(-1, 1),
     lambda: Tile(10**5000, 1),
-    lambda: Tile([1], 2),  # type: ignore[arg-type]
-    lambda: fido.DominoSet("6"),  # type: ignore[arg-type]
-    lambda: fido.DominoSet([6]),  # type: ignore[arg-type]
+    lambda: Tile([1], 2),
+    lambda: fido.DominoSet("6"),
+    lambda: fido.DominoSet([6]),
     lambda: fido.DominoSet(0),
     lambda: Tile(6, 5).other(9),
     lambda: fido.ruleset(None),  # type: ignore[arg-type]

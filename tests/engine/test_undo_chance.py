@@ -152,7 +152,7 @@ def test_a_waiting_draw_refuses_moves_and_wrong_tiles_and_can_be_taken_back() ->
     on_table = g.table.placements[0].tile
     for wrong in (on_table, g.hand(seat)[0], "6-6", None, Tile(20, 1)):
         with pytest.raises(IllegalMoveError, match="not in the stock"):
-            g.apply_chance(wrong)  # type: ignore[arg-type]
+            g.apply_chance(wrong)
         assert state(g) == waiting
     assert g.pop() is DRAW  # the decision alone
     assert state(g) == before

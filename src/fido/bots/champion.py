@@ -193,7 +193,7 @@ def likely_deal(view: SeatView, threshold: float) -> HiddenDeal:
     )
     n = len(deal.unseen)
     constrained = tuple(s for s, a in enumerate(allowed) if len(a) < n)
-    narrowed = HiddenDeal(view, deal.unseen, deal.slot_seat, allowed, constrained)
+    narrowed = HiddenDeal(view, deal.unseen, deal.slot_seat, allowed, constrained, deal.log)
     try:
         narrowed.sample(random.Random(0))
     except SamplingError:

@@ -29,7 +29,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from fido.engine.game import Game
+from fido.engine.dealing import shuffle
+from fido.engine.game import Game, history_log
 from fido.engine.knowledge import SeatEvent, Shown, seat_events, stock_doubles, unseen_tiles
 from fido.engine.tiles import Tile
 from fido.engine.views import SeatView
@@ -84,6 +85,7 @@ class HiddenDeal:
     slot_seat: tuple[int, ...]  # seat of each slot, -1 for the stock
     allowed: tuple[tuple[int, ...], ...]  # per slot: indexes into ``unseen``
     constrained: tuple[int, ...]  # slots that some tile may not fill
+    log: tuple[object, ...] | None  # the view's history as every world's log (shared)
 
     def sample(self, rng: random.Random) -> Game:
         """One world: the view's position with a random consistent deal of the unseen tiles."""
@@ -101,7 +103,7 @@ class HiddenDeal:
             elif not self._augment(s, owner, slot_tile, rng):
                 raise SamplingError("no deal of the unseen tiles agrees with the history")
         free = [t for t in range(n) if owner[t] < 0]
-        rng.shuffle(free)
+        shuffle(free, rng)
         it = iter(free)
         for s in range(n):
             if slot_tile[s] < 0:
@@ -112,11 +114,12 @@ class HiddenDeal:
             hands[view.seat] = list(view.hand)
         stock: list[Tile] = []
         unseen = self.unseen
+        slot_seat = self.slot_seat
         for s, t in enumerate(slot_tile):
-            seat = self.slot_seat[s]
+            seat = slot_seat[s]
             (stock if seat < 0 else hands[seat]).append(unseen[t])
-        rng.shuffle(stock)
-        return Game.from_view(view, hands, stock)
+        shuffle(stock, rng)
+        return Game.from_world(view, hands, stock, self.log)
 
     def _augment(
         self, start: int, owner: list[int], slot_tile: list[int], rng: random.Random
@@ -167,4 +170,4 @@ def hidden_deal(view: SeatView) -> HiddenDeal:
         for f, dealt in forbidden
     )
     constrained = tuple(s for s, a in enumerate(allowed) if len(a) < len(unseen))
-    return HiddenDeal(view, unseen, tuple(slot_seat), allowed, constrained)
+    return HiddenDeal(view, unseen, tuple(slot_seat), allowed, constrained, history_log(view))

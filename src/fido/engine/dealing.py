@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final, TypeGuard
+from typing import Final, TypeGuard, TypeVar
 
 from fido.engine.rules import Opener, Ruleset
 from fido.engine.tiles import DominoSet, Tile
@@ -18,8 +18,10 @@ __all__ = ["MAX_REDEALS", "check_deal", "deal", "find_opener", "is_sequence", "s
 
 MAX_REDEALS: Final = 1000
 
+T = TypeVar("T")
 
-def shuffle(tiles: list[Tile], rng: random.Random) -> None:
+
+def shuffle(tiles: list[T], rng: random.Random) -> None:
     """Fisher-Yates with ``rng.random()``: the deal depends on the generator alone.
 
     Three times faster than ``rng.shuffle`` once compiled; the bias of
@@ -31,28 +33,42 @@ def shuffle(tiles: list[Tile], rng: random.Random) -> None:
         tiles[i], tiles[j] = tiles[j], tiles[i]
 
 
-def deal(rules: Ruleset, players: int, rng: random.Random) -> tuple[list[int], tuple[Tile, ...]]:
-    """Hands as bitmasks and the stock in drawing order.
+def deal(
+    rules: Ruleset, players: int, rng: random.Random
+) -> tuple[list[int], list[list[int]], tuple[Tile, ...]]:
+    """Hands as bitmasks, each hand indexed by value (:attr:`Game.by_value`), and the
+    stock in drawing order.
 
     Deals again while no hand holds a double when the opener needs one.
     """
     size = rules.hand_size(players)
-    tiles = list(rules.dominoes.tiles)
+    dominoes = rules.dominoes
+    tiles = list(dominoes.tiles)
     needs_double = rules.opener is not Opener.FIRST_SEAT
     dealt = size * players
+    width = dominoes.max_pips + 1
     for _ in range(MAX_REDEALS):
         shuffle(tiles, rng)
         hands = [0] * players
+        indexes: list[list[int]] = []
         has_double = False
+        k = 0
         for i in range(players):
             m = 0
-            for t in tiles[i * size : (i + 1) * size]:
+            by_value = [0] * width
+            for _j in range(size):
+                t = tiles[k]
+                k += 1
                 m |= t.bit
-                if t.is_double:
+                high, low = t.high, t.low
+                by_value[high] |= 1 << low
+                by_value[low] |= 1 << high
+                if high == low:
                     has_double = True
             hands[i] = m
+            indexes.append(by_value)
         if has_double or not needs_double:
-            return hands, tuple(tiles[dealt:])
+            return hands, indexes, tuple(tiles[dealt:])
     raise ConfigurationError("no deal with a double in hand after many shuffles")
 
 

@@ -42,7 +42,7 @@ from fido.engine.validation import explain
 from fido.engine.views import SeatView, make_view
 from fido.errors import ArgumentError, ConfigurationError, IllegalMoveError, quote
 
-__all__ = ["Chance", "Game", "Turn"]
+__all__ = ["Chance", "Game", "Turn", "history_log"]
 
 _STUCK: Final[dict[Stuck, int]] = {
     Stuck.PASS: PASS_ONLY,
@@ -160,8 +160,8 @@ class Game:
             gen = rng
         else:
             raise ArgumentError(f"rng must be a random.Random, not {quote(rng)}")
-        hands, stock = deal(rs, count, gen)
-        return cls.from_masks(rs, hands, () if explicit_chance else stock, stock)
+        hands, by_value, stock = deal(rs, count, gen)
+        return cls.from_masks(rs, hands, () if explicit_chance else stock, stock, by_value=by_value)
 
     @classmethod
     def from_deal(
@@ -228,22 +228,43 @@ class Game:
                 seen.add(t)
         if len(seen) != dominoes.count:
             raise ConfigurationError("hands, stock and table must make up the whole set")
-        masks = [dominoes.mask_of(h) for h in given]
+        return cls.from_world(view, given, stock, history_log(view))
+
+    @classmethod
+    def from_world(
+        cls,
+        view: SeatView,
+        hands: list[list[Tile]],
+        stock: Sequence[Tile],
+        log: tuple[object, ...] | None,
+    ) -> Game:
+        """:meth:`from_view` without its checks, for a sampler that deals consistently by
+        construction (:mod:`fido.bots.sampling`): ``log`` is :func:`history_log` of the
+        view, made once and shared by every world of a decision (it is never changed).
+        """
+        rules = view.rules
+        width = rules.max_pips + 1
+        masks: list[int] = []
+        indexes: list[list[int]] = []
+        for hand in hands:
+            m = 0
+            by_value = [0] * width
+            for t in hand:
+                m |= t.bit
+                by_value[t.high] |= 1 << t.low
+                by_value[t.low] |= 1 << t.high
+            masks.append(m)
+            indexes.append(by_value)
         pile = tuple(stock)
-        g = cls.from_masks(rules, masks, pile, pile, opened=bool(view.table.placements))
-        g.table = view.table.copy()
+        table = view.table
+        opened = len(table.placements) > 0
+        g = cls.from_masks(rules, masks, pile, pile, opened=opened, by_value=indexes)
+        g.table = table.copy()
         g.scores = list(view.scores)
         g.turn = view.to_move
         g.opener = view.opener
-        if view.table.placements:
-            g.opening_tile = view.table.placements[0].tile
-        log: tuple[object, ...] | None = None
-        passes = 0
-        for turn in view.history:
-            # the history can be read, not undone: a world's search pops only its own moves
-            move = turn[1]
-            log = (turn[0], move, turn[2], turn[3], turn[4], passes, None, -1, -1, -1, None, log)
-            passes = passes + 1 if move is PASS else 0
+        if opened:
+            g.opening_tile = table.placements[0].tile
         g._log = log
         g.passes = view.passes
         g.outcome = view.outcome
@@ -257,6 +278,8 @@ class Game:
         order: tuple[Tile, ...],
         stock: tuple[Tile, ...],
         opened: bool = False,
+        *,
+        by_value: list[list[int]] | None = None,
     ) -> Game:
         """The trusted constructor: hands as bitmasks, already checked (nothing is here).
 
@@ -265,7 +288,8 @@ class Game:
 
         ``order``: the stock's drawing order, or () for explicit chance; ``stock``:
         its tiles. ``opened``: the table is laid already (from_view), so nobody is
-        looked for to open.
+        looked for to open. ``by_value``: the hands indexed by value, when the caller
+        has them (:func:`~fido.engine.dealing.deal` builds them as it deals).
         """
         g = cls(_MAKE)
         g.rules = rules
@@ -273,7 +297,7 @@ class Game:
         g.set = rules.dominoes
         g.hands = hands
         g.initial_hands = tuple(hands)
-        g.by_value = [g._index(h) for h in hands]
+        g.by_value = by_value if by_value is not None else [g._index(h) for h in hands]
         g.divisor = _divisor_of(rules)
         g._clockwise = rules.clockwise
         g.stuck = _STUCK[rules.stuck]
@@ -558,8 +582,11 @@ class Game:
             self.pending = seat
         self.passes = 0
 
-    def apply_chance(self, tile: Tile) -> None:
+    def apply_chance(self, tile: Tile | object) -> None:
         """The tile drawn by the seat whose draw waits (see :attr:`chance`).
+
+        (``tile`` is typed ``object`` too: the compiled build would refuse another type
+        with a bare ``TypeError``.)
 
         Raises :class:`IllegalMoveError`, changing nothing, when no draw waits
         or the tile is not in the stock.
@@ -670,6 +697,18 @@ class Game:
             f"<Game {self.rules.text()!r} players={self.players} turn={self.turn} "
             f"table={self.table.text()!r}>"
         )
+
+
+def history_log(view: SeatView) -> tuple[object, ...] | None:
+    """The view's history as a game's log (:attr:`Game._log`): it can be read, not undone
+    (a world's search takes back only its own moves)."""
+    log: tuple[object, ...] | None = None
+    passes = 0
+    for turn in view.history:
+        move = turn[1]
+        log = (turn[0], move, turn[2], turn[3], turn[4], passes, None, -1, -1, -1, None, log)
+        passes = passes + 1 if move is PASS else 0
+    return log
 
 
 def _blank() -> Game:

@@ -22,7 +22,10 @@ from fido.engine.tiles import DominoSet
 if TYPE_CHECKING:
     from fido.engine.game import Game
 
-__all__ = ["DRAW_FREE", "DRAW_ONE", "DRAW_UNTIL", "PASS_ONLY", "can_draw", "can_place", "generate"]
+__all__ = [
+    "DRAW_FREE", "DRAW_ONE", "DRAW_UNTIL", "PASS_ONLY", "can_draw", "can_place", "generate",
+    "interned",
+]  # fmt: skip
 
 # what a stuck player does, as small ints for the hot path
 PASS_ONLY: Final = 0
@@ -54,6 +57,14 @@ def _grow(codes: int, dominoes: DominoSet) -> None:
     for code, row in enumerate(rows):
         for tid in range(len(row), top):
             row.append(Placement(tiles[tid], code >> 2, code & 3))
+
+
+def interned(game: Game, code: int, tile_id: int) -> Placement:
+    """The interned placement of tile ``tile_id`` on slot ``code`` of ``game``'s table."""
+    rows = _ROWS
+    if len(rows) <= code or len(rows[0]) < game.set.count:
+        _grow(max(code + 1, 4 * len(game.table.placements)), game.set)
+    return rows[code][tile_id]
 
 
 def _max_pips(count: int) -> int:

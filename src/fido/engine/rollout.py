@@ -11,11 +11,13 @@ the trusted move application directly (the moves are legal by construction).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, cast
 
-from fido.engine.movegen import generate
-from fido.engine.moves import Move, Placement, PlacementTuple
+from fido.engine.movegen import DRAW_FREE, can_draw, generate, interned
+from fido.engine.moves import DRAW, PASS, Move, Placement, PlacementTuple
 from fido.engine.results import Outcome
+from fido.engine.table import INLINE, LINE
 from fido.errors import IllegalMoveError
 
 if TYPE_CHECKING:
@@ -25,9 +27,23 @@ __all__ = ["best_now", "playout", "smart_now", "smart_playout"]
 
 
 def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
-    """Play ``game`` to its end in place and return the outcome."""
+    """Play ``game`` to its end in place and return the outcome.
+
+    Each turn: with probability ``greedy`` :func:`best_now`'s move, else a uniformly
+    random legal move. Where the legal moves are plain placements on the open
+    slots (no slot rule, no Mother Theresa, no drawing beside placing, a divisor or
+    no scoring), :func:`_fast_turn` picks the same move from the same random numbers
+    without building the list; elsewhere the generator's list is used.
+    """
     rand = rng.random
+    table = game.table
+    plain = not game.mother_theresa and game.stuck != DRAW_FREE and game.divisor >= 0
+    unfiltered = table.shape == LINE or table.shape == INLINE
     while game.outcome is None:
+        laid = len(table.placements)
+        if plain and game.pending < 0 and (laid >= 5 or (unfiltered and laid > 0)):
+            _fast_turn(game, rand, greedy)
+            continue
         moves = generate(game)
         if not moves:
             raise IllegalMoveError("a draw waits for its tile: a playout needs the stock's order")
@@ -39,6 +55,83 @@ def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
                 move = moves[int(rand() * len(moves))]
         game.apply_legal(move)
     return game.outcome
+
+
+# bits set in each number below 2**11 (a slot's hand mask has at most max_pips + 1 bits)
+_POP: Final[list[int]] = [bin(i).count("1") for i in range(2048)]
+# the position of a single bit 2**k (k < 36) from 2**k % 37, which differs for every k
+_BIT: Final[list[int]] = [0] * 37
+for _k in range(36):
+    _BIT[(1 << _k) % 37] = _k
+
+
+def _count(mask: int) -> int:
+    pop = _POP
+    n = 0
+    while mask:
+        n += pop[mask & 2047]
+        mask >>= 11
+    return n
+
+
+def _fast_turn(game: Game, rand: Callable[[], float], greedy: float) -> None:
+    """One turn of :func:`playout` on a table with every open slot playable.
+
+    The same move as ``generate`` then :func:`playout`'s choice, from the same
+    random numbers: the placements in the generator's order (slots as opened, then
+    the other half ascending), chosen by index, or the best by :func:`best_now`'s
+    key (points now, then pips; the first of equals).
+    """
+    table = game.table
+    by_value = game.by_value[game.turn]
+    # the open slots this hand fits, in order: (code, value, weight, the hand's mask)
+    fits: list[tuple[int, int, int, int]] = []
+    n = 0
+    for code, (v, _kind, weight) in table.open.items():
+        m = by_value[v]
+        if m:
+            fits.append((code, v, weight, m))
+            n += _count(m)
+    if n == 0:
+        game.apply_legal(DRAW if can_draw(game) else PASS)
+        return
+    pair_ids = game.set.pair_ids
+    bit = _BIT
+    if n > 1 and greedy > 0.0 and rand() < greedy:
+        base = table.ends_sum
+        d = game.divisor
+        spinner = table.spinner
+        arms = table.arms_taken
+        inline = table.shape == INLINE
+        best_key = -1
+        best_code = best_id = -1
+        for code, v, weight, m in fits:
+            lead = base - weight
+            if spinner >= 0 and code < 4 and arms == 1:
+                lead -= 2 * spinner
+            while m:
+                low = m & -m
+                m ^= low
+                w = bit[low % 37]
+                s = lead + ((v if inline else 2 * v) if w == v else w)
+                pts = s // d if d > 0 and s % d == 0 else 0
+                key = pts * 1024 + v + w
+                if key > best_key:
+                    best_key, best_code, best_id = key, code, pair_ids[v][w]
+        game.apply_legal(interned(game, best_code, best_id))
+        return
+    k = int(rand() * n) if n > 1 else 0
+    for code, v, _weight, m in fits:
+        c = _count(m)
+        if k >= c:
+            k -= c
+            continue
+        while k:
+            m &= m - 1
+            k -= 1
+        game.apply_legal(interned(game, code, pair_ids[v][bit[(m & -m) % 37]]))
+        return
+    raise AssertionError("a counted move was not found")
 
 
 def best_now(game: Game, moves: list[Move]) -> Move:

@@ -27,6 +27,10 @@ _TILE_RE: Final = re.compile(r"\s*(\d{1,3})\s*[-|:]\s*(\d{1,3})\s*", re.ASCII)
 MAX_PIPS: Final = 99  # generous bound for custom sets; keeps masks sane
 
 
+_FIELDS: Final = ("high", "low", "id", "bit", "pips", "difference", "is_double")
+_SET_FIELDS: Final = ("max_pips", "tiles", "count", "value_masks", "pair_tiles", "pair_ids")
+
+
 def tile_id(a: int, b: int) -> int:
     """The global id of the tile a-b (either order)."""
     if a < b:
@@ -48,33 +52,39 @@ class Tile:
     difference: int
     is_double: bool
 
-    def __new__(cls, a: int, b: int) -> Tile:
-        if a.__class__ is int and b.__class__ is int:
-            key = (a, b) if a >= b else (b, a)
-            tile = cls._interned.get(key)
-            if tile is not None:
-                return tile
-        else:
+    def __new__(cls, a: object, b: object) -> Tile:
+        # (typed ``object``: a compiled build would refuse other types with a bare TypeError)
+        if a.__class__ is not int or b.__class__ is not int:
             raise ArgumentError(f"tile halves must be integers, got {quote(a)} and {quote(b)}")
-        hi, lo = key
+        hi, lo = a, b
+        if hi < lo:
+            hi, lo = lo, hi
+        tile = cls._interned.get((hi, lo))
+        if tile is not None:
+            return tile
         if lo < 0 or hi > MAX_PIPS:
             raise ArgumentError(
                 f"tile halves must be between 0 and {MAX_PIPS}, got {quote(a)} and {quote(b)}"
             )
         tile = object.__new__(cls)
-        put = object.__setattr__
-        put(tile, "high", hi)
-        put(tile, "low", lo)
-        put(tile, "id", tile_id(hi, lo))
-        put(tile, "bit", 1 << tile_id(hi, lo))
-        put(tile, "pips", hi + lo)
-        put(tile, "difference", hi - lo)
-        put(tile, "is_double", hi == lo)
-        cls._interned[key] = tile
+        tid = tile_id(hi, lo)
+        values: tuple[int, int, int, int, int, int, bool] = (
+            hi, lo, tid, 1 << tid, hi + lo, hi - lo, hi == lo,
+        )  # fmt: skip
+        try:  # compiled (a native class): fields are set directly, not through __setattr__
+            tile.high, tile.low, tile.id, tile.bit, tile.pips, tile.difference = values[:6]
+            tile.is_double = values[6]
+        except AttributeError:  # plain Python: past the __setattr__ that guards them
+            for name, value in zip(_FIELDS, values, strict=True):
+                object.__setattr__(tile, name, value)
+        cls._interned[hi, lo] = tile
         return tile
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("tiles are immutable")
+
+    def __hash__(self) -> int:  # interned: equal tiles are the same object, so the id will do
+        return self.id
 
     def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
         return (Tile, (self.high, self.low))
@@ -108,7 +118,7 @@ class Tile:
         return f"{self.high}-{self.low}"
 
     @classmethod
-    def from_text(cls, text: str) -> Tile:
+    def from_text(cls, text: object) -> Tile:
         """Parse ``"18-12"`` (also ``"12-18"``, ``"18|12"``, ``"18:12"``)."""
         m = _TILE_RE.fullmatch(text) if isinstance(text, str) else None
         if not m:
@@ -120,7 +130,7 @@ class Tile:
             raise NotationError(f"not a tile: {quote(text)} (halves go up to {MAX_PIPS})")
         return cls(a, b)
 
-    def other(self, value: int) -> int:
+    def other(self, value: object) -> int:
         """The half opposite the half showing ``value``."""
         if value == self.high:
             return self.low
@@ -128,8 +138,11 @@ class Tile:
             return self.high
         raise ArgumentError(f"{self} does not show {quote(value)}")
 
-    def __contains__(self, value: object) -> bool:
-        return value in (self.high, self.low)
+    def __contains__(self, value: int) -> bool:
+        # ``value: int``, not ``object``: mypyc (2.4) compiles ``a in b`` as
+        # ``a.__contains__(b)`` when ``a`` is a native class whose __contains__ accepts
+        # b's type, so ``tile in some_set`` in compiled code would ask the tile
+        return value == self.high or value == self.low
 
 
 class DominoSet:
@@ -146,14 +159,13 @@ class DominoSet:
 
     _cache: ClassVar[dict[int, DominoSet]] = {}
 
-    def __new__(cls, max_pips: int) -> DominoSet:
-        cached = cls._cache.get(max_pips) if max_pips.__class__ is int else None
+    def __new__(cls, pips: object) -> DominoSet:
+        cached = cls._cache.get(pips) if pips.__class__ is int else None
         if cached is not None:
             return cached
-        if max_pips.__class__ is not int or not 1 <= max_pips <= MAX_PIPS:
-            raise ArgumentError(
-                f"a set is double-1 .. double-{MAX_PIPS}, got double-{quote(max_pips)}"
-            )
+        if pips.__class__ is not int or not 1 <= pips <= MAX_PIPS:
+            raise ArgumentError(f"a set is double-1 .. double-{MAX_PIPS}, got double-{quote(pips)}")
+        max_pips = pips
         self = object.__new__(cls)
         tiles = tuple(Tile(a, b) for a in range(max_pips + 1) for b in range(a + 1))
         assert all(t.id == i for i, t in enumerate(tiles))
@@ -161,17 +173,17 @@ class DominoSet:
         for t in tiles:
             masks[t.high] |= t.bit
             masks[t.low] |= t.bit
-        put = object.__setattr__
-        put(self, "max_pips", max_pips)
-        put(self, "tiles", tiles)
-        put(self, "count", len(tiles))
-        put(self, "value_masks", tuple(masks))
-        put(
-            self,
-            "pair_tiles",
-            tuple(tuple(Tile(a, b) for b in range(max_pips + 1)) for a in range(max_pips + 1)),
+        pair_tiles = tuple(
+            tuple(Tile(a, b) for b in range(max_pips + 1)) for a in range(max_pips + 1)
         )
-        put(self, "pair_ids", tuple(tuple(t.id for t in row) for row in self.pair_tiles))
+        pair_ids = tuple(tuple(t.id for t in row) for row in pair_tiles)
+        try:  # compiled (a native class): fields are set directly, not through __setattr__
+            self.max_pips, self.tiles, self.count = max_pips, tiles, len(tiles)
+            self.value_masks, self.pair_tiles, self.pair_ids = tuple(masks), pair_tiles, pair_ids
+        except AttributeError:  # plain Python: past the __setattr__ that guards them
+            fields = (max_pips, tiles, len(tiles), tuple(masks), pair_tiles, pair_ids)
+            for name, value in zip(_SET_FIELDS, fields, strict=True):
+                object.__setattr__(self, name, value)
         cls._cache[max_pips] = self
         return self
 

@@ -1,0 +1,173 @@
+"""What a search spends, part by part, in CPU seconds: this tree against another.
+
+    .venv/bin/python bench/engine_parts.py                       # this tree alone
+    .venv/bin/python bench/engine_parts.py --against /tmp/base   # a checkout built in place
+
+Each workload is fixed and seeded: the same deals, positions and random numbers in
+both trees. The two trees run in separate processes, interleaved (A B A B ...), and
+every figure is the median of ``--runs`` runs of CPU time (``time.process_time``),
+so load on the machine moves both alike. Workloads:
+
+* ``deal``: ``Game.new`` (shuffle, hands, the index by value, the opener);
+* ``random``, ``greedy``, ``smart``: ``Game.playout`` from a fresh deal with a
+  uniformly random policy, with search's policy (greedy 0.8), and the champion's
+  (``smart_playout``);
+* ``sample``: one sampled world of a mid-game view (``hidden_deal(view).sample``);
+* ``search``: whole decisions of ``search:sims=2000,time=0`` at mid-game.
+
+Figures are per second of CPU: placements for the playouts, deals, worlds, and
+decisions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# (name, rules, players, count): count = games, worlds or decisions per run
+WORKLOADS: list[tuple[str, str, int, int]] = [
+    ("deal", "fido set=12", 4, 20000),
+    ("random", "fido set=12", 4, 2000),
+    ("random", "fido set=18", 6, 400),
+    ("random", "block hand=7", 4, 6000),
+    ("greedy", "fido set=12", 4, 2000),
+    ("greedy", "fido set=18", 6, 400),
+    ("smart", "fido set=12", 4, 1500),
+    ("smart", "fido set=18", 6, 300),
+    ("sample", "fido set=12", 4, 4000),
+    ("sample", "fido set=18", 6, 2000),
+    ("search", "fido set=12", 4, 6),
+]
+
+
+def mid_game(rules: str, players: int, seed: int) -> object:
+    """A seeded random game stopped with half the dealt tiles on the table."""
+    from fido import Game  # noqa: PLC0415  (imported in the worker, from its tree)
+
+    rng = random.Random(seed)
+    game = Game.new(rules, players, rng=rng)
+    target = game.rules.hand_size(players) * players // 2
+    while len(game.table) < target and not game.is_over:
+        game.push(rng.choice(game.legal_moves()))
+    while not game.is_over and len(game.legal_moves()) < 2:
+        game.push(game.legal_moves()[0])
+    return game
+
+
+def workload(name: str, rules_text: str, players: int, count: int) -> Callable[[], float]:
+    """A function doing one run of the workload and returning its units of work."""
+    from fido import Game, Ruleset  # noqa: PLC0415
+    from fido.bots import make_bot  # noqa: PLC0415
+    from fido.bots.sampling import hidden_deal  # noqa: PLC0415
+    from fido.engine.rollout import smart_playout  # noqa: PLC0415
+
+    rules = Ruleset.from_text(rules_text)
+    if name == "deal":
+        return lambda: float(
+            sum(1 for _ in (Game.new(rules, players, rng=random.Random(i)) for i in range(count)))
+        )
+    if name in ("random", "greedy", "smart"):
+        greedy = 0.8 if name == "greedy" else 0.0
+
+        def play() -> float:
+            rng = random.Random(7)
+            placed = 0
+            for _ in range(count):
+                g = Game.new(rules, players, rng=rng)
+                if name == "smart":
+                    smart_playout(g, rng)
+                else:
+                    g.playout(rng, greedy)
+                placed += len(g.table)
+            return float(placed)
+
+        return play
+    views = [g.view(g.turn) for g in (mid_game(rules_text, players, s) for s in range(8))]  # type: ignore[attr-defined]
+    if name == "sample":
+        deals = [hidden_deal(v) for v in views]
+
+        def sample() -> float:
+            rng = random.Random(3)
+            for i in range(count):
+                deals[i % len(deals)].sample(rng)
+            return float(count)
+
+        return sample
+    bot = make_bot("search:sims=2000,time=0")
+
+    def decide() -> float:
+        for i in range(count):
+            bot.choose(views[i % len(views)], random.Random(i))
+        return float(count)
+
+    return decide
+
+
+def worker() -> None:
+    """Run every workload once; print {key: units per CPU second} as JSON."""
+    out: dict[str, float] = {}
+    for name, rules, players, count in WORKLOADS:
+        run = workload(name, rules, players, count)
+        start = time.process_time()
+        units = run()
+        out[f"{name}|{rules}|{players}"] = units / (time.process_time() - start)
+    print(json.dumps(out))
+
+
+def run_tree(tree: Path) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--worker"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--against", type=Path, help="another checkout, built in place")
+    ap.add_argument("--runs", type=int, default=3, help="interleaved runs of each tree (median)")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker()
+        return
+    trees = [ROOT, *([args.against.resolve()] if args.against else [])]
+    results: dict[Path, list[dict[str, float]]] = {t: [] for t in trees}
+    for r in range(args.runs):
+        for tree in trees:
+            results[tree].append(run_tree(tree))
+        print(f"run {r + 1}/{args.runs} done; load {os.getloadavg()[0]:.2f}", flush=True)
+    units = {"deal": "deals", "sample": "worlds", "search": "decisions"}
+    header = f"{'workload':34} {'this tree':>14}"
+    if args.against:
+        header += f" {'against':>14} {'ratio':>7}"
+    print(header)
+    for name, rules, players, _count in WORKLOADS:
+        key = f"{name}|{rules}|{players}"
+        mine = statistics.median(r[key] for r in results[ROOT])
+        unit = units.get(name, "placements")
+        line = f"{name + ', ' + rules + ', ' + str(players):34} {mine:>14,.1f}"
+        if args.against:
+            theirs = statistics.median(r[key] for r in results[args.against.resolve()])
+            line += f" {theirs:>14,.1f} {mine / theirs:>6.2f}x"
+        print(f"{line}  {unit}/CPU s")
+
+
+if __name__ == "__main__":
+    main()

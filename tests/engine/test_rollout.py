@@ -1,0 +1,62 @@
+"""The rollout's fast turn plays exactly the move the generator's list gives.
+
+``Game.playout`` picks a move without building the legal-move list where it can
+(:func:`fido.engine.rollout._fast_turn`); the reference here builds the list through
+the public API and chooses from it with the same random numbers. Every ruleset,
+set and player count the property tests sweep, random and greedy.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fido import Game, Move, Placement
+from support.cases import ALL_CASES
+
+
+def reference_playout(game: Game, rng: random.Random, greedy: float) -> None:
+    """The documented policy, from the legal-move list (rollout.playout's contract)."""
+    rand = rng.random
+    while not game.is_over:
+        moves = game.legal_moves()
+        move: Move = moves[0]
+        if len(moves) > 1:
+            if greedy > 0.0 and rand() < greedy:
+                placements = [m for m in moves if isinstance(m, Placement)]
+                if placements:  # the most points now, then the heaviest tile; the first of equals
+                    move = max(placements, key=lambda m: (game.points_for(m), m.tile.pips))
+            else:
+                move = moves[int(rand() * len(moves))]
+        game.push(move)
+
+
+@pytest.mark.parametrize("greedy", [0.0, 0.5, 1.0])
+@pytest.mark.parametrize(("text", "players"), ALL_CASES, ids=[f"{t}-{p}p" for t, p in ALL_CASES])
+def test_playout_is_the_reference_move_for_move(text: str, players: int, greedy: float) -> None:
+    for seed in range(3):
+        game = Game.new(text, players, seed=seed)
+        fast = game.copy()
+        outcome = fast.playout(random.Random(seed + 100), greedy)
+        reference_playout(game, random.Random(seed + 100), greedy)
+        assert fast.history() == game.history()
+        assert outcome == game.outcome
+        assert fast.table.ends_sum == fast.table.recount()
+
+
+def test_playout_from_a_mid_game_position_and_after_undo() -> None:
+    """A playout from a position reached by moves and take-backs, not only from the deal."""
+    for seed in range(10):
+        game = Game.new("fido set=12", 4, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(20):
+            if game.is_over:
+                break
+            game.push(rng.choice(game.legal_moves()))
+        if len(game):
+            game.pop()
+        fast = game.copy()
+        fast.playout(random.Random(seed), 0.8)
+        reference_playout(game, random.Random(seed), 0.8)
+        assert fast.history() == game.history()
