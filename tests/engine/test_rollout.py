@@ -1,8 +1,9 @@
-"""The rollout's fast turn plays exactly the move the generator's list gives.
+"""The rollouts' fast turns play exactly the move the generator's list gives.
 
-``Game.playout`` picks a move without building the legal-move list where it can
-(:func:`fido.engine.rollout._fast_turn`); the reference here builds the list through
-the public API and chooses from it with the same random numbers. Every ruleset,
+``Game.playout`` and ``smart_playout`` pick a move without building the legal-move
+list where they can (:func:`fido.engine.rollout._fast_turn`, ``_smart_turn``); the
+references here build the list through the public API and choose from it with the
+same random numbers. Every ruleset,
 set and player count the property tests sweep, random and greedy.
 """
 
@@ -13,6 +14,7 @@ import random
 import pytest
 
 from fido import Game, Move, Placement
+from fido.engine.rollout import best_now, smart_now, smart_playout
 from support.cases import ALL_CASES
 
 
@@ -60,3 +62,38 @@ def test_playout_from_a_mid_game_position_and_after_undo() -> None:
         fast.playout(random.Random(seed), 0.8)
         reference_playout(game, random.Random(seed), 0.8)
         assert fast.history() == game.history()
+
+
+def reference_smart_playout(game: Game, rng: random.Random, explore: float) -> None:
+    """smart_playout's contract, from the legal-move list and smart_now / best_now."""
+    rand = rng.random
+    teams = game.rules.teams(game.players)
+    partner = [-1] * game.players
+    for team in teams or ():
+        partner[team[0]], partner[team[1]] = team[1], team[0]
+    spare = 1.0 if teams is not None else 1.0 / max(1, game.players - 1)
+    while not game.is_over:
+        moves = game.legal_moves()
+        move = moves[0]
+        if len(moves) > 1:
+            if explore > 0.0 and rand() < explore:
+                move = moves[int(rand() * len(moves))]
+            elif game.divisor > 0:
+                move = smart_now(game, moves, partner, spare)
+            else:
+                move = best_now(game, moves)
+        game.push(move)
+
+
+@pytest.mark.parametrize("explore", [0.0, 0.1, 0.5])
+@pytest.mark.parametrize(("text", "players"), ALL_CASES, ids=[f"{t}-{p}p" for t, p in ALL_CASES])
+def test_smart_playout_is_the_reference_move_for_move(
+    text: str, players: int, explore: float
+) -> None:
+    for seed in range(3):
+        game = Game.new(text, players, seed=seed)
+        fast = game.copy()
+        outcome = smart_playout(fast, random.Random(seed + 200), explore)
+        reference_smart_playout(game, random.Random(seed + 200), explore)
+        assert fast.history() == game.history()
+        assert outcome == game.outcome

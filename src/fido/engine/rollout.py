@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, cast
 
-from fido.engine.movegen import DRAW_FREE, can_draw, generate, interned
+from fido.engine.movegen import _ROWS, DRAW_FREE, can_draw, generate, interned
 from fido.engine.moves import DRAW, PASS, Move, Placement, PlacementTuple
 from fido.engine.results import Outcome
 from fido.engine.table import INLINE, LINE
@@ -80,32 +80,26 @@ def _fast_turn(game: Game, rand: Callable[[], float], greedy: float) -> None:
     The same move as ``generate`` then :func:`playout`'s choice, from the same
     random numbers: the placements in the generator's order (slots as opened, then
     the other half ascending), chosen by index, or the best by :func:`best_now`'s
-    key (points now, then pips; the first of equals).
+    key (points now, then pips; the first of equals). One pass counts the moves and,
+    when the policy may be greedy, finds the best; a second finds a random one.
     """
     table = game.table
     by_value = game.by_value[game.turn]
-    # the open slots this hand fits, in order: (code, value, weight, the hand's mask)
-    fits: list[tuple[int, int, int, int]] = []
-    n = 0
-    for code, (v, _kind, weight) in table.open.items():
-        m = by_value[v]
-        if m:
-            fits.append((code, v, weight, m))
-            n += _count(m)
-    if n == 0:
-        game.apply_legal(DRAW if can_draw(game) else PASS)
-        return
     pair_ids = game.set.pair_ids
     bit = _BIT
-    if n > 1 and greedy > 0.0 and rand() < greedy:
+    n = 0
+    best_key = -1
+    best_code = best_id = -1
+    if greedy > 0.0:
         base = table.ends_sum
         d = game.divisor
         spinner = table.spinner
         arms = table.arms_taken
         inline = table.shape == INLINE
-        best_key = -1
-        best_code = best_id = -1
-        for code, v, weight, m in fits:
+        for code, (v, _kind, weight) in table.open.items():
+            m = by_value[v]
+            if not m:
+                continue
             lead = base - weight
             if spinner >= 0 and code < 4 and arms == 1:
                 lead -= 2 * spinner
@@ -113,15 +107,35 @@ def _fast_turn(game: Game, rand: Callable[[], float], greedy: float) -> None:
                 low = m & -m
                 m ^= low
                 w = bit[low % 37]
+                n += 1
                 s = lead + ((v if inline else 2 * v) if w == v else w)
                 pts = s // d if d > 0 and s % d == 0 else 0
                 key = pts * 1024 + v + w
                 if key > best_key:
                     best_key, best_code, best_id = key, code, pair_ids[v][w]
-        game.apply_legal(interned(game, best_code, best_id))
+    else:
+        for v, _kind, _weight in table.open.values():
+            m = by_value[v]
+            if m:
+                n += _count(m)
+    if n == 0:
+        game.apply_legal(DRAW if can_draw(game) else PASS)
         return
-    k = int(rand() * n) if n > 1 else 0
-    for code, v, _weight, m in fits:
+    if n > 1 and (greedy <= 0.0 or rand() >= greedy):
+        _place_nth(game, by_value, int(rand() * n))
+    elif best_code < 0:  # the one move, not looked for yet
+        _place_nth(game, by_value, 0)
+    else:
+        _place_at(game, best_code, best_id)
+
+
+def _place_nth(game: Game, by_value: list[int], k: int) -> None:
+    """Make the k-th placement in the generator's order (every open slot playable)."""
+    pair_ids = game.set.pair_ids
+    for code, (v, _kind, _weight) in game.table.open.items():
+        m = by_value[v]
+        if not m:
+            continue
         c = _count(m)
         if k >= c:
             k -= c
@@ -129,9 +143,18 @@ def _fast_turn(game: Game, rand: Callable[[], float], greedy: float) -> None:
         while k:
             m &= m - 1
             k -= 1
-        game.apply_legal(interned(game, code, pair_ids[v][bit[(m & -m) % 37]]))
+        _place_at(game, code, pair_ids[v][_BIT[(m & -m) % 37]])
         return
     raise AssertionError("a counted move was not found")
+
+
+def _place_at(game: Game, code: int, tile_id: int) -> None:
+    """Make the placement of tile ``tile_id`` on slot ``code`` (its interned move)."""
+    rows = _ROWS
+    if code < len(rows) and len(rows[0]) >= game.set.count:
+        game.apply_legal(rows[code][tile_id])
+    else:
+        game.apply_legal(interned(game, code, tile_id))
 
 
 def best_now(game: Game, moves: list[Move]) -> Move:
@@ -184,7 +207,14 @@ def smart_playout(game: Game, rng: random.Random, explore: float = 0.1) -> Outco
         for team in teams:
             partner[team[0]], partner[team[1]] = team[1], team[0]
     spare = 1.0 if teams is not None else 1.0 / max(1, game.players - 1)
+    table = game.table
+    plain = not game.mother_theresa and game.stuck != DRAW_FREE and d > 0
+    unfiltered = table.shape == LINE or table.shape == INLINE
     while game.outcome is None:
+        laid = len(table.placements)
+        if plain and game.pending < 0 and (laid >= 5 or (unfiltered and laid > 0)):
+            _smart_turn(game, rand, explore, partner, spare)
+            continue
         moves = generate(game)
         if not moves:
             raise IllegalMoveError("a draw waits for its tile: a playout needs the stock's order")
@@ -198,6 +228,83 @@ def smart_playout(game: Game, rng: random.Random, explore: float = 0.1) -> Outco
                 move = best_now(game, moves)
         game.apply_legal(move)
     return game.outcome
+
+
+def _smart_turn(
+    game: Game, rand: Callable[[], float], explore: float, partner: list[int], spare: float
+) -> None:
+    """One turn of :func:`smart_playout` where :func:`_fast_turn` may play: the same move
+    as :func:`smart_now` on the generator's list (the same terms in the same order, so
+    the same floating-point keys), from the same random numbers."""
+    table = game.table
+    seat = game.turn
+    by_value = game.by_value[seat]
+    n = 0
+    for v, _kind, _weight in table.open.values():
+        m = by_value[v]
+        if m:
+            n += _count(m)
+    if n == 0:
+        game.apply_legal(DRAW if can_draw(game) else PASS)
+        return
+    if n == 1:
+        _place_nth(game, by_value, 0)
+        return
+    if explore > 0.0 and rand() < explore:
+        _place_nth(game, by_value, int(rand() * n))
+        return
+    base = table.ends_sum
+    d = game.divisor
+    scale = max(1.0, base / d)
+    hands = game.by_value
+    nxt = game.rules.next_seat(seat, game.players)
+    replies = 0  # bitmask over residues mod d (as smart_now)
+    if nxt != partner[seat] and nxt != seat:
+        mine = hands[nxt]
+        for v, _kind, weight in table.open.values():
+            bits = mine[v]
+            w = 0
+            while bits:
+                if bits & 1:
+                    r = 2 * v - weight if w == v else w - weight
+                    replies |= 1 << (r % d)
+                bits >>= 1
+                w += 1
+    spinner = table.spinner
+    arms = table.arms_taken
+    inline = table.shape == INLINE
+    pair_ids = game.set.pair_ids
+    bit = _BIT
+    best_key = -1e18
+    best_code = best_id = -1
+    for code, (v, _kind, weight) in table.open.items():
+        m = by_value[v]
+        if not m:
+            continue
+        lead = base - weight
+        if spinner >= 0 and code < 4 and arms == 1:
+            lead -= 2 * spinner
+        while m:
+            low = m & -m
+            m ^= low
+            w = bit[low % 37]
+            s = lead + ((v if inline else 2 * v) if w == v else w)
+            pts = s // d if s % d == 0 else 0
+            key = float(pts) + W_HEAVY * (v + w)
+            high = v if v >= w else w
+            diff = high if w == v else high - (w if v >= w else v)
+            if diff % d == 0 and pts == 0:
+                key -= W_JOKER * scale
+            if w == v:
+                left = -1
+                for hand in hands:
+                    left += _count(hand[high])
+                key += W_DOUBLE * scale / (1.0 + left / 3.0)
+            if replies and replies >> ((-s) % d) & 1:
+                key -= W_SPARE * spare * max(1.0, s / d)
+            if key > best_key:
+                best_key, best_code, best_id = key, code, pair_ids[v][w]
+    _place_at(game, best_code, best_id)
 
 
 def smart_now(game: Game, moves: list[Move], partner: list[int], spare: float) -> Move:
