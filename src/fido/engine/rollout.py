@@ -238,12 +238,28 @@ def _smart_turn(
     the same floating-point keys), from the same random numbers."""
     table = game.table
     seat = game.turn
-    by_value = game.by_value[seat]
+    hands = game.by_value
+    by_value = hands[seat]
+    d = game.divisor
+    nxt = game._next(seat)  # the rules' next seat (Ruleset.next_seat), from a native field
+    mine = hands[nxt] if nxt != partner[seat] and nxt != seat else None
+    bit = _BIT
+    # one pass: the moves to count, and the residues of the sum the next player can make
+    # on today's slots (her sampled hand), a bitmask as smart_now's
     n = 0
-    for v, _kind, _weight in table.open.values():
+    replies = 0
+    for v, _kind, weight in table.open.values():
         m = by_value[v]
         if m:
             n += _count(m)
+        if mine is not None:
+            bits = mine[v]
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                w = bit[low % 37]
+                r = 2 * v - weight if w == v else w - weight
+                replies |= 1 << (r % d)
     if n == 0:
         game.apply_legal(DRAW if can_draw(game) else PASS)
         return
@@ -254,27 +270,11 @@ def _smart_turn(
         _place_nth(game, by_value, int(rand() * n))
         return
     base = table.ends_sum
-    d = game.divisor
     scale = max(1.0, base / d)
-    hands = game.by_value
-    nxt = game.rules.next_seat(seat, game.players)
-    replies = 0  # bitmask over residues mod d (as smart_now)
-    if nxt != partner[seat] and nxt != seat:
-        mine = hands[nxt]
-        for v, _kind, weight in table.open.values():
-            bits = mine[v]
-            w = 0
-            while bits:
-                if bits & 1:
-                    r = 2 * v - weight if w == v else w - weight
-                    replies |= 1 << (r % d)
-                bits >>= 1
-                w += 1
     spinner = table.spinner
     arms = table.arms_taken
     inline = table.shape == INLINE
     pair_ids = game.set.pair_ids
-    bit = _BIT
     best_key = -1e18
     best_code = best_id = -1
     for code, (v, _kind, weight) in table.open.items():
