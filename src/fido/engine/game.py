@@ -541,7 +541,7 @@ class Game:
         else:
             code = anchor * 4 + port
             slot = table.open[code]
-            s = table.place(tile, code, move)
+            s = table.attach(tile, code, slot, move)
         self.hands[seat] ^= tile.bit
         by_value = self.by_value[seat]
         by_value[tile.high] ^= 1 << tile.low

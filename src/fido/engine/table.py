@@ -201,11 +201,20 @@ class Table:
         slot = slots.get(code)
         if slot is None:
             raise IllegalMoveError(f"there is no open slot {self.slot_name(code)}")
-        value, _kind, weight = slot
-        if tile.high != value and tile.low != value:
+        if tile.high != slot[0] and tile.low != slot[0]:
             raise IllegalMoveError(
-                f"{tile} does not show {value}, the number of slot {self.slot_name(code)}"
+                f"{tile} does not show {slot[0]}, the number of slot {self.slot_name(code)}"
             )
+        return self.attach(tile, code, slot, move)
+
+    def attach(self, tile: Tile, code: int, slot: Slot, move: Placement | None = None) -> int:
+        """:meth:`place` on an open slot, unchecked: ``slot`` is ``open[code]`` and the
+        tile shows its number (the game's moves are legal by construction)."""
+        shape = self.shape
+        placements = self.placements
+        slots = self.open
+        base = len(placements) * 4
+        value, _kind, weight = slot
         del slots[code]
         s = self.ends_sum - weight
         if self.spinner >= 0 and code < 4:
