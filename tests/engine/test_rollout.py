@@ -17,6 +17,9 @@ from fido import Game, Move, Placement
 from fido.engine.rollout import best_now, smart_now, smart_playout
 from support.cases import ALL_CASES
 
+# and a custom set past double-35 (a hand's mask by value has more than 36 bits)
+CASES = [*ALL_CASES, ("fido set=40 divisor=5", 2)]
+
 
 def reference_playout(game: Game, rng: random.Random, greedy: float) -> None:
     """The documented policy, from the legal-move list (rollout.playout's contract)."""
@@ -35,7 +38,7 @@ def reference_playout(game: Game, rng: random.Random, greedy: float) -> None:
 
 
 @pytest.mark.parametrize("greedy", [0.0, 0.5, 1.0])
-@pytest.mark.parametrize(("text", "players"), ALL_CASES, ids=[f"{t}-{p}p" for t, p in ALL_CASES])
+@pytest.mark.parametrize(("text", "players"), CASES, ids=[f"{t}-{p}p" for t, p in CASES])
 def test_playout_is_the_reference_move_for_move(text: str, players: int, greedy: float) -> None:
     for seed in range(3):
         game = Game.new(text, players, seed=seed)
@@ -45,6 +48,21 @@ def test_playout_is_the_reference_move_for_move(text: str, players: int, greedy:
         assert fast.history() == game.history()
         assert outcome == game.outcome
         assert fast.table.ends_sum == fast.table.recount()
+
+
+def test_the_largest_set() -> None:
+    """Double-99, the largest set a ruleset may name: masks of 100 bits (one seed; its
+    random playouts through the list take minutes)."""
+    game = Game.new("fido set=99 divisor=11", 9, seed=1)
+    for policy in ("greedy", "smart"):
+        fast, slow = game.copy(), game.copy()
+        if policy == "greedy":
+            fast.playout(random.Random(5), 1.0)
+            reference_playout(slow, random.Random(5), 1.0)
+        else:
+            smart_playout(fast, random.Random(5), 0.1)
+            reference_smart_playout(slow, random.Random(5), 0.1)
+        assert fast.history() == slow.history()
 
 
 def test_playout_from_a_mid_game_position_and_after_undo() -> None:
@@ -86,7 +104,7 @@ def reference_smart_playout(game: Game, rng: random.Random, explore: float) -> N
 
 
 @pytest.mark.parametrize("explore", [0.0, 0.1, 0.5])
-@pytest.mark.parametrize(("text", "players"), ALL_CASES, ids=[f"{t}-{p}p" for t, p in ALL_CASES])
+@pytest.mark.parametrize(("text", "players"), CASES, ids=[f"{t}-{p}p" for t, p in CASES])
 def test_smart_playout_is_the_reference_move_for_move(
     text: str, players: int, explore: float
 ) -> None:
@@ -97,3 +115,18 @@ def test_smart_playout_is_the_reference_move_for_move(
         reference_smart_playout(game, random.Random(seed + 200), explore)
         assert fast.history() == game.history()
         assert outcome == game.outcome
+
+
+def test_a_set_past_double_21_interns_nothing() -> None:
+    """The interned placements grow with the square of the set: past double-21 the moves
+    are made new, so a custom double-40 game leaves the cache as it was (it grew to
+    every tile of double-40 on 3,444 slots before: 3 million placements)."""
+    from fido.engine import movegen  # noqa: PLC0415
+
+    Game.new("fido set=12", 4, seed=1).playout(random.Random(1))  # the cache in use
+    before = (len(movegen._ROWS), len(movegen._ROWS[0]))
+    game = Game.new("fido set=40 divisor=5", 2, seed=3)
+    game.playout(random.Random(1), 0.5)
+    assert game.is_over
+    assert (len(movegen._ROWS), len(movegen._ROWS[0])) == before
+    assert before[1] <= movegen.INTERNED_TILES

@@ -9,7 +9,9 @@ and WebSocket (the hostile trial's findings, issue 22; each failed before its fi
 6. the CSRF token was not bound to the session;
 7. an account could take the name "guest 54";
 8. request bodies were read whatever their size;
-9. signing in as someone else left the old session's table sockets open.
+9. signing in as someone else left the old session's table sockets open;
+10. a table on a custom double-99 set (issue 45's finding): its first bot move grew the
+    engine's interned moves with the square of the set, gigabytes, and 500-tile hands.
 """
 
 from __future__ import annotations
@@ -355,6 +357,22 @@ def test_one_person_cannot_flood_the_lobby(store_url: str) -> None:
         r = flooder.http.get("/api/tables", params={"status": "open",
                                                     "account": flooder.id})
         assert {t["id"] for t in r.json()["tables"]} == set(mine)
+
+
+# 10 --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ruleset", ["fido set=99 divisor=11", "fido set=22 divisor=5"])
+def test_a_table_past_double_21_is_refused(store_url: str, ruleset: str) -> None:
+    with live_server(store_url) as base:
+        guest = Person.guest(base)
+        r = guest.http.post("/api/tables", json={
+            "ruleset": ruleset, "players": 3,
+            "seats": [{"kind": "me"}, {"kind": "bot", "level": "random"},
+                      {"kind": "bot", "level": "random"}],
+        })
+        assert r.status_code == 422 and _code(r) == "invalid", r.text
+        assert "up to double-21" in r.json()["error"]["message"], r.text
+        assert guest.open_table("fido set=21", 3)["id"]  # the largest FIDO set is fine
 
 
 def test_the_lobby_shows_a_few_of_each_persons_tables(store_url: str) -> None:

@@ -38,8 +38,12 @@ DRAW_FREE: Final = 3
 # Rows are filled whole, every tile of the set, for every slot of the first n
 # tiles, the first time any table (a real one, or one a search imagines) holds n
 # tiles: what the cache holds follows from table sizes and sets alone, never
-# from which tiles some hand held.
+# from which tiles some hand held. It grows with the square of the set (4 slots a
+# tile, each row every tile), so only sets up to double-21 (the largest FIDO set:
+# 1,012 rows of 253, 16 MB) are interned; a larger custom set (up to double-99, five
+# million tiles' worth of rows) gets new placements, slower and bounded.
 _ROWS: Final[list[list[Placement]]] = []
+INTERNED_TILES: Final = 253
 
 
 def _grow(codes: int, dominoes: DominoSet) -> None:
@@ -60,7 +64,10 @@ def _grow(codes: int, dominoes: DominoSet) -> None:
 
 
 def interned(game: Game, code: int, tile_id: int) -> Placement:
-    """The interned placement of tile ``tile_id`` on slot ``code`` of ``game``'s table."""
+    """The interned placement of tile ``tile_id`` on slot ``code`` of ``game``'s table
+    (a new one past double-21)."""
+    if game.set.count > INTERNED_TILES:
+        return Placement(game.set.tiles[tile_id], code >> 2, code & 3)
     rows = _ROWS
     if len(rows) <= code or len(rows[0]) < game.set.count:
         _grow(max(code + 1, 4 * len(game.table.placements)), game.set)
@@ -88,6 +95,8 @@ def placements(game: Game) -> list[Placement]:
     dominoes = game.set
     pair_ids = dominoes.pair_ids
     count = dominoes.count
+    if count > INTERNED_TILES:
+        return _placements_uninterned(game)
     rows = _ROWS
     codes = 4 * len(table.placements)
     if len(rows) < codes or len(rows[0]) < count:
@@ -111,6 +120,28 @@ def placements(game: Game) -> list[Placement]:
         while m:
             low = m & -m
             append(row[ids[low.bit_length() - 1]])
+            m ^= low
+    if game.mother_theresa and moves:
+        moves = mother_theresa(game, moves)
+    return moves
+
+
+def _placements_uninterned(game: Game) -> list[Placement]:
+    """:func:`placements` past double-21: the same moves in the same order, made new."""
+    by_value = game.by_value[game.turn]
+    table = game.table
+    dominoes = game.set
+    tiles = dominoes.tiles
+    pair_ids = dominoes.pair_ids
+    only_sides, only_arms = table.slot_filter()
+    moves: list[Placement] = []
+    for code, (v, kind, _w) in table.open.items():
+        m = by_value[v]
+        if not m or (only_sides and kind != SIDE) or (only_arms and code >= 4):
+            continue
+        while m:
+            low = m & -m
+            moves.append(Placement(tiles[pair_ids[v][low.bit_length() - 1]], code >> 2, code & 3))
             m ^= low
     if game.mother_theresa and moves:
         moves = mother_theresa(game, moves)

@@ -18,6 +18,7 @@ from fido.engine.movegen import _ROWS, DRAW_FREE, can_draw, generate, interned
 from fido.engine.moves import DRAW, PASS, Move, Placement, PlacementTuple
 from fido.engine.results import Outcome
 from fido.engine.table import INLINE, LINE
+from fido.engine.tiles import MAX_PIPS
 from fido.errors import IllegalMoveError
 
 if TYPE_CHECKING:
@@ -59,10 +60,12 @@ def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
 
 # bits set in each number below 2**11 (a slot's hand mask has at most max_pips + 1 bits)
 _POP: Final[list[int]] = [bin(i).count("1") for i in range(2048)]
-# the position of a single bit 2**k (k < 36) from 2**k % 37, which differs for every k
-_BIT: Final[list[int]] = [0] * 37
-for _k in range(36):
-    _BIT[(1 << _k) % 37] = _k
+# the position of a single bit 2**k from 2**k % 101, which differs for every k below 100
+# (2 is a primitive root mod 101): a slot's hand mask has max_pips + 1 <= MAX_PIPS + 1 bits
+_BIT_MOD: Final = 101
+_BIT: Final[list[int]] = [0] * _BIT_MOD
+for _k in range(MAX_PIPS + 1):
+    _BIT[(1 << _k) % _BIT_MOD] = _k
 
 
 def _count(mask: int) -> int:
@@ -106,7 +109,7 @@ def _fast_turn(game: Game, rand: Callable[[], float], greedy: float) -> None:
             while m:
                 low = m & -m
                 m ^= low
-                w = bit[low % 37]
+                w = bit[low % _BIT_MOD]
                 n += 1
                 s = lead + ((v if inline else 2 * v) if w == v else w)
                 pts = s // d if d > 0 and s % d == 0 else 0
@@ -143,7 +146,7 @@ def _place_nth(game: Game, by_value: list[int], k: int) -> None:
         while k:
             m &= m - 1
             k -= 1
-        _place_at(game, code, pair_ids[v][_BIT[(m & -m) % 37]])
+        _place_at(game, code, pair_ids[v][_BIT[(m & -m) % _BIT_MOD]])
         return
     raise AssertionError("a counted move was not found")
 
@@ -257,7 +260,7 @@ def _smart_turn(
             while bits:
                 low = bits & -bits
                 bits ^= low
-                w = bit[low % 37]
+                w = bit[low % _BIT_MOD]
                 r = 2 * v - weight if w == v else w - weight
                 replies |= 1 << (r % d)
     if n == 0:
@@ -287,7 +290,7 @@ def _smart_turn(
         while m:
             low = m & -m
             m ^= low
-            w = bit[low % 37]
+            w = bit[low % _BIT_MOD]
             s = lead + ((v if inline else 2 * v) if w == v else w)
             pts = s // d if s % d == 0 else 0
             key = float(pts) + W_HEAVY * (v + w)

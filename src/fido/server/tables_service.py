@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from fido.accounts import notifications as notes
 from fido.accounts import signup as accounts
-from fido.engine.rules import Ruleset
+from fido.engine.rules import FIDO_DIVISORS, Ruleset
 from fido.errors import FidoError, Refused
 from fido.i18n import _, ngettext
 from fido.server import deps, policy
@@ -61,6 +61,7 @@ __all__ = [
 ]
 
 PER_PERSON = 3  # open tables of one person the lobby lists (the rest: her own page)
+TABLE_PIPS = max(FIDO_DIVISORS)  # the largest set a table plays with: FIDO's, double-21
 Status = Literal["open", "running", "finished"]
 
 
@@ -99,6 +100,12 @@ def _check_table(body: TableIn, s: Session, me: Account) -> tuple[str, list[Seat
         rules.hand_size(body.players)  # checks the player count and that the set suffices
     except FidoError as e:
         raise ApiError(422, "invalid", _("ruleset: {reason}").format(reason=e)) from None
+    if rules.max_pips > TABLE_PIPS:
+        # the engine takes custom sets to double-99 for research; a table's every move
+        # costs with the set (hands of 500 tiles on double-99), so tables stop at FIDO's
+        raise ApiError(422, "invalid", _("ruleset: a table plays with sets up to double-{n}, "
+                                         "not double-{set}").format(n=TABLE_PIPS,
+                                                                    set=rules.max_pips))
     default = [{"kind": "me"}] + [{"kind": "open"}] * (body.players - 1)
     seats: list[dict[str, Any]] = (
         [x.model_dump() for x in body.seats] if body.seats is not None else default
