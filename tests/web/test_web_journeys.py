@@ -233,10 +233,13 @@ def test_the_table_form_says_what_each_bot_level_is_measured_to_do(store_url: st
         assert "71 points a hand better than random" in levels
         assert "33 points a hand better than greedy" in levels
         assert "3 to 8 points a hand better than expert" in levels
+        # the champion's: the duel fixed in advance (bench/duel.py, seed 451029, issue 45)
+        assert "7.7 points a hand better (100 fresh deals fixed in advance" in levels
         # in German too
         page = httpx.get(base + "/", headers={"Accept-Language": "de"}).text
         levels = page.split('id="bot-levels"')[1].split("</dl>")[0]
         assert "71 Punkte" in levels, levels
+        assert "7,7 Punkte pro Spiel besser (100 vorab festgelegte" in levels, levels
 
 
 def test_a_guest_who_signs_up_during_a_game_is_named_so_at_her_table(
