@@ -33,6 +33,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from search_time import mid_game  # noqa: E402  (bench/, beside this file)
 
 # (name, rules, players, count): count = games, worlds or decisions per run
 WORKLOADS: list[tuple[str, str, int, int]] = [
@@ -48,20 +51,6 @@ WORKLOADS: list[tuple[str, str, int, int]] = [
     ("sample", "fido set=18", 6, 2000),
     ("search", "fido set=12", 4, 6),
 ]
-
-
-def mid_game(rules: str, players: int, seed: int) -> object:
-    """A seeded random game stopped with half the dealt tiles on the table."""
-    from fido import Game  # noqa: PLC0415  (imported in the worker, from its tree)
-
-    rng = random.Random(seed)
-    game = Game.new(rules, players, rng=rng)
-    target = game.rules.hand_size(players) * players // 2
-    while len(game.table) < target and not game.is_over:
-        game.push(rng.choice(game.legal_moves()))
-    while not game.is_over and len(game.legal_moves()) < 2:
-        game.push(game.legal_moves()[0])
-    return game
 
 
 def workload(name: str, rules_text: str, players: int, count: int) -> Callable[[], float]:
@@ -92,7 +81,7 @@ def workload(name: str, rules_text: str, players: int, count: int) -> Callable[[
             return float(placed)
 
         return play
-    views = [g.view(g.turn) for g in (mid_game(rules_text, players, s) for s in range(8))]  # type: ignore[attr-defined]
+    views = [g.view(g.turn) for g in (mid_game(rules_text, players, s) for s in range(8))]
     if name == "sample":
         deals = [hidden_deal(v) for v in views]
 

@@ -94,24 +94,18 @@ def _fast_turn(game: Game, rand: Callable[[], float], greedy: float) -> None:
     best_key = -1
     best_code = best_id = -1
     if greedy > 0.0:
-        base = table.ends_sum
         d = game.divisor
-        spinner = table.spinner
-        arms = table.arms_taken
-        inline = table.shape == INLINE
         for code, (v, _kind, weight) in table.open.items():
             m = by_value[v]
             if not m:
                 continue
-            lead = base - weight
-            if spinner >= 0 and code < 4 and arms == 1:
-                lead -= 2 * spinner
+            lead = table.covered(code, weight)
             while m:
                 low = m & -m
                 m ^= low
                 w = bit[low % _BIT_MOD]
                 n += 1
-                s = lead + ((v if inline else 2 * v) if w == v else w)
+                s = lead + table.adds(v, w)
                 pts = s // d if d > 0 and s % d == 0 else 0
                 key = pts * 1024 + v + w
                 if key > best_key:
@@ -274,9 +268,6 @@ def _smart_turn(
         return
     base = table.ends_sum
     scale = max(1.0, base / d)
-    spinner = table.spinner
-    arms = table.arms_taken
-    inline = table.shape == INLINE
     pair_ids = game.set.pair_ids
     best_key = -1e18
     best_code = best_id = -1
@@ -284,14 +275,12 @@ def _smart_turn(
         m = by_value[v]
         if not m:
             continue
-        lead = base - weight
-        if spinner >= 0 and code < 4 and arms == 1:
-            lead -= 2 * spinner
+        lead = table.covered(code, weight)
         while m:
             low = m & -m
             m ^= low
             w = bit[low % _BIT_MOD]
-            s = lead + ((v if inline else 2 * v) if w == v else w)
+            s = lead + table.adds(v, w)
             pts = s // d if s % d == 0 else 0
             key = float(pts) + W_HEAVY * (v + w)
             high = v if v >= w else w

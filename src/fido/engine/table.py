@@ -141,12 +141,22 @@ class Table:
     def delta(self, tile: Tile, code: int) -> int:
         """How placing ``tile`` on slot ``code`` would change the sum (slot must fit)."""
         value, _kind, weight = self.open[code]
-        d = -weight
+        other = tile.low if tile.high == value else tile.high
+        return self.covered(code, weight) + self.adds(value, other) - self.ends_sum
+
+    def covered(self, code: int, weight: int) -> int:
+        """The sum once open slot ``code`` (of ``weight``) is taken, before the new tile's
+        ends count: a search adds :meth:`adds` of each tile it weighs there."""
+        s = self.ends_sum - weight
         if self.spinner >= 0 and code < 4 and self.arms_taken == 1:
-            d -= 2 * self.spinner
-        if tile.is_double:
-            return d + (value if self.shape == INLINE else 2 * value)
-        return d + (tile.low if tile.high == value else tile.high)
+            s -= 2 * self.spinner
+        return s
+
+    def adds(self, value: int, other: int) -> int:
+        """What a tile showing ``value`` (the slot's number) and ``other`` adds to the sum."""
+        if other == value:  # a double
+            return value if self.shape == INLINE else 2 * value
+        return other
 
     def sum_after(self, tile: Tile, code: int = -1) -> int:
         """The sum of the ends once ``tile`` is placed on slot ``code`` (-1: the opening)."""
