@@ -9,7 +9,9 @@ figure only after the last deal.
 ``run`` writes the plan as the file's first line before any deal is played (the command
 that made it, the game, the specs, the number of deals, the seed, the commit, the
 time), then one line per deal as it ends (every rotation of the deal, A's seats against
-B's, duplicate deals: :func:`fido.tournament.play_deal`); it prints how many deals are
+B's, duplicate deals: :func:`fido.tournament.play_deal`; ``--seatings distinct`` plays
+each different seating once, two on an even table, where the other rotations repeat a
+seating with other dice); it prints how many deals are
 done and nothing of how they went. After the last deal it writes the result line: A's
 mean margin over B a hand, with its 95 % interval over deals. ``report`` prints the
 result of a finished file and refuses an unfinished one ("37 of 100 deals: no figure
@@ -32,7 +34,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from fido.tournament import Estimate, hand_difference, play_deal
+from fido.tournament import Estimate, distinct_rotations, hand_difference, play_deal
 
 PLAN = "plan"
 DEAL = "deal"
@@ -56,10 +58,10 @@ def _commit() -> str:
     return out.stdout.strip() or "unknown"
 
 
-def _deal(job: tuple[str, list[str], str, str, int, int]) -> dict[str, Any]:
-    rules, seats, a, b, seed, deal = job
+def _deal(job: tuple[str, list[str], str, str, int, int, list[int] | None]) -> dict[str, Any]:
+    rules, seats, a, b, seed, deal, rotations = job
     start = time.perf_counter()
-    hands = play_deal(rules, seats, seed, deal)
+    hands = play_deal(rules, seats, seed, deal, rotations=rotations)
     diffs = [d for h in hands if (d := hand_difference(h, a, b)) is not None]
     return {"kind": DEAL, "deal": deal, "diff": round(statistics.fmean(diffs), 4),
             "hands": len(hands), "seconds": round(time.perf_counter() - start, 1)}
@@ -106,14 +108,16 @@ def run(args: argparse.Namespace) -> None:
         size, players = (int(x) for x in args.game.split(":"))
         plan = {"kind": PLAN, "command": shlex.join([sys.executable, *sys.argv]),
                 "rules": f"fido set={size}", "players": players, "a": args.a, "b": args.b,
-                "deals": args.deals, "seed": args.seed, "commit": _commit(),
+                "deals": args.deals, "seed": args.seed, "seatings": args.seatings,
+                "commit": _commit(),
                 "planned": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
         path = args.out
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(plan) + "\n", encoding="utf-8")  # before any deal
         deals = {}
     seats = seats_of(int(plan["players"]), plan["a"], plan["b"])
-    todo = [(plan["rules"], seats, plan["a"], plan["b"], int(plan["seed"]), d)
+    rotations = distinct_rotations(seats) if plan.get("seatings") == "distinct" else None
+    todo = [(plan["rules"], seats, plan["a"], plan["b"], int(plan["seed"]), d, rotations)
             for d in range(int(plan["deals"])) if d not in deals]
     print(f"{path}: {len(deals)} of {plan['deals']} deals played; playing {len(todo)}",
           flush=True)
@@ -145,6 +149,9 @@ def main() -> None:
     r.add_argument("--b", default="search")
     r.add_argument("--deals", type=int, default=100)
     r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--seatings", choices=("every", "distinct"), default="every",
+                   help="every rotation of a deal, or each different seating once (A and B "
+                   "alternate: an even table has two)")
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--out", type=Path, default=Path("duel.jsonl"))
     r.add_argument("--resume", type=Path)

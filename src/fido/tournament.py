@@ -187,6 +187,17 @@ class TournamentResult:
                     w.writerow([s.bot, s.hands, e.n, name, e.mean, e.low, e.high])
 
 
+def distinct_rotations(bots: Sequence[str]) -> list[int]:
+    """The rotations that seat ``bots`` differently: with A and B alternating around an
+    even table, rotation 2 seats everyone as rotation 0 does and differs only in the
+    bots' dice, so two rotations hold all the duplicate deal has to say."""
+    players = len(bots)
+    seen: dict[tuple[str, ...], int] = {}
+    for rotation in range(players):
+        seen.setdefault(tuple(bots[(s - rotation) % players] for s in range(players)), rotation)
+    return sorted(seen.values())
+
+
 def hand_difference(hand: HandResult, a: str, b: str) -> float | None:
     """The mean score of ``a``'s seats minus the mean of ``b``'s in one hand (None: one
     of them did not play it)."""
@@ -224,16 +235,18 @@ def play_deal(  # noqa: PLR0917 (the job tuple is passed positionally)
     deal: int,
     keep_records: bool = False,
     bot_secret: bytes | None = None,
+    rotations: Sequence[int] | None = None,
 ) -> list[HandResult]:
     """Every rotation of one deal (the unit of work, picklable in and out).
 
-    ``bot_secret`` keys the bots' generators (a fresh one when None).
+    ``bot_secret`` keys the bots' generators (a fresh one when None); ``rotations``
+    plays only those (:func:`distinct_rotations`: each seating once).
     """
     secret = bot_secret if bot_secret is not None else new_secret()
     players = len(bots)
     made = {spec: make_bot(spec) for spec in dict.fromkeys(bots)}
     out = []
-    for rotation in range(players):
+    for rotation in range(players) if rotations is None else rotations:
         seating = tuple(bots[(s - rotation) % players] for s in range(players))
         game = Game.new(rules, players, seed=deal_seed(seed, deal))
         rngs = [bot_rng(secret, deal, rotation, s) for s in range(players)]

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from fido.tournament import distinct_rotations, play_deal
+
 ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").exists())
 DUEL = ROOT / "bench" / "duel.py"
 
@@ -45,3 +47,20 @@ def test_a_duel_is_planned_played_and_only_then_reported(tmp_path: Path) -> None
     # a plan is written once
     twice = duel("run", "--game", "6:3", "--deals", "4", "--out", str(out))
     assert twice.returncode != 0 and "a plan is written once" in twice.stderr
+
+
+def test_distinct_seatings_play_each_seating_once(tmp_path: Path) -> None:
+    """Six seats alternating A and B hold two seatings: the plan says so, each deal plays
+    two hands, not six, and A sits on every seat once."""
+    assert distinct_rotations(["a", "b"] * 3) == [0, 1]
+    assert distinct_rotations(["a", "b", "a", "b", "b"]) == [0, 1, 2, 3, 4]
+    hands = play_deal("fido set=6", ["greedy", "random"] * 2, 5, 0, rotations=[0, 1])
+    assert [h.rotation for h in hands] == [0, 1]
+    assert {s for h in hands for s, bot in enumerate(h.bots) if bot == "greedy"} == {0, 1, 2, 3}
+    out = tmp_path / "d.jsonl"
+    ran = duel("run", "--game", "6:4", "--a", "greedy", "--b", "random", "--deals", "2",
+               "--seed", "5", "--seatings", "distinct", "--workers", "1", "--out", str(out))
+    assert ran.returncode == 0, ran.stderr
+    plan, *deals, _ = [json.loads(x) for x in out.read_text().splitlines()]
+    assert plan["seatings"] == "distinct" and "--seatings distinct" in plan["command"]
+    assert [d["hands"] for d in deals] == [2, 2]
