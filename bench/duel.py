@@ -34,19 +34,12 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+from duels import seats_of  # bench/, beside this file: the seating bench/duels.py used
 from fido.tournament import Estimate, distinct_rotations, hand_difference, play_deal
 
 PLAN = "plan"
 DEAL = "deal"
 RESULT = "result"
-
-
-def seats_of(players: int, a: str, b: str) -> list[str]:
-    """A and B alternate around the table; with an odd count B takes the extra seat."""
-    seats = [a if s % 2 == 0 else b for s in range(players)]
-    if players % 2:
-        seats[-1] = b
-    return seats
 
 
 def _commit() -> str:

@@ -18,7 +18,6 @@ from fido.engine.movegen import _ROWS, DRAW_FREE, can_draw, generate, interned
 from fido.engine.moves import DRAW, PASS, Move, Placement, PlacementTuple
 from fido.engine.results import Outcome
 from fido.engine.table import INLINE, LINE
-from fido.engine.tiles import MAX_PIPS
 from fido.errors import IllegalMoveError
 
 if TYPE_CHECKING:
@@ -58,22 +57,13 @@ def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
     return game.outcome
 
 
-# bits set in each number below 2**11 (a slot's hand mask has at most max_pips + 1 bits)
-_POP: Final[list[int]] = [bin(i).count("1") for i in range(2048)]
-# the position of a single bit 2**k from 2**k % 101, which differs for every k below 100
-# (2 is a primitive root mod 101): a slot's hand mask has max_pips + 1 <= MAX_PIPS + 1 bits
-_BIT_MOD: Final = 101
-_BIT: Final[list[int]] = [0] * _BIT_MOD
-for _k in range(MAX_PIPS + 1):
-    _BIT[(1 << _k) % _BIT_MOD] = _k
-
 
 def _count(mask: int) -> int:
-    pop = _POP
+    """The bits set in ``mask`` (a hand's tiles of one number: a few, so one step each)."""
     n = 0
     while mask:
-        n += pop[mask & 2047]
-        mask >>= 11
+        mask &= mask - 1
+        n += 1
     return n
 
 
@@ -89,7 +79,6 @@ def _fast_turn(game: Game, rand: Callable[[], float], greedy: float) -> None:
     table = game.table
     by_value = game.by_value[game.turn]
     pair_ids = game.set.pair_ids
-    bit = _BIT
     n = 0
     best_key = -1
     best_code = best_id = -1
@@ -103,7 +92,7 @@ def _fast_turn(game: Game, rand: Callable[[], float], greedy: float) -> None:
             while m:
                 low = m & -m
                 m ^= low
-                w = bit[low % _BIT_MOD]
+                w = low.bit_length() - 1
                 n += 1
                 s = lead + table.adds(v, w)
                 pts = s // d if d > 0 and s % d == 0 else 0
@@ -140,7 +129,7 @@ def _place_nth(game: Game, by_value: list[int], k: int) -> None:
         while k:
             m &= m - 1
             k -= 1
-        _place_at(game, code, pair_ids[v][_BIT[(m & -m) % _BIT_MOD]])
+        _place_at(game, code, pair_ids[v][(m & -m).bit_length() - 1])
         return
     raise AssertionError("a counted move was not found")
 
@@ -240,7 +229,6 @@ def _smart_turn(
     d = game.divisor
     nxt = game._next(seat)  # the rules' next seat (Ruleset.next_seat), from a native field
     mine = hands[nxt] if nxt != partner[seat] and nxt != seat else None
-    bit = _BIT
     # one pass: the moves to count, and the residues of the sum the next player can make
     # on today's slots (her sampled hand), a bitmask as smart_now's
     n = 0
@@ -254,7 +242,7 @@ def _smart_turn(
             while bits:
                 low = bits & -bits
                 bits ^= low
-                w = bit[low % _BIT_MOD]
+                w = low.bit_length() - 1
                 r = 2 * v - weight if w == v else w - weight
                 replies |= 1 << (r % d)
     if n == 0:
@@ -279,20 +267,21 @@ def _smart_turn(
         while m:
             low = m & -m
             m ^= low
-            w = bit[low % _BIT_MOD]
+            w = low.bit_length() - 1
             s = lead + table.adds(v, w)
-            pts = s // d if s % d == 0 else 0
+            rest = s % d
+            pts = s // d if rest == 0 else 0
             key = float(pts) + W_HEAVY * (v + w)
-            high = v if v >= w else w
-            diff = high if w == v else high - (w if v >= w else v)
-            if diff % d == 0 and pts == 0:
-                key -= W_JOKER * scale
             if w == v:
+                if pts == 0 and v % d == 0:
+                    key -= W_JOKER * scale
                 left = -1
                 for hand in hands:
-                    left += _count(hand[high])
+                    left += _count(hand[v])
                 key += W_DOUBLE * scale / (1.0 + left / 3.0)
-            if replies and replies >> ((-s) % d) & 1:
+            elif pts == 0 and (v - w) % d == 0:
+                key -= W_JOKER * scale
+            if replies and replies >> (d - rest if rest else 0) & 1:
                 key -= W_SPARE * spare * max(1.0, s / d)
             if key > best_key:
                 best_key, best_code, best_id = key, code, pair_ids[v][w]
