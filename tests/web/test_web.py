@@ -130,6 +130,9 @@ def test_two_people_and_two_bots_play_a_whole_game(browser: Browser, server: str
         watcher.page.wait_for_function("() => window.fidoTable && window.fidoTable.table")
 
         bea.goto("/")
+        # the lobby fits her phone: no sideways scrolling (a select's longest option and the
+        # seats' fieldset once widened it to 416 px)
+        assert bea.page.evaluate("() => document.documentElement.scrollWidth") <= 390
         item = bea.page.locator(".table-item", has=bea.page.locator(f"a[href='/tables/{table}']"))
         item.locator("button", has_text="Join").click()
         bea.page.wait_for_url(f"{server}/tables/{table}")
