@@ -233,13 +233,16 @@ def test_the_table_form_says_what_each_bot_level_is_measured_to_do(store_url: st
         assert "71 points a hand better than random" in levels
         assert "33 points a hand better than greedy" in levels
         assert "3 to 8 points a hand better than expert" in levels
-        # the champion's: the duel fixed in advance (bench/duel.py, seed 451029, issue 45)
-        assert "7.7 points a hand better (100 fresh deals fixed in advance" in levels
+        # the champion's: the duels fixed in advance (bench/duel.py, issue 45), the
+        # double-12 runs that disagree both told
+        assert "30 on double-18 with 6 (40 deals fixed in advance)" in levels
+        assert "2 and 8 in two runs of 100 deals, not yet beyond doubt" in levels
         # in German too
         page = httpx.get(base + "/", headers={"Accept-Language": "de"}).text
         levels = page.split('id="bot-levels"')[1].split("</dl>")[0]
         assert "71 Punkte" in levels, levels
-        assert "7,7 Punkte pro Spiel besser (100 vorab festgelegte" in levels, levels
+        assert "30 bei Doppel-18 mit 6 (40 vorab festgelegte Verteilungen)" in levels, levels
+        assert "in zwei Läufen mit je 100 Verteilungen 2 und 8" in levels, levels
 
 
 def test_a_guest_who_signs_up_during_a_game_is_named_so_at_her_table(
