@@ -49,7 +49,8 @@ SEAT_CHOICES: tuple[tuple[str, str], ...] = (
 )
 # what each level is measured to do (bench/ladder.py; figures: docs/performance.md, the
 # ladder of 2026-11-23: each level's points a hand over the level below, duplicate deals;
-# the champion's double-12: bench/duel.py's run fixed in advance, seed 451029, issue 45)
+# the champion's: bench/duel.py's runs fixed in advance, issue 45: double-18 seed 520731,
+# double-12 seeds 451029 (no clock) and 733121 (the defaults); docs/bots.md)
 BOT_HELP = {
     "random": N_("plays any legal move at random: to learn the rules against"),
     "greedy": N_("takes the move that scores most now: measured 71 points a hand better "
