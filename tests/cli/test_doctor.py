@@ -14,6 +14,7 @@ import hashlib
 import os
 import re
 import shutil
+import socket
 import sqlite3
 import ssl
 import subprocess
@@ -29,8 +30,9 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, text
 
+from fido.cli.doctor import check_websocket
 from fido.store import MIGRATIONS, migrate, open_store
-from support.server_live import free_port
+from support.server_live import free_port, refused_port
 from support.server_procs import SRC, ServerProcess, servers
 
 POSTGRES = os.environ.get("FIDO_TEST_POSTGRES_URL")
@@ -561,3 +563,20 @@ def test_an_env_file_a_shell_reads_otherwise_fails(tmp_path: Path, line: str, ke
     assert code == 1 and levels(lines, "env-file") == ["FAIL"], out
     assert f"{key} (line 3)" in lines["env-file"][0] and "single quotes" in out
 
+
+
+def test_a_socket_nobody_answers_is_told_apart_from_a_proxy_without_the_upgrade() -> None:
+    """A proxy that connects and waits on something that never answers (an upstream that
+    is no fido) is no missing upgrade: the doctor says it waited, and on what; a port
+    that refuses is the other failure, with the upgrade's lines."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(1)  # connects, and never says a word
+        port = silent.getsockname()[1]
+        [check] = check_websocket(f"http://127.0.0.1:{port}", wait=0.5)
+    assert check.level == "FAIL", check
+    assert "no answer within 0.5 s" in check.message and "upstream" in check.message
+    assert "Upgrade" not in check.message, check.message
+    with refused_port() as port:
+        [check] = check_websocket(f"http://127.0.0.1:{port}", wait=0.5)
+    assert check.level == "FAIL" and "proxy_set_header Upgrade" in check.message, check

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -51,7 +52,7 @@ from support.nginx import (
     sockets_on,
 )
 from support.postgres import POSTGRES, empty_postgres
-from support.server_live import free_port
+from support.server_live import free_port, refused_port
 from support.server_procs import ServerProcess, check_log, check_record, read_log, servers
 from support.web_browser import Person
 
@@ -136,6 +137,15 @@ def test_a_game_through_nginx_survives_a_killed_process(browser: Browser,
         proxy.stop()
 
 
+
+@pytest.fixture
+def down() -> Iterator[int]:
+    """The port of a process that is down: it refuses, and no other test's server can
+    take it meanwhile (once, the doctor's socket waited on such a stranger for 10 s)."""
+    with refused_port() as port:
+        yield port
+
+
 @needs_postgres
 @pytest.mark.parametrize(("drop", "failing"), [
     ((), None),  # the document's site as it is
@@ -143,12 +153,12 @@ def test_a_game_through_nginx_survives_a_killed_process(browser: Browser,
     (("proxy_set_header Upgrade", 'Connection "upgrade"'), "websocket"),  # no upgrade
 ], ids=["docs-site", "no-forwarded-proto", "no-upgrade"])
 def test_fido_doctor_passes_the_docs_site_and_fails_a_broken_one(
-    tmp_path: Path, drop: tuple[str, ...], failing: str | None,
+    tmp_path: Path, drop: tuple[str, ...], failing: str | None, down: int,
 ) -> None:
     assert POSTGRES
     empty_postgres(POSTGRES)
     a = ServerProcess(POSTGRES, tmp_path / "a.log")
-    proxy = Nginx((a.port, free_port()), drop=drop)  # the second process is down
+    proxy = Nginx((a.port, down), drop=drop)  # the second process is down
     try:
         with servers(a):
             a.start()
@@ -248,12 +258,12 @@ def _maintenance(proxy: Nginx) -> None:
 
 
 def test_nginx_answers_with_the_maintenance_page_while_no_process_answers(
-    tmp_path: Path,
+    tmp_path: Path, down: int,
 ) -> None:
     """Before the process starts and after it stops (SIGTERM: systemctl stop), as for an
     upgrade's migration, the maintenance page; while it answers, fido itself."""
     a = ServerProcess(f"sqlite:///{tmp_path / 'fido.db'}", tmp_path / "a.log")
-    proxy = Nginx((a.port, free_port()))  # the second process is down throughout
+    proxy = Nginx((a.port, down))  # the second process is down throughout
     try:
         with servers(a):
             proxy.start()
@@ -288,13 +298,13 @@ class _Busy(BaseHTTPRequestHandler):
         pass
 
 
-def test_nginx_passes_a_process_s_own_503_unchanged(tmp_path: Path) -> None:
+def test_nginx_passes_a_process_s_own_503_unchanged(tmp_path: Path, down: int) -> None:
     """The maintenance page is nginx's answer when nobody answers, never a replacement of
     what a process said (the site has no proxy_intercept_errors): its 503 and its 502
     reach the browser with its own body, and no Retry-After of nginx's."""
     upstream = ThreadingHTTPServer(("127.0.0.1", free_port()), _Busy)
     threading.Thread(target=upstream.serve_forever, daemon=True).start()
-    proxy = Nginx((upstream.server_address[1], free_port()))
+    proxy = Nginx((upstream.server_address[1], down))
     try:
         proxy.start()
         for path, status in (("/api/tables", 503), ("/lobby", 503), ("/api/gateway", 502)):

@@ -49,6 +49,17 @@ def free_port() -> int:
         return port
 
 
+@contextmanager
+def refused_port() -> Iterator[int]:
+    """A port that refuses every connection while the block runs: a process that is down.
+    The socket is bound and never listens, so no other test's server, started meanwhile,
+    can take the port (a port from free_port() is anybody's once it is returned: a
+    stranger listening on it keeps nginx's request waiting where "refused" was meant)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock.getsockname()[1]
+
+
 def module_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
               file: str = "fido.db") -> str:
     """A SQLite URL in a folder named after the test module (its files tell which test

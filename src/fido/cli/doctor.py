@@ -396,9 +396,10 @@ def check_public(url: str, ca: Path | None = None) -> Iterator[Check]:
     yield from check_websocket(base, ca)
 
 
-def check_websocket(base: str, ca: Path | None = None) -> Iterator[Check]:
+def check_websocket(base: str, ca: Path | None = None, wait: float = 10) -> Iterator[Check]:
     """A table's socket through the proxy: the upgrade passes, and fido answers it (a
-    table that cannot exist: it closes with 4404, "no such table")."""
+    table that cannot exist: it closes with 4404, "no such table") within ``wait``
+    seconds."""
     from websockets.exceptions import (  # noqa: PLC0415
         ConnectionClosed,
         InvalidHandshake,
@@ -412,10 +413,10 @@ def check_websocket(base: str, ca: Path | None = None) -> Iterator[Check]:
     ws = ("wss" + base[len("https"):]) if secure else ("ws" + base[len("http"):])
     context = ssl.create_default_context(cafile=str(ca) if ca else None) if secure else None
     try:
-        with connect(f"{ws}/ws/tables/doctor-check", open_timeout=10, close_timeout=5,
+        with connect(f"{ws}/ws/tables/doctor-check", open_timeout=wait, close_timeout=5,
                      origin=Origin(base), ssl=context) as sock:
             try:
-                sock.recv(timeout=10)
+                sock.recv(timeout=wait)
             except ConnectionClosed as closed:
                 code = closed.rcvd.code if closed.rcvd is not None else None
             else:
@@ -426,7 +427,12 @@ def check_websocket(base: str, ca: Path | None = None) -> Iterator[Check]:
                     "proxy_http_version 1.1; proxy_set_header Upgrade $http_upgrade; "
                     "proxy_set_header Connection \"upgrade\"; in location /ws/)")
         return
-    except (InvalidHandshake, OSError, TimeoutError, ConnectionClosed) as e:
+    except TimeoutError:  # connected, and nobody answers: not a missing upgrade
+        yield _fail(name, f"the tables' WebSocket through {printable(base)} got no answer "
+                    f"within {wait:g} s: the proxy waits on something that does not answer "
+                    "(is every address in its upstream a fido serve process that is up?)")
+        return
+    except (InvalidHandshake, OSError, ConnectionClosed) as e:
         yield _fail(name, f"the tables' WebSocket cannot be opened through {printable(base)} "
                     f"({printable(e) or type(e).__name__}): does the proxy pass the upgrade "
                     "on? (nginx: proxy_http_version 1.1; proxy_set_header Upgrade "
