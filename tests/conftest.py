@@ -1,8 +1,9 @@
 """The fixtures every area shares, defined once: ``store`` (an empty, migrated store on
 SQLite and, when ``FIDO_TEST_POSTGRES_URL`` is set (``make test`` sets it when
-PostgreSQL's ``initdb`` is installed), on PostgreSQL too) and ``browser`` (chromium
-driven by Playwright, one a module). An area's own fixtures are in its folder's
-conftest.py; what the tests share besides fixtures is the ``support`` package."""
+PostgreSQL's ``initdb`` is installed), on PostgreSQL too), ``browser`` (chromium
+driven by Playwright, one a module) and ``down`` (a port that refuses). An area's own
+fixtures are in its folder's conftest.py; what the tests share besides fixtures is the
+``support`` package."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from fido.store import Store, open_store
 from support.postgres import BACKENDS, POSTGRES, empty_postgres
+from support.server_live import refused_port
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -41,3 +43,12 @@ def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
     from support.web_browser import browser_session  # noqa: PLC0415 (only where a page is)
 
     yield from browser_session(request)
+
+
+@pytest.fixture
+def down() -> Iterator[int]:
+    """The port of a process that is down: it refuses, and no server another test starts
+    meanwhile can take it (a port from free_port() chosen early can be a stranger's by
+    the time it is used: once, the doctor's socket through nginx waited 10 s on one)."""
+    with refused_port() as port:
+        yield port

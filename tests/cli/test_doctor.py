@@ -32,7 +32,7 @@ from sqlalchemy import create_engine, text
 
 from fido.cli.doctor import check_websocket
 from fido.store import MIGRATIONS, migrate, open_store
-from support.server_live import free_port, refused_port
+from support.server_live import free_port
 from support.server_procs import SRC, ServerProcess, servers
 
 POSTGRES = os.environ.get("FIDO_TEST_POSTGRES_URL")
@@ -195,14 +195,15 @@ def test_a_public_server_without_its_legal_pages_fails(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("url", "said"), [
-    (f"postgresql+psycopg://fido@127.0.0.1:{free_port()}/fido", "cannot be reached"),
+    ("postgresql+psycopg://fido@127.0.0.1:{down}/fido", "cannot be reached"),
     ("sqlite:////no/such/folder/fido.db", "does not exist"),
     ("not a url at all", "not a database URL"),
     ("mysql://fido@localhost/fido", "SQLite or PostgreSQL"),
     ("sqlite:///:memory:", "in memory"),
 ])
-def test_a_database_it_cannot_use_fails(tmp_path: Path, url: str, said: str) -> None:
-    code, lines, out = doctor("--db", url, cwd=tmp_path, FIDO_SECRET=STRONG)
+def test_a_database_it_cannot_use_fails(tmp_path: Path, url: str, said: str, down: int) -> None:
+    code, lines, out = doctor("--db", url.replace("{down}", str(down)), cwd=tmp_path,
+                              FIDO_SECRET=STRONG)
     assert code == 1
     assert levels(lines, "database") == ["FAIL"], out
     assert said in lines["database"][0]
@@ -210,8 +211,8 @@ def test_a_database_it_cannot_use_fails(tmp_path: Path, url: str, said: str) -> 
     assert levels(lines, "secret") == ["OK"]  # the others still run
 
 
-def test_a_password_in_the_url_is_never_shown(tmp_path: Path) -> None:
-    url = f"postgresql+psycopg://fido:hunter2secret@127.0.0.1:{free_port()}/fido"
+def test_a_password_in_the_url_is_never_shown(tmp_path: Path, down: int) -> None:
+    url = f"postgresql+psycopg://fido:hunter2secret@127.0.0.1:{down}/fido"
     code, _lines, out = doctor("--db", url, cwd=tmp_path)
     assert code == 1 and "hunter2secret" not in out and "***" in out
 
@@ -419,11 +420,13 @@ def test_cookies_through_the_proxy(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("url", "said"), [
-    (f"http://127.0.0.1:{free_port()}/", "cannot be reached"),
+    ("http://127.0.0.1:{down}/", "cannot be reached"),
     ("fido.example.org", "the address people open"),
 ])
-def test_a_public_address_it_cannot_use_fails(tmp_path: Path, url: str, said: str) -> None:
-    code, lines, out = doctor("--db", "sqlite:///x.db", "--url", url, cwd=tmp_path)
+def test_a_public_address_it_cannot_use_fails(tmp_path: Path, url: str, said: str,
+                                              down: int) -> None:
+    code, lines, out = doctor("--db", "sqlite:///x.db", "--url",
+                              url.replace("{down}", str(down)), cwd=tmp_path)
     assert code == 1 and levels(lines, "proxy") == ["FAIL"], out
     assert said in lines["proxy"][0]
 
@@ -565,7 +568,9 @@ def test_an_env_file_a_shell_reads_otherwise_fails(tmp_path: Path, line: str, ke
 
 
 
-def test_a_socket_nobody_answers_is_told_apart_from_a_proxy_without_the_upgrade() -> None:
+def test_a_socket_nobody_answers_is_told_apart_from_a_proxy_without_the_upgrade(
+    down: int,
+) -> None:
     """A proxy that connects and waits on something that never answers (an upstream that
     is no fido) is no missing upgrade: the doctor says it waited, and on what; a port
     that refuses is the other failure, with the upgrade's lines."""
@@ -577,6 +582,5 @@ def test_a_socket_nobody_answers_is_told_apart_from_a_proxy_without_the_upgrade(
     assert check.level == "FAIL", check
     assert "no answer within 0.5 s" in check.message and "upstream" in check.message
     assert "Upgrade" not in check.message, check.message
-    with refused_port() as port:
-        [check] = check_websocket(f"http://127.0.0.1:{port}", wait=0.5)
+    [check] = check_websocket(f"http://127.0.0.1:{down}", wait=0.5)
     assert check.level == "FAIL" and "proxy_set_header Upgrade" in check.message, check

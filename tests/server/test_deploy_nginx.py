@@ -32,7 +32,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -52,7 +51,7 @@ from support.nginx import (
     sockets_on,
 )
 from support.postgres import POSTGRES, empty_postgres
-from support.server_live import free_port, refused_port
+from support.server_live import free_port
 from support.server_procs import ServerProcess, check_log, check_record, read_log, servers
 from support.web_browser import Person
 
@@ -136,14 +135,6 @@ def test_a_game_through_nginx_survives_a_killed_process(browser: Browser,
     finally:
         proxy.stop()
 
-
-
-@pytest.fixture
-def down() -> Iterator[int]:
-    """The port of a process that is down: it refuses, and no other test's server can
-    take it meanwhile (once, the doctor's socket waited on such a stranger for 10 s)."""
-    with refused_port() as port:
-        yield port
 
 
 @needs_postgres
