@@ -88,8 +88,11 @@ def test_the_table_page_speaks_german(browser: Browser, server: str) -> None:
         anna.play_one()  # her move in the log, the announcement, the notes
 
         # every seat card names its tiles in the right form for its count
-        counts = page.evaluate("() => window.fidoTable.view.hand_counts")
-        shown = page.locator("#seats .seat .count").all_inner_texts()
+        # (one look at both: the bots play on, and a card read after the counts can be
+        # a move newer than they are)
+        counts, shown = page.evaluate(
+            "() => [window.fidoTable.view.hand_counts,"
+            " [...document.querySelectorAll('#seats .seat .count')].map(e => e.innerText)]")
         assert shown == [f"{n} Stein" if n == 1 else f"{n} Steine" for n in counts]
         assert all(re.fullmatch(r"-?\d+ Pkt\.", s)
                    for s in page.locator("#seats .seat .score").all_inner_texts())
