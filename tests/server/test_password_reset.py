@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -26,7 +27,7 @@ from fido.accounts.signup import sign_up as register
 from fido.errors import Refused
 from fido.server.postman import Postman
 from fido.store import Account, OutboxMail, open_store
-from support.server_live import browser, free_port, live_server
+from support.server_live import browser, free_port, live_server, refused_port
 from support.smtp import Inbox, link_in, mail_server, quick_mail
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -116,9 +117,13 @@ def test_asking_again_and_again_fills_no_mailbox(mailed: tuple[str, str, Inbox])
 
 
 def test_a_mail_server_that_is_down_delays_the_mail_and_loses_none(store_url: str) -> None:
-    port = free_port()  # nothing listens there yet
+    # down: its port held by a socket that never listens, let go only as the mail server
+    # comes back on it (a port from free_port() is anybody's meanwhile: a server another
+    # test starts, or this test's own, could listen there)
+    down = ExitStack()
+    port = down.enter_context(refused_port())
     smtp = f"smtp://127.0.0.1:{port}"
-    with live_server(store_url, mail=quick_mail(smtp)) as base:
+    with down, live_server(store_url, mail=quick_mail(smtp)) as base:
         sign_up(base, "Ida", "ida@example.org")
         assert browser(base).post("/api/password-reset", json={"name": "Ida"}).status_code \
             == 202
@@ -134,6 +139,7 @@ def test_a_mail_server_that_is_down_delays_the_mail_and_loses_none(store_url: st
                         break
                 assert time.monotonic() < deadline, "the postman never tried"
                 time.sleep(0.1)
+            down.close()  # its port let go, taken again at once
             with mail_server(port) as (_url, inbox):  # the mail server is back
                 sent = next(m for m in inbox.wait(2, timeout=20)
                             if m["Subject"] == "Your fido password")

@@ -134,6 +134,10 @@ def test_a_tile_is_dragged_onto_its_place(browser: Browser, server: str) -> None
             touch.wait_for_function("() => window.fidoTable && window.fidoTable.view")
             if _touch_drag_one(touch):
                 dragged += 1
+            # her first page has the phone's move too before it looks for her turn (else
+            # its "her turn" can be the one she just played, and the log grows under the drop)
+            seq = touch.evaluate("() => window.fidoTable.seq")
+            page.wait_for_function(f"() => window.fidoTable.seq >= {seq}")
         finally:
             phone.close()
         # dropped beside every place: nothing is played, the tile stays picked

@@ -263,11 +263,13 @@ def test_a_guest_who_signs_up_during_a_game_is_named_so_at_her_table(
         assert guest.table(tid)["seats"][0]["name"] == "Hanna"
         hanna = TableSocket.open(base, tid, cookie=guest.cookie(), label="Hanna")
         assert hanna.seat == 0 and hanna.frames[-1]["table"]["seats"][0]["name"] == "Hanna"
-        # the next view everyone gets (a move of hers, or the bot's) names her too
+        # the view everyone gets with her next move names her too (the watcher's first
+        # update can be the bot's move from before she signed up)
         if not hanna.my_turn():
             hanna.until(lambda f: hanna.my_turn())
-        assert hanna.move(first_legal(hanna.view or {}))["type"] == "ack"
-        update = watcher.until(lambda f: f["type"] == "update")
+        reply = hanna.move(first_legal(hanna.view or {}))
+        assert reply["type"] == "ack"
+        update = watcher.until(lambda f: f["type"] == "update" and f["seq"] >= reply["seq"])
         assert update["table"]["seats"][0]["name"] == "Hanna", update["table"]
         hanna.close()
         watcher.close()
