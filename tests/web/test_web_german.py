@@ -65,6 +65,10 @@ def test_the_table_page_speaks_german(browser: Browser, server: str) -> None:
     try:
         anna.sign_up("Anna")
         assert anna.page.locator("html").get_attribute("lang") == "de"
+        # the lobby fits the desktop in German's long words too (its table form's
+        # "Freundschaftsspiel" pushed a hint out to 1,346 px)
+        anna.goto("/")
+        assert anna.page.evaluate("() => document.documentElement.scrollWidth") <= 1280
         # a table waiting for a player: the template's and the script's sentence agree
         anna.create_table("fido", 6, ("me", "open", "bot:greedy"))
         page = anna.page
