@@ -49,6 +49,7 @@ def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
 def down() -> Iterator[int]:
     """The port of a process that is down: it refuses, and no server another test starts
     meanwhile can take it (a port from free_port() chosen early can be a stranger's by
-    the time it is used: once, the doctor's socket through nginx waited 10 s on one)."""
+    the time it is used: the likely cause, not proven, of the doctor's socket through
+    nginx once waiting 10 s in CI)."""
     with refused_port() as port:
         yield port

@@ -136,7 +136,6 @@ def test_a_game_through_nginx_survives_a_killed_process(browser: Browser,
         proxy.stop()
 
 
-
 @needs_postgres
 @pytest.mark.parametrize(("drop", "failing"), [
     ((), None),  # the document's site as it is
