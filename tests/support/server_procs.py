@@ -97,6 +97,7 @@ class ServerProcess:
         self.db_url, self.log = db_url, log
         self.env = env or {}  # more of its environment (a faked clock: support/faketime.py)
         self.args, self.stderr = args, stderr  # more options; its stderr apart from stdout
+        self.chosen = port is None  # our pick, so another may be picked if it is taken
         self.port = port or free_port()
         self.bot_delay, self.bot_processes = bot_delay, bot_processes
         self.proc: subprocess.Popen[bytes] | None = None
@@ -112,6 +113,21 @@ class ServerProcess:
         return self.proc.pid
 
     def start(self, timeout: float = 60.0) -> None:
+        """Start it and wait until it answers. A port from free_port() is anybody's once
+        returned: where another process took it meanwhile, a port of our own choosing is
+        chosen again (a port the test gave, as a restart's, is an AssertionError)."""
+        for _attempt in range(3 if self.chosen else 1):
+            try:
+                self._launch(timeout)
+                return
+            except PortTaken:
+                self.ensure_dead()
+                if not self.chosen:
+                    raise
+                self.port = free_port()
+        raise AssertionError(f"three ports in a row were taken by others:\n{self.output()}")
+
+    def _launch(self, timeout: float) -> None:
         env = {**os.environ, "PYTHONPATH": SRC, "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("FIDO_DB", None)
         cmd = [sys.executable, "-m", "fido.cli", "serve", "--db", self.db_url,
@@ -123,7 +139,11 @@ class ServerProcess:
             err = more.enter_context(self.stderr.open("ab")) if self.stderr else None
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=err or subprocess.STDOUT,
                                          env=env)
-        wait_healthy(self.base, self.proc, lambda: self.output()[-3000:], timeout)
+        wait_healthy(self.base, self.proc, lambda: self.launch_output()[-3000:], timeout)
+
+    def launch_output(self) -> str:
+        """What the last start wrote (the log keeps every start's)."""
+        return self.output().rsplit("\n--- ", 1)[-1]
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
@@ -182,17 +202,60 @@ class ServerProcess:
 # ---------------------------------------------------------------- HTTP
 
 
+class PortTaken(AssertionError):
+    """Another process listens on the port a ``fido serve`` was to take."""
+
+
+def listener(port: int) -> int | None:
+    """The socket inode that listens on a local TCP ``port`` (Linux /proc), if any."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    return int(fields[9])
+    return None
+
+
+def holds(pid: int, inode: int) -> bool | None:
+    """``pid`` or one of its descendants has the socket ``inode`` open (None: /proc does
+    not let this user tell)."""
+    want = f"socket:[{inode}]"
+    try:
+        os.listdir(f"/proc/{pid}/fd")
+    except PermissionError:
+        return None
+    except OSError:
+        return False
+    for p in (pid, *descendants(pid)):
+        for fd in Path(f"/proc/{p}/fd").glob("*"):
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) == want:
+                    return True
+    return False
+
+
 def wait_healthy(base: str, proc: subprocess.Popen[bytes], output: Callable[[], str],
                  timeout: float) -> None:
     """Until ``fido serve`` at ``base`` answers its health check (AssertionError, with its
-    ``output``, when it ends or does not answer within ``timeout`` seconds)."""
+    ``output``, when it ends or does not answer within ``timeout`` seconds). The answer
+    counts only from a socket the process holds: a stranger on the port is PortTaken,
+    not a healthy server."""
     deadline = time.monotonic() + timeout
+    port = int(base.rsplit(":", 1)[1].split("/", 1)[0])
     while True:
         try:
             if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                return
+                inode = listener(port)
+                if inode is None or holds(proc.pid, inode) is not False:
+                    return
+                if proc.poll() is not None:
+                    raise PortTaken(f"port {port} answers, but from another process:\n"
+                                    f"{output()}")
         except httpx.TransportError:
             pass
+        if proc.poll() is not None and "Errno 98" in output():
+            raise PortTaken(f"port {port} is taken by another process:\n{output()}")
         assert proc.poll() is None, f"fido serve ended:\n{output()}"
         assert time.monotonic() < deadline, f"fido serve did not answer:\n{output()}"
         time.sleep(0.05)
