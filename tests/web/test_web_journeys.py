@@ -236,8 +236,8 @@ def test_the_table_form_says_what_each_bot_level_is_measured_to_do(store_url: st
         # the champion's: the duels fixed in advance (bench/duel.py, issue 45), the
         # double-12 runs that disagree both told, and double-6's (the +0.48 it told
         # before did not repeat)
-        assert "30 points a hand better than search on double-18 with 6 players (40 deals " \
-            "fixed in advance)" in levels
+        assert "23 and 30 points a hand better than search on double-18 with 6 players " \
+            "(two runs of 40 deals fixed in advance)" in levels
         assert "2 and 8 in two runs of 100 deals, not yet beyond doubt" in levels
         assert "on double-6 with 3 about level (0.1 over 1,500 deals)" in levels
         assert "half a point" not in levels
@@ -245,8 +245,9 @@ def test_the_table_form_says_what_each_bot_level_is_measured_to_do(store_url: st
         page = httpx.get(base + "/", headers={"Accept-Language": "de"}).text
         levels = page.split('id="bot-levels"')[1].split("</dl>")[0]
         assert "71 Punkte" in levels, levels
-        assert "30 Punkte pro Spiel besser als „vorausschauend“ bei Doppel-18 mit 6 " \
-            "SpielerInnen (40 vorab festgelegte Verteilungen)" in levels, levels
+        assert "23 und 30 Punkte pro Spiel besser als „vorausschauend“ bei Doppel-18 mit " \
+            "6 SpielerInnen (zwei Läufe mit je 40 vorab festgelegten Verteilungen)" \
+            in levels, levels
         assert "bei Doppel-6 mit 3 SpielerInnen etwa gleichauf (0,1 über 1.500 " \
             "Verteilungen)" in levels, levels
         assert "in zwei Läufen mit je 100 Verteilungen 2 und 8" in levels, levels
