@@ -10,6 +10,7 @@ import pytest
 from fido import ConfigurationError, Game, Placement
 from fido.bots import LEVELS, make_bot, play_hand
 from fido.bots.champion import (
+    MIDDLE_SET_SIMS,
     SMALL_SET_SIMS,
     TUNED_WEIGHTS,
     ChampionBot,
@@ -57,9 +58,11 @@ def test_champion_is_a_level() -> None:
     [
         ("champion:time=0", "fido set=6", 3, SMALL_SET_SIMS),  # small worlds: more of them
         ("champion:time=0", "block", 4, SMALL_SET_SIMS),
-        ("champion:time=0", "fido set=9", 4, 2000),
-        ("champion:time=0", "fido set=12", 4, 2000),
+        ("champion:time=0", "fido set=9", 4, MIDDLE_SET_SIMS),  # the clock's room
+        ("champion:time=0", "fido set=12", 4, MIDDLE_SET_SIMS),
+        ("champion:time=0", "fido set=15", 5, 2000),  # big worlds: the clock binds sooner
         ("champion:sims=500,time=0", "fido set=6", 3, 500),  # asked for: as asked
+        ("champion:sims=2000,time=0", "fido set=12", 4, 2000),
     ],
 )
 def test_champion_spends_its_budget_by_the_set(

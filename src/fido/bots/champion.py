@@ -37,6 +37,7 @@ from fido.engine.table import Table
 from fido.engine.views import SeatView
 
 __all__ = [
+    "MIDDLE_SET_SIMS",
     "SMALL_SET_SIMS",
     "TUNED_WEIGHTS",
     "ChampionBot",
@@ -55,9 +56,13 @@ TUNED_WEIGHTS: Final = FidoWeights(pairs=0.5, spare=2.0)
 
 # Simulations per decision when none are asked for: on sets up to double-6 a world is
 # small (a decision at 8,000 takes about 0.25 s) and the moves are close, so four times
-# search's budget buys the champion its margin there (docs/bots.md, "Fifth slice");
-# on larger sets 2,000, which keeps double-18 with six under the 0.9 s clock.
+# search's budget (docs/bots.md, "Fifth slice"); up to double-12 4,000, the room the
+# faster engine left in the clock (mid-game on double-12 with four a median 0.46 s;
+# +8.09 a hand [+3.09, +13.08] over search in a duel fixed in advance, seed 290617,
+# where 2,000 gave +2.15 [-2.92, +7.22]); on larger sets 2,000, which keeps double-18
+# with six under the 0.9 s clock.
 SMALL_SET_SIMS: Final = 8000
+MIDDLE_SET_SIMS: Final = 4000
 DEFAULT_SIMS: Final = 2000
 
 
@@ -107,6 +112,8 @@ class ChampionBot(SearchBot):
     def _budget(self, view: SeatView) -> int:
         if self.asked_sims is None and view.rules.max_pips <= 6:
             return SMALL_SET_SIMS
+        if self.asked_sims is None and view.rules.max_pips <= 12:
+            return MIDDLE_SET_SIMS
         return self.sims
 
     def _deal(self, view: SeatView) -> Dealer:

@@ -50,8 +50,8 @@ SEAT_CHOICES: tuple[tuple[str, str], ...] = (
 # what each level is measured to do (bench/ladder.py; figures: docs/performance.md, the
 # ladder of 2026-11-23: each level's points a hand over the level below, duplicate deals;
 # the champion's: bench/duel.py's runs fixed in advance, issue 45: double-18 seeds 520731
-# (no clock) and 861407 (the defaults), double-12 seeds 451029 (no clock) and 733121 (the
-# defaults), double-6 seed 604211;
+# (no clock) and 861407 (the defaults), double-12 seed 290617 (the defaults, 4,000
+# simulations since), double-6 seed 604211;
 # docs/bots.md)
 BOT_HELP = {
     "random": N_("plays any legal move at random: to learn the rules against"),
@@ -64,9 +64,8 @@ BOT_HELP = {
     "champion": N_("search with the expert's advice weighed by self-play and play-outs "
                    "that play like the expert, under a second a move: 23 and 30 points "
                    "a hand better than search on double-18 with 6 players (two runs of 40 "
-                   "deals fixed in advance); on double-12 with 4, 2 and 8 in two runs of "
-                   "100 deals, not yet beyond doubt; on double-6 with 3 about level (0.1 "
-                   "over 1,500 deals)"),
+                   "deals fixed in advance); 8 on double-12 with 4 (100 deals); on "
+                   "double-6 with 3 about level (0.1 over 1,500 deals)"),
 }
 # seconds per move; 0: no clock; an hour or more: a turn-based table (TURN_BASED)
 CLOCKS = (0, 15, 30, 60, 120, 300, 3600, 43200, 86400, 259200)
