@@ -110,11 +110,11 @@ class ChampionBot(SearchBot):
         self.name = f"champion:time={time}" if sims is None else f"champion:sims={sims},time={time}"
 
     def _budget(self, view: SeatView) -> int:
-        if self.asked_sims is None and view.rules.max_pips <= 6:
+        if self.asked_sims is not None:
+            return self.sims
+        if view.rules.max_pips <= 6:
             return SMALL_SET_SIMS
-        if self.asked_sims is None and view.rules.max_pips <= 12:
-            return MIDDLE_SET_SIMS
-        return self.sims
+        return MIDDLE_SET_SIMS if view.rules.max_pips <= 12 else self.sims
 
     def _deal(self, view: SeatView) -> Dealer:
         if self.infer > 0:
