@@ -32,7 +32,7 @@ from sqlalchemy import create_engine, text
 
 from fido.cli.doctor import check_websocket
 from fido.store import MIGRATIONS, migrate, open_store
-from support.server_live import free_port
+from support.server_live import free_port, stranger
 from support.server_procs import SRC, ServerProcess, servers
 
 POSTGRES = os.environ.get("FIDO_TEST_POSTGRES_URL")
@@ -432,26 +432,9 @@ def test_a_public_address_it_cannot_use_fails(tmp_path: Path, url: str, said: st
 
 
 def test_a_public_address_that_is_not_fido_fails(tmp_path: Path) -> None:
-    class NotFido(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = b"<h1>Welcome to nginx!</h1>"
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *_args: object) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", free_port()), NotFido)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with stranger(b"<h1>Welcome to nginx!</h1>") as port:
         code, lines, out = doctor("--db", "sqlite:///x.db", "--url",
-                                  f"http://127.0.0.1:{httpd.server_address[1]}", cwd=tmp_path)
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+                                  f"http://127.0.0.1:{port}", cwd=tmp_path)
     assert code == 1 and levels(lines, "proxy") == ["FAIL"], out
     assert "did not answer as fido does" in lines["proxy"][0]
 

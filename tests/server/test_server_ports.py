@@ -11,42 +11,13 @@ gave (a restart's) fails with the reason.
 
 from __future__ import annotations
 
-import http.server
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 
+from support.server_live import stranger
 from support.server_procs import PortTaken, ServerProcess
-
-
-class Stranger(http.server.BaseHTTPRequestHandler):
-    """Answers everything with 200: a stranger who looks healthy."""
-
-    def do_GET(self) -> None:
-        body = b"stranger"
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@contextmanager
-def stranger() -> Iterator[int]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Stranger)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_a_port_taken_meanwhile_is_chosen_again(tmp_path: Path) -> None:

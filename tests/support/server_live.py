@@ -6,6 +6,7 @@ can be stopped and started again on the same database (a restart).
 
 from __future__ import annotations
 
+import http.server
 import socket
 import threading
 import time
@@ -58,6 +59,30 @@ def refused_port() -> Iterator[int]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         yield sock.getsockname()[1]
+
+
+@contextmanager
+def stranger(body: bytes = b"stranger") -> Iterator[int]:
+    """Another program's web server on a loopback port while the block runs: every GET
+    gets 200 and ``body`` (it looks healthy, and it is no fido)."""
+
+    class Stranger(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Stranger)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def module_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
