@@ -13,7 +13,7 @@ import pytest
 
 from fido.engine.rules import FIDO_DIVISORS, RULESETS, Ruleset
 from fido.web.forms import game_label
-from support.server_live import token_of
+from support.server_live import token_of, web_client
 
 
 class _Forms(HTMLParser):
@@ -47,7 +47,7 @@ def _parse(html: str) -> _Forms:
 
 def _visitor(server: str) -> tuple[httpx.Client, str]:
     """A browser's first visit: its cookies and the CSRF token its forms carry."""
-    client = httpx.Client(base_url=server, timeout=20)
+    client = web_client(server, timeout=20)
     page = client.get("/")
     assert page.status_code == 200
     token = _parse(page.text).tokens[0]

@@ -22,7 +22,7 @@ from fido.accounts.roles import find_account
 from fido.store import GameRow, SeatRow, TableRow, open_store
 from fido.web.forms import FormError, game_label, table_body
 from fido.web.kit import env as _env
-from support.server_live import token_of
+from support.server_live import token_of, web_client
 
 DE = {"accept-language": "de-DE,de;q=0.9"}
 HTML = {"accept": "text/html"}
@@ -96,7 +96,7 @@ def _no_english(html: str, *templates: str) -> None:
 
 
 def _visitor(server: str) -> httpx.Client:
-    client = httpx.Client(base_url=server, timeout=30)
+    client = web_client(server, timeout=30)
     assert client.get("/").status_code == 200
     return client
 
