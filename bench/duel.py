@@ -2,7 +2,8 @@
 figure only after the last deal.
 
     .venv/bin/python bench/duel.py run --game 12:4 --a champion --b search \\
-        --deals 100 --seed 917600 [--workers 2] --out bench/results/NAME.jsonl
+        --deals 100 --seed 917600 [--workers 2] --out bench/results/NAME.jsonl \\
+        [--register wworlds=weighed_worlds:WeighedChampion]
     .venv/bin/python bench/duel.py run --resume bench/results/NAME.jsonl [--workers 2]
     .venv/bin/python bench/duel.py report bench/results/NAME.jsonl
 
@@ -34,7 +35,9 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from duels import seats_of  # bench/, beside this file: the seating bench/duels.py used
+from duels import register_bots, seats_of  # bench/, beside this file: what bench/duels.py used
+from fido.bots.registry import make_bot
+from fido.errors import FidoError
 from fido.tournament import Estimate, distinct_rotations, hand_difference, play_deal
 
 PLAN = "plan"
@@ -99,10 +102,16 @@ def run(args: argparse.Namespace) -> None:
             raise SystemExit(f"{args.out} exists: a plan is written once (--resume goes on "
                              "with it)")
         size, players = (int(x) for x in args.game.split(":"))
+        register_bots(args.register)
+        for spec in (args.a, args.b):  # a spec that builds no bot: said before any plan
+            try:
+                make_bot(spec)
+            except (FidoError, ImportError, AttributeError) as e:
+                raise SystemExit(f"--a/--b {spec!r}: {e}") from None
         plan = {"kind": PLAN, "command": shlex.join([sys.executable, *sys.argv]),
                 "rules": f"fido set={size}", "players": players, "a": args.a, "b": args.b,
                 "deals": args.deals, "seed": args.seed, "seatings": args.seatings,
-                "commit": _commit(),
+                "register": args.register, "commit": _commit(),
                 "planned": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
         path = args.out
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -114,7 +123,8 @@ def run(args: argparse.Namespace) -> None:
             for d in range(int(plan["deals"])) if d not in deals]
     print(f"{path}: {len(deals)} of {plan['deals']} deals played; playing {len(todo)}",
           flush=True)
-    with Pool(args.workers) as pool, path.open("a", encoding="utf-8") as f:
+    extra = list(plan.get("register", []))  # bots from elsewhere: the plan's, resumed too
+    with Pool(args.workers, register_bots, (extra,)) as pool, path.open("a", encoding="utf-8") as f:
         for line in pool.imap_unordered(_deal, todo):
             f.write(json.dumps(line) + "\n")
             f.flush()
@@ -147,6 +157,9 @@ def main() -> None:
                    "alternate: an even table has two)")
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--out", type=Path, default=Path("duel.jsonl"))
+    r.add_argument("--register", action="append", default=[],
+                   help="name=module:factory: a bot that is not (yet) a level, on the path "
+                   "(bench/ is); the plan keeps it")
     r.add_argument("--resume", type=Path)
     p = sub.add_parser("report")
     p.add_argument("file", type=Path)

@@ -46,7 +46,8 @@ def _job(job: Job) -> tuple[int, int, float, float]:
     return duel, deal, statistics.fmean(diffs), time.perf_counter() - start
 
 
-def _init(extra: list[str]) -> None:
+def register_bots(extra: list[str]) -> None:
+    """``name=module:factory`` each: bots that are not (yet) levels, in this process."""
     for item in extra:  # name=module:factory, a bot that is not (yet) a level
         name, _, where = item.partition("=")
         register(name, where)
@@ -106,7 +107,7 @@ def main() -> None:
     ]
     stop = time.monotonic() + args.seconds
     new = not args.out.exists()
-    pool = Pool(args.workers, _init, (args.register,))
+    pool = Pool(args.workers, register_bots, (args.register,))
     with args.out.open("a", newline="") as f, pool:
         w = csv.writer(f)
         if new:

@@ -64,3 +64,26 @@ def test_distinct_seatings_play_each_seating_once(tmp_path: Path) -> None:
     plan, *deals, _ = [json.loads(x) for x in out.read_text().splitlines()]
     assert plan["seatings"] == "distinct" and "--seatings distinct" in plan["command"]
     assert [d["hands"] for d in deals] == [2, 2]
+
+
+def test_a_bot_from_elsewhere_is_registered_in_the_plan(tmp_path: Path) -> None:
+    """``--register`` names a bot that is not a level (bench/weighed_worlds.py's, say): the
+    plan keeps it, every worker knows it, and a resumed run registers it again; a spec
+    that builds no bot is refused before any plan is written."""
+    out = tmp_path / "r.jsonl"
+    ran = duel("run", "--game", "6:3", "--a", "plain", "--b", "random", "--deals", "2",
+               "--seed", "5", "--workers", "1", "--out", str(out),
+               "--register", "plain=fido.bots.simple:GreedyBot")
+    assert ran.returncode == 0, ran.stderr
+    plan, *deals, _result = [json.loads(x) for x in out.read_text().splitlines()]
+    assert plan["register"] == ["plain=fido.bots.simple:GreedyBot"] and len(deals) == 2
+    stopped = tmp_path / "stopped.jsonl"
+    stopped.write_text(json.dumps(plan) + "\n")
+    again = duel("run", "--resume", str(stopped), "--workers", "1")
+    assert again.returncode == 0 and "playing 2" in again.stdout, again.stderr
+    bad = tmp_path / "bad.jsonl"
+    for spec in ("nobody", "plain:depth=3"):
+        refused = duel("run", "--game", "6:3", "--a", spec, "--deals", "2", "--out", str(bad),
+                       "--register", "plain=fido.bots.simple:GreedyBot")
+        assert refused.returncode != 0 and "--a/--b" in refused.stderr, refused.stderr
+        assert "Traceback" not in refused.stderr and not bad.exists()
