@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 from playwright.sync_api import Browser, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from support.web_browser import Person
 
@@ -31,6 +32,20 @@ def queue_up(person: Person, game: str = "fido:9", players: str = "2",
     form.locator("select[name=bots_after]").select_option(bots_after)
     form.locator("select[name=qclock]").select_option(clock)
     form.locator("button[type=submit]").click()
+
+
+def to_a_table(person: Person, url: str | re.Pattern[str] = TABLE) -> None:
+    """She is sent to a table within 20 s; if not, what her page and the queue say (a
+    fresh-clone run once found Bert not sent, and the reason was not on record)."""
+    try:
+        person.page.wait_for_url(url, timeout=20_000)
+    except PlaywrightError as e:
+        state = person.context.request.get(f"{person.base}/api/queue")
+        raise AssertionError(
+            f"not at a table: {person.page.url}; page: "
+            f"{person.page.locator('main').inner_text()[:600]!r}; "
+            f"GET /api/queue {state.status}: {state.text()[:600]}; "
+            f"browser errors: {person.errors}") from e
 
 
 def seat_of(person: Person) -> int:
@@ -57,11 +72,11 @@ def test_two_people_are_seated_at_one_table_and_a_third_with_bots(
             shots(anna, Path(SHOTS))
 
         queue_up(bert)  # his request forms the table: he goes there at once
-        bert.page.wait_for_url(TABLE, timeout=20_000)
+        to_a_table(bert)
         table = TABLE.fullmatch(bert.page.url)
         assert table is not None
         # her waiting page finds her seated and goes to the same table
-        page.wait_for_url(server + f"/tables/{table[1]}", timeout=20_000)
+        to_a_table(anna, server + f"/tables/{table[1]}")
         assert {seat_of(anna), seat_of(bert)} == {0, 1}
         info = httpx.get(f"{server}/api/tables/{table[1]}").json()
         assert info["status"] == "running" and info["ruleset"] == "fido set=9"
@@ -73,7 +88,7 @@ def test_two_people_are_seated_at_one_table_and_a_third_with_bots(
         cleo.goto("/")
         cleo.page.locator("#bots-after").evaluate("s => s.add(new Option('1 s', '1'))")
         queue_up(cleo, players="any", bots_after="1", open_lobby=False)
-        cleo.page.wait_for_url(TABLE, timeout=20_000)
+        to_a_table(cleo)
         her = TABLE.fullmatch(cleo.page.url)
         assert her is not None and her[1] != table[1]
         assert seat_of(cleo) == 0
