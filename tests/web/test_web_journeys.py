@@ -238,7 +238,7 @@ def test_the_table_form_says_what_each_bot_level_is_measured_to_do(store_url: st
         # before did not repeat)
         assert "23 and 30 points a hand better than search on double-18 with 6 players " \
             "(two runs of 40 deals fixed in advance)" in levels
-        assert "; 8 on double-12 with 4 (100 deals);" in levels
+        assert "; 7 and 8 on double-12 with 4 (two runs of 100 deals);" in levels
         assert "not yet beyond doubt" not in levels  # 2,000 simulations' runs, before
         assert "on double-6 with 3 about level (0.1 over 1,500 deals)" in levels
         assert "half a point" not in levels
@@ -251,7 +251,8 @@ def test_the_table_form_says_what_each_bot_level_is_measured_to_do(store_url: st
             in levels, levels
         assert "bei Doppel-6 mit 3 SpielerInnen etwa gleichauf (0,1 über 1.500 " \
             "Verteilungen)" in levels, levels
-        assert "; 8 bei Doppel-12 mit 4 SpielerInnen (100 Verteilungen);" in levels, levels
+        assert "; 7 und 8 bei Doppel-12 mit 4 SpielerInnen (zwei Läufe mit je 100 " \
+            "Verteilungen);" in levels, levels
 
 
 def test_a_guest_who_signs_up_during_a_game_is_named_so_at_her_table(
