@@ -125,10 +125,12 @@ def live_server(
 
 
 class BrowserTransport(httpx.HTTPTransport):
-    """A browser's way with a kept-alive connection: a request on a connection the server
-    closed before any answer is sent once more, on a new one (chromium does so for every
-    method: the server's keep-alive timer may close it as the request leaves). A second
-    such close is the test's error."""
+    """A browser's way with a kept-alive connection: a request whose connection the server
+    closed before any answer is sent once more, on a new one. Chromium does so for every
+    method, on a reused connection (this client cannot tell reused from new, and resends
+    on either): a server may close an idle connection (uvicorn after 5 s) just as a
+    request leaves. A fresh-clone run met such a close on a form's second post; its cause
+    there is not proven. A second such close is the test's error."""
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         try:
