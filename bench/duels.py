@@ -48,7 +48,7 @@ def _job(job: Job) -> tuple[int, int, float, float]:
 
 def register_bots(extra: list[str]) -> None:
     """``name=module:factory`` each: bots that are not (yet) levels, in this process."""
-    for item in extra:  # name=module:factory, a bot that is not (yet) a level
+    for item in extra:
         name, _, where = item.partition("=")
         register(name, where)
 
