@@ -50,8 +50,8 @@ SEAT_CHOICES: tuple[tuple[str, str], ...] = (
 # what each level is measured to do (bench/ladder.py; figures: docs/performance.md, the
 # ladder of 2026-11-23: each level's points a hand over the level below, duplicate deals;
 # the champion's: bench/duel.py's runs fixed in advance, issue 45: double-18 seeds 520731
-# (no clock) and 861407 (the defaults), double-12 seed 290617 (the defaults, 4,000
-# simulations since), double-6 seed 604211;
+# (no clock) and 861407 (the defaults), double-12 seeds 290617 and 508813 (the
+# defaults, 4,000 simulations), double-6 seed 604211;
 # docs/bots.md)
 BOT_HELP = {
     "random": N_("plays any legal move at random: to learn the rules against"),
