@@ -35,7 +35,8 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from duels import register_bots, seats_of  # bench/, beside this file: what bench/duels.py used
+# bench/, beside this file: what bench/duels.py used
+from duels import register_bots, registration, seats_of
 from fido.bots.registry import make_bot
 from fido.errors import FidoError
 from fido.tournament import Estimate, distinct_rotations, hand_difference, play_deal
@@ -157,7 +158,7 @@ def main() -> None:
                    "alternate: an even table has two)")
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--out", type=Path, default=Path("duel.jsonl"))
-    r.add_argument("--register", action="append", default=[],
+    r.add_argument("--register", action="append", default=[], type=registration,
                    help="name=module:factory: a bot that is not (yet) a level, on the path "
                    "(bench/ is); the plan keeps it")
     r.add_argument("--resume", type=Path)

@@ -46,6 +46,17 @@ def _job(job: Job) -> tuple[int, int, float, float]:
     return duel, deal, statistics.fmean(diffs), time.perf_counter() - start
 
 
+def registration(text: str) -> str:
+    """``--register``'s value checked: ``name=module:factory``, each part given."""
+    name, eq, where = text.partition("=")
+    module, colon, factory = where.partition(":")
+    if not (name and eq and module and colon and factory):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give it as name=module:factory (e.g. "
+            "wworlds=weighed_worlds:WeighedChampion)")
+    return text
+
+
 def register_bots(extra: list[str]) -> None:
     """``name=module:factory`` each: bots that are not (yet) levels, in this process."""
     for item in extra:
@@ -92,6 +103,7 @@ def main() -> None:
         "--register",
         action="append",
         default=[],
+        type=registration,
         help="name=module:factory: a bot from elsewhere on the path",
     )
     args = ap.parse_args()

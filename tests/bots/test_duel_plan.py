@@ -87,3 +87,9 @@ def test_a_bot_from_elsewhere_is_registered_in_the_plan(tmp_path: Path) -> None:
                        "--register", "plain=fido.bots.simple:GreedyBot")
         assert refused.returncode != 0 and "--a/--b" in refused.stderr, refused.stderr
         assert "Traceback" not in refused.stderr and not bad.exists()
+    for given in ("plain", "plain=fido.bots.simple", "=fido.bots.simple:GreedyBot"):
+        refused = duel("run", "--game", "6:3", "--a", "plain", "--deals", "2", "--out",
+                       str(bad), "--register", given)
+        assert refused.returncode != 0 and "give it as name=module:factory" in (
+            refused.stderr), refused.stderr
+        assert "Traceback" not in refused.stderr and not bad.exists()
