@@ -34,7 +34,7 @@ if os.environ.get("FIDO_FORCE_PURE"):
     sys.path_importer_cache.clear()
 
 # fido.engine's modules that setup.py compiles
-COMPILED_MODULES = ("table", "game", "results", "movegen", "rollout", "dealing")
+COMPILED_MODULES = ("table", "game", "results", "movegen", "rollout", "dealing", "plan")
 
 collect_ignore = [
     f"src/fido/engine/{name}.py"

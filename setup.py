@@ -19,6 +19,7 @@ COMPILED = [
     "src/fido/engine/rollout.py",
     "src/fido/engine/dealing.py",
     "src/fido/engine/tiles.py",
+    "src/fido/engine/plan.py",
 ]
 
 ext_modules = []

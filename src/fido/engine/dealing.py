@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Final, TypeGuard, TypeVar
 
+from fido.engine.plan import plan_of
 from fido.engine.rules import Opener, Ruleset
 from fido.engine.tiles import DominoSet, Tile
 from fido.errors import ArgumentError, ConfigurationError, quote
@@ -41,10 +42,11 @@ def deal(
 
     Deals again while no hand holds a double when the opener needs one.
     """
-    size = rules.hand_size(players)
-    dominoes = rules.dominoes
+    plan = plan_of(rules)
+    size = plan.hand_size(players)
+    dominoes = plan.dominoes
     tiles = list(dominoes.tiles)
-    needs_double = rules.opener is not Opener.FIRST_SEAT
+    needs_double = plan.needs_double
     dealt = size * players
     width = dominoes.max_pips + 1
     for _ in range(MAX_REDEALS):
@@ -61,8 +63,9 @@ def deal(
                 k += 1
                 m |= t.bit
                 high, low = t.high, t.low
-                by_value[high] |= 1 << low
-                by_value[low] |= 1 << high
+                # not |=: compiled, that is the generic number protocol on objects
+                by_value[high] = by_value[high] | (1 << low)
+                by_value[low] = by_value[low] | (1 << high)
                 if high == low:
                     has_double = True
             hands[i] = m
@@ -134,16 +137,19 @@ def find_opener(
     rules: Ruleset, dominoes: DominoSet, hands: Sequence[int]
 ) -> tuple[int, Tile | None]:
     """The seat that opens and the tile she must open with (None: any of her tiles)."""
-    rule = rules.opener
-    if rule is Opener.FIRST_SEAT:
+    plan = plan_of(rules)
+    if not plan.needs_double:
         return 0, None
-    values = range(dominoes.max_pips + 1)
-    order = reversed(values) if rule is Opener.HIGHEST_DOUBLE else values
-    pair_tiles = dominoes.pair_tiles
-    for v in order:
-        double = pair_tiles[v][v]
+    if dominoes is plan.dominoes:
+        doubles = plan.doubles
+    else:  # another set than the rules' (a caller's): looked for in the same order
+        values = range(dominoes.max_pips + 1)
+        order = reversed(values) if rules.opener is Opener.HIGHEST_DOUBLE else values
+        doubles = tuple(dominoes.pair_tiles[v][v] for v in order)
+    players = len(hands)
+    for double in doubles:
         bit = double.bit
-        for seat, hand in enumerate(hands):
-            if hand & bit:
+        for seat in range(players):
+            if hands[seat] & bit:
                 return seat, double
     raise ConfigurationError("no hand holds a double, so nobody can open: deal again")

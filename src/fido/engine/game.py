@@ -31,11 +31,20 @@ from collections.abc import Iterator, Sequence
 from typing import Final, NamedTuple, cast
 
 from fido.engine.dealing import check_deal, deal, find_opener, is_sequence
-from fido.engine.movegen import DRAW_FREE, DRAW_ONE, DRAW_UNTIL, PASS_ONLY, can_place, generate
-from fido.engine.moves import DRAW, PASS, Draw, Move, Placement, PlacementTuple, Turn
+from fido.engine.movegen import (
+    DRAW_CLASS,
+    DRAW_MOVE,
+    DRAW_ONE,
+    PASS_MOVE,
+    PLACEMENT,
+    can_place,
+    generate,
+)
+from fido.engine.moves import Move, Placement, PlacementTuple, Turn
+from fido.engine.plan import plan_of
 from fido.engine.results import Outcome, Termination, score_hand
 from fido.engine.rollout import playout
-from fido.engine.rules import Ruleset, Scoring, Stuck
+from fido.engine.rules import Ruleset, Scoring
 from fido.engine.table import Table
 from fido.engine.tiles import DominoSet, Tile
 from fido.engine.validation import explain
@@ -44,15 +53,13 @@ from fido.errors import ArgumentError, ConfigurationError, IllegalMoveError, quo
 
 __all__ = ["Chance", "Game", "Turn", "history_log"]
 
-_STUCK: Final[dict[Stuck, int]] = {
-    Stuck.PASS: PASS_ONLY,
-    Stuck.DRAW_ONE: DRAW_ONE,
-    Stuck.DRAW_UNTIL: DRAW_UNTIL,
-    Stuck.DRAW_FREE: DRAW_FREE,
-}
-
 # private constructor token: a bare Game() is a user error, Game(_MAKE) is ours
 _MAKE: Final = object()
+
+# compiled globals: a module's attribute, read in compiled code, is a lookup each time
+_RANDOM: Final = random.Random
+_DOMINO: Final = Termination.DOMINO
+_BLOCKED: Final = Termination.BLOCKED
 
 
 class Chance(NamedTuple):
@@ -68,12 +75,6 @@ def _as_rules(rules: object) -> Ruleset:
     if not isinstance(rules, Ruleset):
         raise ArgumentError(f"rules must be a Ruleset or ruleset text, not {quote(rules)}")
     return rules
-
-
-def _divisor_of(rules: Ruleset) -> int:
-    if rules.scoring is Scoring.DIVISOR:
-        return rules.divisor
-    return 0 if rules.scoring is Scoring.NONE else -1
 
 
 class Game:
@@ -149,14 +150,14 @@ class Game:
         waits for :meth:`apply_chance`.
         """
         rs = _as_rules(rules)
-        if players.__class__ is not int:
+        if type(players) is not int:
             raise ArgumentError(f"players must be a whole number, not {quote(players)}")
         count: int = players
         if rng is None:
-            if seed is not None and seed.__class__ is not int and seed.__class__ is not str:
+            if seed is not None and type(seed) is not int and type(seed) is not str:
                 raise ArgumentError(f"a seed is a whole number or text, not {quote(seed)}")
             gen = random.Random(seed)
-        elif isinstance(rng, random.Random):
+        elif isinstance(rng, _RANDOM):
             gen = rng
         else:
             raise ArgumentError(f"rng must be a random.Random, not {quote(rng)}")
@@ -291,18 +292,19 @@ class Game:
         looked for to open. ``by_value``: the hands indexed by value, when the caller
         has them (:func:`~fido.engine.dealing.deal` builds them as it deals).
         """
+        plan = plan_of(rules)
         g = cls(_MAKE)
         g.rules = rules
         g.players = len(hands)
-        g.set = rules.dominoes
+        g.set = plan.dominoes
         g.hands = hands
         g.initial_hands = tuple(hands)
         g.by_value = by_value if by_value is not None else [g._index(h) for h in hands]
-        g.divisor = _divisor_of(rules)
-        g._clockwise = rules.clockwise
-        g.stuck = _STUCK[rules.stuck]
-        g.mother_theresa = rules.mother_theresa
-        g.keep_in_stock = rules.keep_in_stock
+        g.divisor = plan.divisor
+        g._clockwise = plan.clockwise
+        g.stuck = plan.stuck
+        g.mother_theresa = plan.mother_theresa
+        g.keep_in_stock = plan.keep_in_stock
         g._order = order
         g.stock_mask = g.set.mask_of(stock)
         g.stock_count = len(stock)
@@ -519,10 +521,10 @@ class Game:
         The history node keeps the legal moves of the state before it, so that
         :meth:`pop` gives them back without generating them again.
         """
-        cls = move.__class__
-        if cls is Placement:
+        cls = type(move)
+        if cls is PLACEMENT:
             self._place(move)  # type: ignore[arg-type]
-        elif cls is Draw:
+        elif cls is DRAW_CLASS:
             self._draw()
         else:
             self._pass()
@@ -542,11 +544,15 @@ class Game:
             code = anchor * 4 + port
             slot = table.open[code]
             s = table.attach(tile, code, slot, move)
-        self.hands[seat] ^= tile.bit
+        # x[i] = x[i] op y, not x[i] op= y: compiled, the augmented form is the generic
+        # number protocol on objects, the plain one is machine integers
+        hands = self.hands
+        hands[seat] = hands[seat] ^ tile.bit
         by_value = self.by_value[seat]
-        by_value[tile.high] ^= 1 << tile.low
-        if not tile.is_double:
-            by_value[tile.low] ^= 1 << tile.high
+        high, low = tile.high, tile.low
+        by_value[high] = by_value[high] ^ (1 << low)
+        if high != low:
+            by_value[low] = by_value[low] ^ (1 << high)
         d = self.divisor
         if d > 0:
             pts = s // d if s % d == 0 else 0
@@ -555,14 +561,15 @@ class Game:
         else:
             pts = self.rules.points(s)
         if pts:
-            self.scores[seat] += pts
+            scores = self.scores
+            scores[seat] = scores[seat] + pts
         self._log = (
             seat, move, pts, s, None, self.passes, slot, before, spinner, arms,
             self._legal, self._log,
         )  # fmt: skip
         self.passes = 0
         if not self.hands[seat]:
-            self._finish(Termination.DOMINO, seat)
+            self._finish(_DOMINO, seat)
         else:
             self.turn = self._next(seat)
 
@@ -575,7 +582,9 @@ class Game:
         seat = self.turn
         s = self.table.ends_sum
         tile = self._order[self.stock_pos] if self._order else None
-        self._log = (seat, DRAW, 0, s, tile, self.passes, None, s, -1, -1, self._legal, self._log)
+        self._log = (
+            seat, DRAW_MOVE, 0, s, tile, self.passes, None, s, -1, -1, self._legal, self._log
+        )  # fmt: skip
         if tile is not None:
             self._take(seat, tile)
         else:
@@ -615,10 +624,12 @@ class Game:
         self.stock_mask ^= tile.bit
         self.stock_count -= 1
         self.stock_pos += 1
-        self.hands[seat] |= tile.bit
+        hands = self.hands
+        hands[seat] = hands[seat] | tile.bit  # not |= (see _place)
         by_value = self.by_value[seat]
-        by_value[tile.high] |= 1 << tile.low
-        by_value[tile.low] |= 1 << tile.high
+        high, low = tile.high, tile.low
+        by_value[high] = by_value[high] | (1 << low)
+        by_value[low] = by_value[low] | (1 << high)
         self._legal = None
         if self.stuck == DRAW_ONE:
             self.turn = self._next(seat)
@@ -626,10 +637,12 @@ class Game:
     def _pass(self) -> None:
         seat = self.turn
         s = self.table.ends_sum
-        self._log = (seat, PASS, 0, s, None, self.passes, None, s, -1, -1, self._legal, self._log)
+        self._log = (
+            seat, PASS_MOVE, 0, s, None, self.passes, None, s, -1, -1, self._legal, self._log
+        )  # fmt: skip
         self.passes += 1
         if self.passes >= self.players:
-            self._finish(Termination.BLOCKED, None)
+            self._finish(_BLOCKED, None)
         else:
             self.turn = self._next(seat)
 
@@ -656,7 +669,7 @@ class Game:
         self._legal = None
         if self.pending >= 0:
             self.pending = -1
-        elif move.__class__ is Placement:
+        elif type(move) is PLACEMENT:
             p: Placement = move
             tile = p.tile
             self.table.unplace(node[6], node[7], node[8], node[9])  # type: ignore[arg-type]
@@ -665,7 +678,7 @@ class Game:
             by_value[tile.high] |= 1 << tile.low
             by_value[tile.low] |= 1 << tile.high
             self.scores[seat] -= node[2]  # type: ignore[operator]
-        elif move.__class__ is Draw:
+        elif type(move) is DRAW_CLASS:
             drawn: Tile = node[4]  # type: ignore[assignment]
             self.stock_mask |= drawn.bit
             self.stock_count += 1
@@ -707,7 +720,7 @@ def history_log(view: SeatView) -> tuple[object, ...] | None:
     for turn in view.history:
         move = turn[1]
         log = (turn[0], move, turn[2], turn[3], turn[4], passes, None, -1, -1, -1, None, log)
-        passes = passes + 1 if move is PASS else 0
+        passes = passes + 1 if move is PASS_MOVE else 0
     return log
 
 

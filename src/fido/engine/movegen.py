@@ -15,16 +15,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, cast
 
-from fido.engine.moves import DRAW, PASS, Move, Placement
+from fido.engine.moves import DRAW, PASS, Draw, Move, Placement
 from fido.engine.table import END, SIDE
-from fido.engine.tiles import DominoSet
+from fido.engine.tiles import DominoSet, Tile
 
 if TYPE_CHECKING:
     from fido.engine.game import Game
 
 __all__ = [
-    "DRAW_FREE", "DRAW_ONE", "DRAW_UNTIL", "PASS_ONLY", "can_draw", "can_place", "generate",
-    "interned",
+    "DRAW_CLASS", "DRAW_FREE", "DRAW_MOVE", "DRAW_ONE", "DRAW_UNTIL", "PASS_MOVE", "PASS_ONLY",
+    "PLACEMENT", "can_draw", "can_place", "generate", "interned",
 ]  # fmt: skip
 
 # what a stuck player does, as small ints for the hot path
@@ -32,6 +32,14 @@ PASS_ONLY: Final = 0
 DRAW_ONE: Final = 1
 DRAW_UNTIL: Final = 2
 DRAW_FREE: Final = 3
+
+# fido.engine.moves is interpreted: compiled code reads a name imported from it by a
+# dictionary lookup each time. Bound once here, they are compiled globals for the hot
+# paths (``type(move) is PLACEMENT``; the engine's modules import them from here).
+PLACEMENT: Final = Placement
+DRAW_CLASS: Final = Draw
+DRAW_MOVE: Final = DRAW
+PASS_MOVE: Final = PASS
 
 # Interned placements, _ROWS[slot code][tile id] = Placement(tile, code // 4, code % 4):
 # creating a NamedTuple per legal move would cost more than generating the moves.
@@ -74,6 +82,22 @@ def interned(game: Game, code: int, tile_id: int) -> Placement:
     return rows[code][tile_id]
 
 
+# the opening placements, by tile id (as the rows: tile ids are the same in every set)
+_OPENINGS: Final[list[Placement]] = []
+
+
+def _opening(tile: Tile) -> Placement:
+    """The interned opening placement of ``tile`` (a new one past double-21)."""
+    openings = _OPENINGS
+    tid = tile.id
+    if tid >= len(openings):
+        if tid >= INTERNED_TILES:
+            return Placement(tile)
+        tiles = DominoSet(_max_pips(tid + 1)).tiles
+        openings.extend([Placement(t) for t in tiles[len(openings) :]])
+    return openings[tid]
+
+
 def _max_pips(count: int) -> int:
     """The n of the double-n set with ``count`` tiles."""
     n = 0
@@ -89,7 +113,7 @@ def placements(game: Game) -> list[Placement]:
     table = game.table
     if not table.placements:
         if game.opening_tile is not None:
-            return [Placement(game.opening_tile)]
+            return [_opening(game.opening_tile)]
         return [Placement(t) for t in game.set.tiles_of(hand)]
     by_value = game.by_value[seat]
     dominoes = game.set
@@ -102,7 +126,6 @@ def placements(game: Game) -> list[Placement]:
     if len(rows) < codes or len(rows[0]) < count:
         _grow(codes, dominoes)
     moves: list[Placement] = []
-    append = moves.append
     if len(table.placements) < 5:
         only_sides, only_arms = table.slot_filter()
     else:
@@ -119,7 +142,7 @@ def placements(game: Game) -> list[Placement]:
         row = rows[code]
         while m:
             low = m & -m
-            append(row[ids[low.bit_length() - 1]])
+            moves.append(row[ids[low.bit_length() - 1]])
             m ^= low
     if game.mother_theresa and moves:
         moves = mother_theresa(game, moves)
@@ -175,6 +198,6 @@ def generate(game: Game) -> list[Move]:
     moves = cast(list[Move], placements(game))  # a fresh list: the game caches it
     if moves:
         if game.stuck == DRAW_FREE and game.table.placements and can_draw(game):
-            moves.append(DRAW)
+            moves.append(DRAW_MOVE)
         return moves
-    return [DRAW if can_draw(game) else PASS]
+    return [DRAW_MOVE if can_draw(game) else PASS_MOVE]

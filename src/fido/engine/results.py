@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
+from fido.engine.plan import plan_of
 from fido.engine.rules import EndScoring, Ruleset
 
 __all__ = ["Outcome", "SeatResult", "TeamResult", "Termination", "places", "score_hand"]
@@ -84,8 +85,53 @@ class Outcome(NamedTuple):
 
 def places(finals: Sequence[int]) -> list[int]:
     """Competition ranking: 1 + the number of strictly better finals (ties share)."""
-    ordered = sorted(finals, reverse=True)
-    return [ordered.index(f) + 1 for f in finals]
+    values = list(finals)
+    out = []
+    for f in values:
+        place = 1
+        for other in values:
+            if other > f:
+                place += 1
+        out.append(place)
+    return out
+
+
+# A named tuple's own constructor is interpreted Python (its generated ``__new__``);
+# tuple.__new__ makes the same value from a tuple of its fields without a frame.
+_make: Final = tuple.__new__
+
+# the kinds as compiled globals (an enum member read through its class is a lookup)
+_DOMINO: Final = Termination.DOMINO
+_FIDO: Final = EndScoring.FIDO
+_STRAIGHT: Final = EndScoring.STRAIGHT
+_BLOCK: Final = EndScoring.BLOCK
+_MUGGINS: Final = EndScoring.MUGGINS
+_FIVES_AND_THREES: Final = EndScoring.FIVES_AND_THREES
+
+
+def _total(values: list[int], seats: tuple[int, ...]) -> int:
+    """The seats' values added up. (This, the two below and the loops of
+    :func:`score_hand`: ``sum``, ``min``, ``max`` and ``sorted`` are builtins, looked
+    up at each call in compiled code.)"""
+    t = 0
+    for s in seats:
+        t += values[s]
+    return t
+
+
+def _sum(values: list[int]) -> int:
+    t = 0
+    for v in values:
+        t += v
+    return t
+
+
+def _least(values: list[int]) -> int:
+    low = values[0]
+    for v in values:
+        if v < low:  # noqa: PLR1730  (min is the builtin this avoids)
+            low = v
+    return low
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -101,56 +147,68 @@ def score_hand(
 ) -> Outcome:
     """Score the end of a hand per docs/rules.md (sections 3.7 and 4)."""
     n = len(points)
-    teams = rules.teams(n)
-    sides: tuple[tuple[int, ...], ...] = teams or tuple((s,) for s in range(n))
-    side_pips = list(pips) if teams is None else [sum([pips[s] for s in side]) for side in sides]
+    plan = plan_of(rules)
+    teams = plan.teams(n)
+    sides = plan.sides(n)
+    scored = list(points)  # lists, whatever the caller gave: compiled indexing
+    left = list(pips)
+    side_pips = left if teams is None else [_total(left, side) for side in sides]
     bonus = [0] * n
+    domino = termination is _DOMINO
 
     # the winning side and the seat credited with the award
-    win: int | None = None
-    credited: int | None = None
-    if termination is Termination.DOMINO and out_seat is not None:
-        win = next(i for i, side in enumerate(sides) if out_seat in side)
+    win = -1
+    credited = -1
+    if domino and out_seat is not None:
+        for i in range(len(sides)):
+            if out_seat in sides[i]:
+                win = i
         credited = out_seat
     else:
-        low = min(side_pips)
+        low = _least(side_pips)
         if side_pips.count(low) == 1:  # tied fewest pips: nobody wins (decision)
             win = side_pips.index(low)
-            credited = min([(pips[s], s) for s in sides[win]])[1]
-    opp_pips = sum(side_pips) - side_pips[win] if win is not None else 0
-    own_pips = side_pips[win] if win is not None else 0
+            for s in sides[win]:  # the partner with the fewest pips, the first on a tie
+                if credited < 0 or left[s] < left[credited]:
+                    credited = s
+    opp_pips = _sum(side_pips) - side_pips[win] if win >= 0 else 0
+    own_pips = side_pips[win] if win >= 0 else 0
 
-    es = rules.end_scoring
-    if credited is not None:
-        if es is EndScoring.STRAIGHT:
+    es = plan.end_scoring
+    if credited >= 0:
+        if es is _STRAIGHT:
             bonus[credited] = opp_pips - own_pips if rules.count_pips else 1
-        elif es is EndScoring.BLOCK:
+        elif es is _BLOCK:
             # teams: the couples' difference, never below 0 (docs/rules.md section 4, decision)
-            bonus[credited] = max(0, opp_pips - own_pips) if teams else opp_pips
-        elif es is EndScoring.MUGGINS:
+            gap = opp_pips - own_pips
+            bonus[credited] = (gap if gap > 0 else 0) if teams else opp_pips
+        elif es is _MUGGINS:
             # going out: the opponents' pips; blocked (decision): the difference
-            blocked = termination is Termination.BLOCKED
-            bonus[credited] = _ceil_div(opp_pips - (own_pips if blocked else 0), 5)
-        elif es is EndScoring.FIVES_AND_THREES and termination is Termination.DOMINO:
+            bonus[credited] = _ceil_div(opp_pips - (0 if domino else own_pips), 5)
+        elif es is _FIVES_AND_THREES and domino:
             bonus[credited] = 1
 
-    if es is EndScoring.FIDO:
-        finals = [points[s] - pips[s] for s in range(n)]
+    if es is _FIDO:
+        finals = [scored[s] - left[s] for s in range(n)]
     else:
-        finals = [points[s] + bonus[s] for s in range(n)]
+        finals = [scored[s] + bonus[s] for s in range(n)]
     if teams is None:
         side_finals = finals
         side_places = places(finals)
     else:
-        side_finals = [sum([finals[s] for s in side]) for side in sides]
+        side_finals = [_total(finals, side) for side in sides]
         side_places = places(side_finals)
-    if es is EndScoring.BLOCK and termination is Termination.DOMINO and win is not None:
+    if es is _BLOCK and domino and win >= 0:
         # the block games: the side that went out wins the hand, placed first alone,
         # even when its award is 0 (the partner holds many pips; docs/rules.md section 4, decision)
-        rest = [f for i, f in enumerate(side_finals) if i != win]
-        side_places = [
-            1 if i == win else 2 + sum([r > f for r in rest]) for i, f in enumerate(side_finals)
-        ]
+        side_places = []
+        for i in range(len(side_finals)):
+            place = 1 if i == win else 2  # then 1 + the others (not the winner) better
+            if i != win:
+                for j in range(len(side_finals)):
+                    if j != win and side_finals[j] > side_finals[i]:
+                        place += 1
+            side_places.append(place)
     if teams is None:
         seat_place = side_places
     else:
@@ -159,27 +217,35 @@ def score_hand(
             for s in side:
                 seat_place[s] = side_places[i]
 
-    if es is EndScoring.FIVES_AND_THREES and teams is not None:
+    if es is _FIVES_AND_THREES and teams is not None:
         best = max(side_finals)
         others = sorted(side_finals)[-2] if len(side_finals) > 1 else 0
-        match = tuple(f - others if f == best and best > others else 0 for f in side_finals)
+        match = tuple([f - others if f == best and best > others else 0 for f in side_finals])
     else:
         match = tuple(side_finals)
 
     seats = tuple(
-        SeatResult(s, points[s], bonus[s], pips[s], finals[s], seat_place[s]) for s in range(n)
+        [
+            _make(SeatResult, (s, scored[s], bonus[s], left[s], finals[s], seat_place[s]))
+            for s in range(n)
+        ]
     )
     team_results = None
     if teams is not None:
         team_results = tuple(
-            TeamResult(
-                side,
-                sum(points[s] for s in side),
-                sum(bonus[s] for s in side),
-                side_pips[i],
-                side_finals[i],
-                side_places[i],
-            )
-            for i, side in enumerate(sides)
+            [
+                _make(
+                    TeamResult,
+                    (
+                        side,
+                        _total(scored, side),
+                        _total(bonus, side),
+                        side_pips[i],
+                        side_finals[i],
+                        side_places[i],
+                    ),
+                )
+                for i, side in enumerate(sides)
+            ]
         )
-    return Outcome(termination, out_seat, seats, team_results, match)
+    return _make(Outcome, (termination, out_seat, seats, team_results, match))

@@ -14,8 +14,17 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, cast
 
-from fido.engine.movegen import _ROWS, DRAW_FREE, can_draw, generate, interned
-from fido.engine.moves import DRAW, PASS, Move, Placement, PlacementTuple
+from fido.engine.movegen import (
+    _ROWS,
+    DRAW_FREE,
+    DRAW_MOVE,
+    PASS_MOVE,
+    PLACEMENT,
+    can_draw,
+    generate,
+    interned,
+)
+from fido.engine.moves import Move, PlacementTuple
 from fido.engine.results import Outcome
 from fido.engine.table import INLINE, LINE
 from fido.errors import IllegalMoveError
@@ -55,7 +64,6 @@ def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
                 move = moves[int(rand() * len(moves))]
         game.apply_legal(move)
     return game.outcome
-
 
 
 def _count(mask: int) -> int:
@@ -105,7 +113,7 @@ def _fast_turn(game: Game, rand: Callable[[], float], greedy: float) -> None:
             if m:
                 n += _count(m)
     if n == 0:
-        game.apply_legal(DRAW if can_draw(game) else PASS)
+        game.apply_legal(DRAW_MOVE if can_draw(game) else PASS_MOVE)
         return
     if n > 1 and (greedy <= 0.0 or rand() >= greedy):
         _place_nth(game, by_value, int(rand() * n))
@@ -151,7 +159,7 @@ def best_now(game: Game, moves: list[Move]) -> Move:
     best = moves[0]
     best_key = -1
     for m in moves:
-        if m.__class__ is not Placement:
+        if type(m) is not PLACEMENT:
             continue
         tile, anchor, port = cast(PlacementTuple, m)
         if anchor < 0:
@@ -246,7 +254,7 @@ def _smart_turn(
                 r = 2 * v - weight if w == v else w - weight
                 replies |= 1 << (r % d)
     if n == 0:
-        game.apply_legal(DRAW if can_draw(game) else PASS)
+        game.apply_legal(DRAW_MOVE if can_draw(game) else PASS_MOVE)
         return
     if n == 1:
         _place_nth(game, by_value, 0)
@@ -313,7 +321,7 @@ def smart_now(game: Game, moves: list[Move], partner: list[int], spare: float) -
     best = moves[0]
     best_key = -1e18
     for m in moves:
-        if m.__class__ is not Placement:
+        if type(m) is not PLACEMENT:
             continue
         tile, anchor, port = cast(PlacementTuple, m)
         if anchor < 0:

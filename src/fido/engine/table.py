@@ -26,7 +26,7 @@ from typing import Final
 
 from fido.engine.moves import PORTS, Move, Placement
 from fido.engine.rules import Layout
-from fido.engine.tiles import Tile
+from fido.engine.tiles import MAX_PIPS, Tile
 from fido.errors import IllegalMoveError, NotationError, quote
 
 __all__ = ["END", "SIDE", "Table"]
@@ -47,6 +47,11 @@ SHAPES: Final[dict[Layout, int]] = {
 KIND_NAMES: Final = ("end", "side")
 
 Slot = tuple[int, int, int]  # (value, kind, weight)
+
+# The slots most placements open, made once: an end counting its value, a double's
+# naked side (a tuple made per placement, and freed, cost a tenth of one)
+_ENDS: Final[tuple[Slot, ...]] = tuple([(v, END, v) for v in range(MAX_PIPS + 1)])
+_SIDES: Final[tuple[Slot, ...]] = tuple([(v, SIDE, 0) for v in range(MAX_PIPS + 1)])
 
 
 class Table:
@@ -184,13 +189,13 @@ class Table:
             v = tile.high
             if tile.is_double:
                 if shape == CROSS:
-                    slots[base] = (v, SIDE, 0)
-                    slots[base + 1] = (v, END, v)
-                    slots[base + 2] = (v, SIDE, 0)
-                    slots[base + 3] = (v, END, v)
+                    slots[base] = _SIDES[v]
+                    slots[base + 1] = _ENDS[v]
+                    slots[base + 2] = _SIDES[v]
+                    slots[base + 3] = _ENDS[v]
                 elif shape == INLINE:
-                    slots[base + 1] = (v, END, v)
-                    slots[base + 3] = (v, END, v)
+                    slots[base + 1] = _ENDS[v]
+                    slots[base + 3] = _ENDS[v]
                 elif shape == LINE:
                     slots[base + 1] = (v, END, 0)
                     slots[base + 3] = (v, END, 0)
@@ -203,8 +208,8 @@ class Table:
             else:
                 if shape != LINE:
                     raise IllegalMoveError(f"the table must open with a double, not {tile}")
-                slots[base + 1] = (tile.low, END, tile.low)
-                slots[base + 3] = (tile.high, END, tile.high)
+                slots[base + 1] = _ENDS[tile.low]
+                slots[base + 3] = _ENDS[tile.high]
                 self.ends_sum = tile.pips
             placements.append(move if move is not None else Placement(tile, -1, -1))
             return self.ends_sum
@@ -238,19 +243,19 @@ class Table:
                 back = (port + 2) & 3  # towards the tile it attaches to
                 for p in range(4):  # compass order n, e, s, w
                     if p == port:
-                        slots[base + p] = (value, SIDE, 0)
+                        slots[base + p] = _SIDES[value]
                     elif p != back:
-                        slots[base + p] = (value, END, value)
+                        slots[base + p] = _ENDS[value]
                 s += 2 * value
             elif shape == INLINE:
-                slots[base + port] = (value, END, value)
+                slots[base + port] = _ENDS[value]
                 s += value
             else:
                 slots[base + port] = (value, END, 2 * value)
                 s += 2 * value
         else:
             other = tile.low if tile.high == value else tile.high
-            slots[base + port] = (other, END, other)
+            slots[base + port] = _ENDS[other]
             s += other
         self.ends_sum = s
         placements.append(move if move is not None else Placement(tile, code >> 2, port))
