@@ -49,7 +49,7 @@ KIND_NAMES: Final = ("end", "side")
 Slot = tuple[int, int, int]  # (value, kind, weight)
 
 # The slots most placements open, made once: an end counting its value, a double's
-# naked side (a tuple made per placement, and freed, cost a tenth of one)
+# naked side (instead of a tuple made, and later freed, for every slot opened)
 _ENDS: Final[tuple[Slot, ...]] = tuple([(v, END, v) for v in range(MAX_PIPS + 1)])
 _SIDES: Final[tuple[Slot, ...]] = tuple([(v, SIDE, 0) for v in range(MAX_PIPS + 1)])
 
