@@ -2,11 +2,11 @@
 
 A :class:`~fido.engine.rules.Ruleset` is an interpreted frozen dataclass:
 each question put to it (its hand size, its set, its teams, its opener rule)
-is a Python-level call or a descriptor lookup. A hand on a double-six set
-asked it as much as it spent shuffling and scoring (docs/performance.md, "The
-engine where a search spends"). A :class:`Plan` holds the answers as native
-fields; :func:`plan_of` keeps one a ruleset. The rules stay where they are
-written: a plan only asks them.
+is a Python-level call or a descriptor lookup. ``Game.new`` on four-player
+Block took 5.6 µs asking them and 3.4 µs with this module
+(docs/performance.md, "The public API, a step further"). A :class:`Plan`
+holds the answers as native fields; :func:`plan_of` keeps one a ruleset. The
+rules stay where they are written: a plan only asks them.
 """
 
 from __future__ import annotations
