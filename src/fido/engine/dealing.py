@@ -10,8 +10,8 @@ import random
 from collections.abc import Sequence
 from typing import Final, TypeGuard, TypeVar
 
-from fido.engine.plan import plan_of
-from fido.engine.rules import Opener, Ruleset
+from fido.engine.plan import doubles_in_order, plan_of
+from fido.engine.rules import Ruleset
 from fido.engine.tiles import DominoSet, Tile
 from fido.errors import ArgumentError, ConfigurationError, quote
 
@@ -143,9 +143,7 @@ def find_opener(
     if dominoes is plan.dominoes:
         doubles = plan.doubles
     else:  # another set than the rules' (a caller's): looked for in the same order
-        values = range(dominoes.max_pips + 1)
-        order = reversed(values) if rules.opener is Opener.HIGHEST_DOUBLE else values
-        doubles = tuple(dominoes.pair_tiles[v][v] for v in order)
+        doubles = doubles_in_order(dominoes, rules.opener)
     players = len(hands)
     for double in doubles:
         bit = double.bit

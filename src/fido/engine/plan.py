@@ -17,7 +17,7 @@ from fido.engine.movegen import DRAW_FREE, DRAW_ONE, DRAW_UNTIL, PASS_ONLY
 from fido.engine.rules import EndScoring, Opener, Ruleset, Scoring, Stuck
 from fido.engine.tiles import DominoSet, Tile
 
-__all__ = ["Plan", "plan_of"]
+__all__ = ["Plan", "doubles_in_order", "plan_of"]
 
 # what a stuck player does, as movegen's small ints
 _STUCK: Final[dict[Stuck, int]] = {
@@ -26,6 +26,19 @@ _STUCK: Final[dict[Stuck, int]] = {
     Stuck.DRAW_UNTIL: DRAW_UNTIL,
     Stuck.DRAW_FREE: DRAW_FREE,
 }
+
+
+def doubles_in_order(dominoes: DominoSet, opener: Opener) -> tuple[Tile, ...]:
+    """The set's doubles in the order the opener is looked for (none: any tile opens)."""
+    if opener is Opener.FIRST_SEAT:
+        return ()
+    values = range(dominoes.max_pips + 1)
+    order = reversed(values) if opener is Opener.HIGHEST_DOUBLE else values
+    pairs = dominoes.pair_tiles
+    return tuple([pairs[v][v] for v in order])
+
+
+Teams = tuple[tuple[int, ...], ...]
 
 
 class Plan:
@@ -44,18 +57,14 @@ class Plan:
     keep_in_stock: int
     end_scoring: EndScoring
     _sizes: dict[int, int]  # players -> tiles a hand
-    _teams: dict[int, tuple[tuple[int, ...], ...] | None]  # players -> teams
-    _sides: dict[int, tuple[tuple[int, ...], ...]]  # players -> the sides that score
+    # players -> (the teams or None, the sides that score: the teams or each seat alone)
+    _sides: dict[int, tuple[Teams | None, Teams]]
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
         self.dominoes = rules.dominoes
-        rule = rules.opener
-        self.needs_double = rule is not Opener.FIRST_SEAT
-        values = range(self.dominoes.max_pips + 1)
-        order = reversed(values) if rule is Opener.HIGHEST_DOUBLE else values
-        pairs = self.dominoes.pair_tiles
-        self.doubles = tuple(pairs[v][v] for v in order) if self.needs_double else ()
+        self.needs_double = rules.opener is not Opener.FIRST_SEAT
+        self.doubles = doubles_in_order(self.dominoes, rules.opener)
         if rules.scoring is Scoring.DIVISOR:
             self.divisor = rules.divisor
         else:
@@ -66,7 +75,6 @@ class Plan:
         self.keep_in_stock = rules.keep_in_stock
         self.end_scoring = rules.end_scoring
         self._sizes = {}
-        self._teams = {}
         self._sides = {}
 
     def hand_size(self, players: int) -> int:
@@ -76,21 +84,21 @@ class Plan:
             size = self._sizes[players] = self.rules.hand_size(players)
         return size
 
-    def teams(self, players: int) -> tuple[tuple[int, ...], ...] | None:
+    def teams(self, players: int) -> Teams | None:
         """:meth:`Ruleset.teams`."""
-        if players in self._teams:
-            return self._teams[players]
-        teams = self._teams[players] = self.rules.teams(players)
-        return teams
+        return self._sides_of(players)[0]
 
-    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+    def sides(self, players: int) -> Teams:
         """The teams, or each seat alone: who shares a result."""
-        sides = self._sides.get(players)
-        if sides is None:
-            teams = self.teams(players)
-            sides = teams if teams is not None else tuple([(s,) for s in range(players)])
-            self._sides[players] = sides
-        return sides
+        return self._sides_of(players)[1]
+
+    def _sides_of(self, players: int) -> tuple[Teams | None, Teams]:
+        known = self._sides.get(players)
+        if known is None:
+            teams = self.rules.teams(players)
+            alone = tuple([(s,) for s in range(players)])
+            known = self._sides[players] = (teams, teams if teams is not None else alone)
+        return known
 
 
 # id of the rules -> plan. A plan holds its rules, so their id is not reused while the
