@@ -12,7 +12,7 @@ DEV_STAMP = $(VENV)/.installed-dev
 # the engine modules mypyc compiles (setup.py); rebuilt whenever their source changes
 COMPILED_SRC = src/fido/engine/table.py src/fido/engine/game.py src/fido/engine/results.py \
                src/fido/engine/movegen.py src/fido/engine/rollout.py src/fido/engine/dealing.py \
-               src/fido/engine/tiles.py src/fido/engine/plan.py
+               src/fido/engine/tiles.py src/fido/engine/plan.py src/fido/engine/_core.c
 COMPILED     = src/fido/.compiled
 # the interface's translations (src/fido/locale/*/LC_MESSAGES/*.po), compiled for gettext
 CATALOGS = $(patsubst %.po,%.mo,$(wildcard src/fido/locale/*/LC_MESSAGES/*.po))
@@ -128,7 +128,8 @@ pure-test: $(DEV_STAMP)
 	FIDO_FORCE_PURE=1 $(BIN)/pytest -p no:cacheprovider tests/engine/test_golden.py \
 		tests/engine/test_errors.py tests/engine/test_notation.py tests/engine/test_properties.py \
 		tests/engine/test_undo_chance.py tests/engine/test_hostile_input.py \
-		tests/engine/test_position.py tests/engine/test_rollout.py tests/engine/test_plan.py
+		tests/engine/test_position.py tests/engine/test_rollout.py tests/engine/test_plan.py \
+		tests/engine/test_native.py
 
 # docs/screenshots/: the lobby, two tables, turn-based play, the ranking pages, an event, the German pages, a match,
 # its rematch vote and the queue, the first lesson, a puzzle, the board analysis, at phone and desktop size

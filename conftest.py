@@ -1,8 +1,9 @@
 """Test-session set-up.
 
 * ``FIDO_FORCE_PURE=1`` makes imports prefer ``.py`` sources over compiled
-  extension modules, so the same suite also checks the pure-Python engine
-  (what ``FIDO_PURE=1 pip install .`` ships).
+  extension modules, and hides the C playouts (``fido.engine._core``), so the
+  same suite also checks the pure-Python engine (what ``FIDO_PURE=1 pip
+  install .`` ships).
 * Doctests of modules that mypyc compiled run from their source
   (tests/test_doctests.py); pytest cannot collect them from the extension.
 """
@@ -32,6 +33,8 @@ if os.environ.get("FIDO_FORCE_PURE"):
         ),
     )
     sys.path_importer_cache.clear()
+    # the C playouts have no Python source: the pure engine is without them
+    sys.modules["fido.engine._core"] = None  # type: ignore[assignment]
 
 # fido.engine's modules that setup.py compiles
 COMPILED_MODULES = ("table", "game", "results", "movegen", "rollout", "dealing", "plan")

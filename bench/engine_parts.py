@@ -9,14 +9,17 @@ every figure is the median of ``--runs`` runs of CPU time (``time.process_time``
 so load on the machine moves both alike. Workloads:
 
 * ``deal``: ``Game.new`` (shuffle, hands, the index by value, the opener);
-* ``random``, ``greedy``, ``smart``: ``Game.playout`` from a fresh deal with a
-  uniformly random policy, with search's policy (greedy 0.8), and the champion's
-  (``smart_playout``);
+* ``random``: ``Game.playout`` from a fresh deal, a uniformly random policy, in place;
+* ``greedy``, ``smart``: a fresh deal played out the way the searches play their
+  worlds: search's policy (greedy 0.8) and the champion's, through
+  ``playout_outcome`` and ``smart_outcome`` (the C playouts where built; a tree from
+  before them plays ``Game.playout`` and ``smart_playout`` in place, what its
+  searches called);
 * ``sample``: one sampled world of a mid-game view (``hidden_deal(view).sample``);
 * ``search``: whole decisions of ``search:sims=2000,time=0`` at mid-game.
 
-Figures are per second of CPU: placements for the playouts, deals, worlds, and
-decisions.
+Figures are per second of CPU: placements for ``random``, playouts for ``greedy`` and
+``smart`` (the outcome alone is returned), deals, worlds, and decisions.
 """
 
 from __future__ import annotations
@@ -58,7 +61,14 @@ def workload(name: str, rules_text: str, players: int, count: int) -> Callable[[
     from fido import Game, Ruleset  # noqa: PLC0415
     from fido.bots import make_bot  # noqa: PLC0415
     from fido.bots.sampling import hidden_deal  # noqa: PLC0415
+    from fido.engine import rollout  # noqa: PLC0415
     from fido.engine.rollout import smart_playout  # noqa: PLC0415
+
+    # a tree from before the C playouts: its searches played their worlds in place
+    smart_outcome = getattr(rollout, "smart_outcome", smart_playout)
+    playout_outcome = getattr(
+        rollout, "playout_outcome", lambda g, rng, greedy: g.playout(rng, greedy)
+    )
 
     rules = Ruleset.from_text(rules_text)
     if name == "deal":
@@ -74,11 +84,13 @@ def workload(name: str, rules_text: str, players: int, count: int) -> Callable[[
             for _ in range(count):
                 g = Game.new(rules, players, rng=rng)
                 if name == "smart":
-                    smart_playout(g, rng)
+                    smart_outcome(g, rng)
+                elif name == "greedy":
+                    playout_outcome(g, rng, greedy)
                 else:
                     g.playout(rng, greedy)
-                placed += len(g.table)
-            return float(placed)
+                    placed += len(g.table)
+            return float(placed if name == "random" else count)
 
         return play
     views = [g.view(g.turn) for g in (mid_game(rules_text, players, s) for s in range(8))]

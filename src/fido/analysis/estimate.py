@@ -17,7 +17,7 @@ How a value is estimated:
   per-world differences, so the luck of the deal cancels and the confidence
   interval (95 %, normal, over worlds) is that of the difference itself.
 * **Strong continuations.** The hands are played on by the ``champion``'s
-  rollout policy (``policy="smart"``, :func:`fido.engine.rollout.smart_playout`:
+  rollout policy (``policy="smart"``, :func:`fido.engine.rollout.smart_outcome`:
   the expert's main FIDO terms, a random move 10 % of the time), so a move
   whose worth shows only against good play (a joker kept, a double shed in
   time) is valued as good players would realise it. ``policy="greedy"`` is
@@ -51,7 +51,7 @@ from fido.bots.solver import SolveBudgetExceeded, margin, solve
 from fido.engine.game import Game
 from fido.engine.moves import Move, Placement
 from fido.engine.results import Outcome
-from fido.engine.rollout import smart_playout
+from fido.engine.rollout import playout_outcome, smart_outcome
 from fido.engine.views import SeatView
 from fido.errors import ArgumentError
 
@@ -141,11 +141,12 @@ def check_policy(policy: object) -> str:
 
 
 def play_on(game: Game, dice: int, policy: str) -> Outcome:
-    """Play ``game`` to its end in place with the continuation policy and these dice
-    (the calibration bench plays the true hands on with it too)."""
+    """The outcome of playing ``game`` to its end with the continuation policy and these
+    dice; ``game`` is not changed (the calibration bench plays the true hands on with it
+    too)."""
     if policy == "smart":
-        return smart_playout(game, random.Random(dice), EXPLORE)
-    return game.playout(random.Random(dice), GREEDY)
+        return smart_outcome(game, random.Random(dice), EXPLORE)
+    return playout_outcome(game, random.Random(dice), GREEDY)
 
 
 def side_final(outcome: Outcome, seat: int) -> int:

@@ -4,9 +4,9 @@
 now), which does not value what the FIDO texts teach: it spends jokers, keeps
 doubles too long and opens scores for the next player. So its rollouts can
 only confirm or overturn the expert's first choice within their noise. The
-champion rolls out with :func:`fido.engine.rollout.smart_playout`, the expert's main
-terms compiled with the engine (about 1.3 times a greedy rollout's cost), so
-the worlds are played the way strong players play them.
+champion rolls out with :func:`fido.engine.rollout.smart_outcome` (``smart_playout``'s
+moves, played in C once the world allows), the expert's main terms (about twice a
+greedy rollout's cost), so the worlds are played the way strong players play them.
 
 Its prior (the candidates, and the move that stands unless the rollouts
 overrule it) is the expert's terms weighed by :data:`TUNED_WEIGHTS`, found by
@@ -32,7 +32,7 @@ from fido.bots.search import Dealer, SearchBot, margin
 from fido.engine.game import Game
 from fido.engine.knowledge import unseen_tiles
 from fido.engine.moves import DRAW, Placement
-from fido.engine.rollout import smart_playout
+from fido.engine.rollout import playout_outcome, smart_outcome
 from fido.engine.table import Table
 from fido.engine.views import SeatView
 
@@ -123,8 +123,8 @@ class ChampionBot(SearchBot):
 
     def _evaluate(self, g: Game, seat: int, dice: int, solve_at: int) -> tuple[float, int]:
         if self.policy == "greedy":
-            return margin(g.playout(random.Random(dice), 1.0 - self.explore), seat), 1
-        return margin(smart_playout(g, random.Random(dice), self.explore), seat), 1
+            return margin(playout_outcome(g, random.Random(dice), 1.0 - self.explore), seat), 1
+        return margin(smart_outcome(g, random.Random(dice), self.explore), seat), 1
 
 
 # One placement's evidence (:func:`passed_up`): (points passed up, the bits of the tiles

@@ -35,6 +35,7 @@ from fido.bots.expert import EXPERT_WEIGHTS, FidoWeights, Position, expert_score
 from fido.bots.sampling import hidden_deal
 from fido.bots.solver import SolveBudgetExceeded, margin, solve
 from fido.engine.game import Game
+from fido.engine.rollout import playout_outcome
 from fido.engine.views import SeatView
 
 __all__ = ["NODES_PER_SIM", "Dealer", "SearchBot", "margin"]
@@ -164,7 +165,7 @@ class SearchBot:
                 pass
             else:
                 return value, 1 + nodes // NODES_PER_SIM
-        return margin(g.playout(random.Random(dice), self.greedy), seat), 1
+        return margin(playout_outcome(g, random.Random(dice), self.greedy), seat), 1
 
     def _confident(self, better: dict[int, float], base: dict[int, float]) -> bool:
         """Paired over the worlds both were played in: better by more than noise

@@ -6,6 +6,13 @@ random legal move. :func:`smart_playout` is the ``champion``'s policy: the
 expert's main FIDO terms, computed from the sampled world in a few
 comparisons. Compiled with the engine, and it calls the generator and
 the trusted move application directly (the moves are legal by construction).
+
+The searches read only a playout's outcome: :func:`playout_outcome` and
+:func:`smart_outcome` give it without changing the game, and hand the world to
+:mod:`fido.engine._core` (C, built beside the compiled modules) from the first
+turn :func:`_fast_turn` covers: the same moves from the same random numbers,
+several times faster. Without the extension (the pure build) they play on a
+copy in Python.
 """
 
 from __future__ import annotations
@@ -25,14 +32,51 @@ from fido.engine.movegen import (
     interned,
 )
 from fido.engine.moves import Move, PlacementTuple
-from fido.engine.results import Outcome
+from fido.engine.results import Outcome, Termination, score_hand
 from fido.engine.table import INLINE, LINE
 from fido.errors import IllegalMoveError
 
 if TYPE_CHECKING:
     from fido.engine.game import Game
 
-__all__ = ["best_now", "playout", "smart_now", "smart_playout"]
+__all__ = [
+    "best_now", "native_playouts", "playout", "playout_outcome", "smart_now",
+    "smart_outcome", "smart_playout",
+]  # fmt: skip
+
+# (game, rand, policy, its parameter, partners, spare) -> (points, pips, blocked, out seat)
+# or None when the C playouts decline the game; _core.pyi documents it
+NativeFinish = Callable[
+    [object, Callable[[], float], int, float, list[int], float],
+    tuple[list[int], list[int], bool, int] | None,
+]
+RANDOM_POLICY: Final = 0
+SMART_POLICY: Final = 1
+
+
+def _native() -> NativeFinish | None:
+    """fido.engine._core's playout, or None where it is not built (the pure build)."""
+    try:
+        from fido.engine._core import finish  # noqa: PLC0415  (optional: C)
+    except ImportError:
+        return None
+    return finish
+
+
+_FINISH: Final = _native()
+
+
+def native_playouts() -> bool:
+    """Whether :func:`playout_outcome` and :func:`smart_outcome` play in C."""
+    return _FINISH is not None
+
+
+def _scored(game: Game, got: tuple[list[int], list[int], bool, int]) -> Outcome:
+    """The outcome of a hand the C playout finished (game.py's ``_finish``)."""
+    points, pips, blocked, out = got
+    if blocked:
+        return score_hand(game.rules, points, pips, Termination.BLOCKED, None)
+    return score_hand(game.rules, points, pips, Termination.DOMINO, out)
 
 
 def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
@@ -44,24 +88,81 @@ def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
     no scoring), :func:`_fast_turn` picks the same move from the same random numbers
     without building the list; elsewhere the generator's list is used.
     """
+    return _play(game, rng, policy=RANDOM_POLICY, param=greedy, finish=None, own=True)
+
+
+def playout_outcome(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
+    """What :func:`playout` would return from the same random numbers; ``game`` is not
+    changed (the searches' worlds: C from the first fast turn, a copy before it)."""
+    if game.outcome is not None:
+        return game.outcome
+    return _play(game, rng, policy=RANDOM_POLICY, param=greedy, finish=_FINISH, own=False)
+
+
+def _play(
+    game: Game,
+    rng: random.Random,
+    *,
+    policy: int,
+    param: float,
+    finish: NativeFinish | None,
+    own: bool,
+) -> Outcome:
+    """The two playouts' loop: ``policy`` RANDOM_POLICY (:func:`playout`, ``param`` the
+    greed) or SMART_POLICY (:func:`smart_playout`, ``param`` the exploration).
+
+    Not ``own``: the outcome functions, which copy ``game`` before its first move in
+    Python and hand it to ``finish`` (C) at its first fast turn.
+    """
     rand = rng.random
+    smart = policy == SMART_POLICY
+    d = game.divisor
+    partner: list[int] = []
+    spare = 0.0
+    if smart:
+        teams = game.rules.teams(game.players)
+        partner = [-1] * game.players
+        if teams is not None:
+            for team in teams:
+                partner[team[0]], partner[team[1]] = team[1], team[0]
+        spare = 1.0 if teams is not None else 1.0 / max(1, game.players - 1)
     table = game.table
-    plain = not game.mother_theresa and game.stuck != DRAW_FREE and game.divisor >= 0
+    scoring = d > 0 or (d == 0 and not smart)  # the smart policy needs a divisor
+    plain = not game.mother_theresa and game.stuck != DRAW_FREE and scoring
     unfiltered = table.shape == LINE or table.shape == INLINE
     while game.outcome is None:
         laid = len(table.placements)
-        if plain and game.pending < 0 and (laid >= 5 or (unfiltered and laid > 0)):
-            _fast_turn(game, rand, greedy)
+        fast = plain and game.pending < 0 and (laid >= 5 or (unfiltered and laid > 0))
+        if fast and finish is not None:
+            got = finish(game, rand, policy, param, partner, spare)
+            if got is not None:
+                return _scored(game, got)
+            finish = None
+        if not own:
+            game, own = game.copy(), True
+            table = game.table
+        if fast:
+            if smart:
+                _smart_turn(game, rand, param, partner, spare)
+            else:
+                _fast_turn(game, rand, param)
             continue
         moves = generate(game)
         if not moves:
             raise IllegalMoveError("a draw waits for its tile: a playout needs the stock's order")
         move = moves[0]
         if len(moves) > 1:
-            if greedy > 0.0 and rand() < greedy:
-                move = best_now(game, moves)
-            else:
+            if not smart:
+                if param > 0.0 and rand() < param:
+                    move = best_now(game, moves)
+                else:
+                    move = moves[int(rand() * len(moves))]
+            elif param > 0.0 and rand() < param:
                 move = moves[int(rand() * len(moves))]
+            elif d > 0:
+                move = smart_now(game, moves, partner, spare)
+            else:
+                move = best_now(game, moves)
         game.apply_legal(move)
     return game.outcome
 
@@ -193,35 +294,15 @@ def smart_playout(game: Game, rng: random.Random, explore: float = 0.1) -> Outco
 
     Outside the FIDO scoring (a divisor) the policy is :func:`best_now`.
     """
-    rand = rng.random
-    d = game.divisor
-    teams = game.rules.teams(game.players)
-    partner = [-1] * game.players
-    if teams is not None:
-        for team in teams:
-            partner[team[0]], partner[team[1]] = team[1], team[0]
-    spare = 1.0 if teams is not None else 1.0 / max(1, game.players - 1)
-    table = game.table
-    plain = not game.mother_theresa and game.stuck != DRAW_FREE and d > 0
-    unfiltered = table.shape == LINE or table.shape == INLINE
-    while game.outcome is None:
-        laid = len(table.placements)
-        if plain and game.pending < 0 and (laid >= 5 or (unfiltered and laid > 0)):
-            _smart_turn(game, rand, explore, partner, spare)
-            continue
-        moves = generate(game)
-        if not moves:
-            raise IllegalMoveError("a draw waits for its tile: a playout needs the stock's order")
-        move = moves[0]
-        if len(moves) > 1:
-            if explore > 0.0 and rand() < explore:
-                move = moves[int(rand() * len(moves))]
-            elif d > 0:
-                move = smart_now(game, moves, partner, spare)
-            else:
-                move = best_now(game, moves)
-        game.apply_legal(move)
-    return game.outcome
+    return _play(game, rng, policy=SMART_POLICY, param=explore, finish=None, own=True)
+
+
+def smart_outcome(game: Game, rng: random.Random, explore: float = 0.1) -> Outcome:
+    """What :func:`smart_playout` would return from the same random numbers; ``game`` is
+    not changed (the champion's and the analysis's worlds: C from the first fast turn)."""
+    if game.outcome is not None:
+        return game.outcome
+    return _play(game, rng, policy=SMART_POLICY, param=explore, finish=_FINISH, own=False)
 
 
 def _smart_turn(

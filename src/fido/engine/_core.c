@@ -1,0 +1,534 @@
+/* fido.engine._core: the rollouts' playouts in C, for the searches that spend them.
+ *
+ * A search (search, champion, the analysis) plays thousands of sampled worlds to their
+ * end and reads only the outcome. fido.engine.rollout's finish_* functions hand such a
+ * world here once every turn left is a "fast turn" (rollout.py's _fast_turn and
+ * _smart_turn: plain placements on open slots, no slot rule, no Mother Theresa, no
+ * drawing beside placing, a divisor or no scoring). This file plays the rest of the hand
+ * on machine integers (the hands by value as bitmasks, the open slots as arrays) and
+ * returns what the end's scoring needs; the game object is read, never changed.
+ *
+ * It is a second writing of the rules of attaching (table.py's attach, covered and adds),
+ * of drawing and passing (game.py) and of the two rollout policies (rollout.py), made
+ * for speed. The Python one is the reference: tests/engine/test_native.py checks that
+ * both play the same moves from the same random numbers (the same outcome, and the
+ * generator left in the same state), over every ruleset the property tests sweep. The
+ * pure build (FIDO_PURE=1) has no extension and plays everything in Python.
+ *
+ * Floating-point keys are computed with the same operations in the same order as
+ * rollout.py's, and built without contraction (setup.py: -ffp-contract=off), so equal
+ * keys and their ties come out as in Python.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define MAX_VALUE 21 /* the largest FIDO set, double-21; larger custom sets stay in Python */
+#define MAX_SEATS 16
+#define MAX_OPEN 1024 /* slots open at once: at most 3 per tile of double-21 (253 tiles) */
+#define MAX_DIVISOR 63 /* the smart policy's residues fit one 64-bit mask */
+
+/* table.py's layouts and slot kinds, movegen.py's stuck rules, the policies */
+enum { CROSS = 0, INLINE = 1, LINE = 2, SPINNER = 3 };
+enum { END = 0, SIDE = 1 };
+enum { PASS_ONLY = 0, DRAW_ONE = 1, DRAW_UNTIL = 2, DRAW_FREE = 3 };
+enum { RANDOM = 0, SMART = 1 };
+
+/* rollout.py's weights, W_JOKER .. W_SPARE (tests/engine/test_native.py compares them) */
+static const double W_JOKER = 0.6;
+static const double W_DOUBLE = 2.5;
+static const double W_HEAVY = 0.1;
+static const double W_SPARE = 2.0;
+
+typedef struct {
+    int players, turn, passes, d, clockwise, stuck, keep, shape, laid;
+    long long ends_sum;
+    int spinner, arms;
+    int nopen;
+    int code[MAX_OPEN], val[MAX_OPEN], kind[MAX_OPEN], weight[MAX_OPEN];
+    uint32_t bv[MAX_SEATS][MAX_VALUE + 1]; /* per seat, per value v: the w with v-w in hand */
+    int count[MAX_SEATS];                  /* tiles in each hand */
+    long long scores[MAX_SEATS];
+    long long stock_count, stock_pos;
+    PyObject *order; /* the stock's drawing order (a tuple of tiles), borrowed */
+    PyObject *rand;  /* the generator's random(), borrowed */
+    int over, blocked, out_seat;
+} State;
+
+static int popcount(uint32_t m) { return __builtin_popcount(m); }
+static int lowest(uint32_t m) { return __builtin_ctz(m); }
+static long long pymod(long long a, long long d) { long long r = a % d; return r < 0 ? r + d : r; }
+
+static int next_seat(const State *st, int seat) {
+    if (st->clockwise) return seat + 1 < st->players ? seat + 1 : 0;
+    return seat ? seat - 1 : st->players - 1;
+}
+
+/* a random number from the generator, as rollout.py's rand(); -1.0 on an error */
+static double draw_random(State *st) {
+    PyObject *r = PyObject_CallNoArgs(st->rand);
+    if (r == NULL) return -1.0;
+    double x = PyFloat_AsDouble(r);
+    Py_DECREF(r);
+    if (x == -1.0 && PyErr_Occurred()) return -1.0;
+    return x;
+}
+
+/* table.py's covered and adds */
+static long long covered(const State *st, int code, int weight) {
+    long long s = st->ends_sum - weight;
+    if (st->spinner >= 0 && code < 4 && st->arms == 1) s -= 2 * st->spinner;
+    return s;
+}
+
+static long long adds(const State *st, int v, int w) {
+    if (w == v) return st->shape == INLINE ? v : 2 * v;
+    return w;
+}
+
+static int open_slot(State *st, int code, int v, int kind, int weight) {
+    if (st->nopen >= MAX_OPEN) {
+        PyErr_SetString(PyExc_OverflowError, "too many open slots for the native playout");
+        return -1;
+    }
+    int i = st->nopen++;
+    st->code[i] = code; st->val[i] = v; st->kind[i] = kind; st->weight[i] = weight;
+    return 0;
+}
+
+/* table.py's attach of the tile (v, w) on the open slot at index i, then game.py's _place */
+static int place(State *st, int i, int w) {
+    int seat = st->turn;
+    int code = st->code[i], v = st->val[i], weight = st->weight[i];
+    int base = st->laid * 4, port = code & 3;
+    /* the slot is taken: the later ones keep their order (a dict's insertion order) */
+    for (int j = i + 1; j < st->nopen; j++) {
+        st->code[j - 1] = st->code[j]; st->val[j - 1] = st->val[j];
+        st->kind[j - 1] = st->kind[j]; st->weight[j - 1] = st->weight[j];
+    }
+    st->nopen--;
+    long long s = st->ends_sum - weight;
+    if (st->spinner >= 0 && code < 4) {
+        st->arms += 1;
+        if (st->arms == 2) {
+            s -= 2 * st->spinner;
+            st->spinner = -1;
+        }
+    }
+    if (w == v) {
+        if (st->shape == CROSS) {
+            int back = (port + 2) & 3;
+            for (int p = 0; p < 4; p++) {
+                if (p == port) {
+                    if (open_slot(st, base + p, v, SIDE, 0) < 0) return -1;
+                } else if (p != back) {
+                    if (open_slot(st, base + p, v, END, v) < 0) return -1;
+                }
+            }
+            s += 2 * v;
+        } else if (st->shape == INLINE) {
+            if (open_slot(st, base + port, v, END, v) < 0) return -1;
+            s += v;
+        } else {
+            if (open_slot(st, base + port, v, END, 2 * v) < 0) return -1;
+            s += 2 * v;
+        }
+    } else {
+        if (open_slot(st, base + port, w, END, w) < 0) return -1;
+        s += w;
+    }
+    st->ends_sum = s;
+    st->laid += 1;
+    st->bv[seat][v] ^= 1u << w;
+    if (v != w) st->bv[seat][w] ^= 1u << v;
+    st->count[seat] -= 1;
+    if (st->d > 0 && s % st->d == 0) st->scores[seat] += s / st->d;
+    st->passes = 0;
+    if (st->count[seat] == 0) {
+        st->over = 1; st->blocked = 0; st->out_seat = seat;
+    } else {
+        st->turn = next_seat(st, seat);
+    }
+    return 0;
+}
+
+/* the k-th placement in the generator's order (rollout.py's _place_nth) */
+static int place_nth(State *st, int k) {
+    const uint32_t *mine = st->bv[st->turn];
+    for (int i = 0; i < st->nopen; i++) {
+        uint32_t m = mine[st->val[i]];
+        if (!m) continue;
+        int c = popcount(m);
+        if (k >= c) { k -= c; continue; }
+        while (k) { m &= m - 1; k--; }
+        return place(st, i, lowest(m));
+    }
+    PyErr_SetString(PyExc_AssertionError, "a counted move was not found");
+    return -1;
+}
+
+/* nothing to place: game.py's _draw (with the stock's order) or _pass */
+static int draw_or_pass(State *st) {
+    int seat = st->turn;
+    if (st->stuck != PASS_ONLY && st->stock_count > st->keep) {
+        PyObject *tile = PyTuple_GetItem(st->order, (Py_ssize_t)st->stock_pos);
+        if (tile == NULL) return -1;
+        PyObject *ho = PyObject_GetAttrString(tile, "high");
+        if (ho == NULL) return -1;
+        PyObject *lo = PyObject_GetAttrString(tile, "low");
+        if (lo == NULL) { Py_DECREF(ho); return -1; }
+        long high = PyLong_AsLong(ho), low = PyLong_AsLong(lo);
+        Py_DECREF(ho); Py_DECREF(lo);
+        if (PyErr_Occurred()) return -1;
+        if (high < 0 || low < 0 || high > MAX_VALUE || low > MAX_VALUE) {
+            PyErr_SetString(PyExc_ValueError, "a stock tile outside the set");
+            return -1;
+        }
+        st->stock_count -= 1;
+        st->stock_pos += 1;
+        st->bv[seat][high] |= 1u << low;
+        st->bv[seat][low] |= 1u << high;
+        st->count[seat] += 1;
+        st->passes = 0;
+        if (st->stuck == DRAW_ONE) st->turn = next_seat(st, seat);
+        return 0;
+    }
+    st->passes += 1;
+    if (st->passes >= st->players) {
+        st->over = 1; st->blocked = 1; st->out_seat = -1;
+    } else {
+        st->turn = next_seat(st, seat);
+    }
+    return 0;
+}
+
+/* rollout.py's _fast_turn: greedy's best with probability greedy, else a random move */
+static int random_turn(State *st, double greedy) {
+    const uint32_t *mine = st->bv[st->turn];
+    int d = st->d, n = 0;
+    long long best_key = -1;
+    int best_i = -1, best_w = -1;
+    if (greedy > 0.0) {
+        for (int i = 0; i < st->nopen; i++) {
+            int v = st->val[i];
+            uint32_t m = mine[v];
+            if (!m) continue;
+            long long lead = covered(st, st->code[i], st->weight[i]);
+            while (m) {
+                int w = lowest(m);
+                m &= m - 1;
+                n++;
+                long long s = lead + adds(st, v, w);
+                long long pts = (d > 0 && s % d == 0) ? s / d : 0;
+                long long key = pts * 1024 + v + w;
+                if (key > best_key) { best_key = key; best_i = i; best_w = w; }
+            }
+        }
+    } else {
+        for (int i = 0; i < st->nopen; i++) n += popcount(mine[st->val[i]]);
+    }
+    if (n == 0) return draw_or_pass(st);
+    if (n > 1) {
+        int random_move = greedy <= 0.0;
+        if (!random_move) {
+            double r = draw_random(st);
+            if (r < 0.0) return -1;
+            random_move = r >= greedy;
+        }
+        if (random_move) {
+            double r = draw_random(st);
+            if (r < 0.0) return -1;
+            return place_nth(st, (int)(r * n));
+        }
+    }
+    if (best_i < 0) return place_nth(st, 0);
+    return place(st, best_i, best_w);
+}
+
+/* rollout.py's _smart_turn: the expert's main terms, the same keys in the same order */
+static int smart_turn(State *st, double explore, const int *partner, double spare) {
+    int seat = st->turn, d = st->d;
+    const uint32_t *mine = st->bv[seat];
+    int nxt = next_seat(st, seat);
+    const uint32_t *theirs = (nxt != partner[seat] && nxt != seat) ? st->bv[nxt] : NULL;
+    int n = 0;
+    uint64_t replies = 0;
+    for (int i = 0; i < st->nopen; i++) {
+        int v = st->val[i], weight = st->weight[i];
+        uint32_t m = mine[v];
+        if (m) n += popcount(m);
+        if (theirs != NULL) {
+            uint32_t bits = theirs[v];
+            while (bits) {
+                int w = lowest(bits);
+                bits &= bits - 1;
+                long long r = w == v ? 2 * v - weight : w - weight;
+                replies |= (uint64_t)1 << pymod(r, d);
+            }
+        }
+    }
+    if (n == 0) return draw_or_pass(st);
+    if (n == 1) return place_nth(st, 0);
+    if (explore > 0.0) {
+        double r = draw_random(st);
+        if (r < 0.0) return -1;
+        if (r < explore) {
+            double k = draw_random(st);
+            if (k < 0.0) return -1;
+            return place_nth(st, (int)(k * n));
+        }
+    }
+    long long base = st->ends_sum;
+    double scale = (double)base / d;
+    if (!(scale > 1.0)) scale = 1.0; /* max(1.0, base / d) */
+    double best_key = -1e18;
+    int best_i = -1, best_w = -1;
+    for (int i = 0; i < st->nopen; i++) {
+        int v = st->val[i];
+        uint32_t m = mine[v];
+        if (!m) continue;
+        long long lead = covered(st, st->code[i], st->weight[i]);
+        while (m) {
+            int w = lowest(m);
+            m &= m - 1;
+            long long s = lead + adds(st, v, w);
+            long long rest = s % d;
+            long long pts = rest == 0 ? s / d : 0;
+            double key = (double)pts + W_HEAVY * (double)(v + w);
+            if (w == v) {
+                if (pts == 0 && v % d == 0) key -= W_JOKER * scale;
+                int left = -1;
+                for (int h = 0; h < st->players; h++) left += popcount(st->bv[h][v]);
+                key += W_DOUBLE * scale / (1.0 + left / 3.0);
+            } else if (pts == 0 && (v - w) % d == 0) {
+                key -= W_JOKER * scale;
+            }
+            if (replies && ((replies >> (rest ? d - rest : 0)) & 1)) {
+                double ratio = (double)s / d;
+                key -= W_SPARE * spare * (ratio > 1.0 ? ratio : 1.0);
+            }
+            if (key > best_key) { best_key = key; best_i = i; best_w = w; }
+        }
+    }
+    return place(st, best_i, best_w);
+}
+
+/* ------------------------------------------------------------------ reading the game */
+
+static int get_long(PyObject *obj, const char *name, long long *out) {
+    PyObject *x = PyObject_GetAttrString(obj, name);
+    if (x == NULL) return -1;
+    long long v = PyLong_AsLongLong(x);
+    Py_DECREF(x);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+/* a small whole number field, refused (1: play it in Python) outside [lo, hi] */
+static int get_int(PyObject *obj, const char *name, int lo, int hi, int *out) {
+    long long v;
+    if (get_long(obj, name, &v) < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+        PyErr_Clear();
+        return 1;
+    }
+    if (v < lo || v > hi) return 1;
+    *out = (int)v;
+    return 0;
+}
+
+/* 0: read; 1: a game this file does not play (the caller plays on in Python); -1: error */
+static int load(State *st, PyObject *game) {
+    int rc;
+    PyObject *table = NULL, *open = NULL, *by_value = NULL, *scores = NULL, *x = NULL;
+#define INT(obj, name, lo, hi, dst) \
+    { int got_ = get_int(obj, name, lo, hi, dst); if (got_ != 0) { rc = got_; goto done; } }
+    rc = -1;
+    INT(game, "players", 1, MAX_SEATS, &st->players)
+    INT(game, "turn", 0, st->players - 1, &st->turn)
+    INT(game, "passes", 0, st->players, &st->passes)
+    INT(game, "divisor", 0, 1000000, &st->d)
+    INT(game, "_clockwise", 0, 1, &st->clockwise)
+    INT(game, "stuck", PASS_ONLY, DRAW_UNTIL, &st->stuck)
+    INT(game, "keep_in_stock", 0, 1 << 20, &st->keep)
+    int theresa, pending;
+    INT(game, "mother_theresa", 0, 0, &theresa)
+    INT(game, "pending", -1, -1, &pending)
+    x = PyObject_GetAttrString(game, "outcome");
+    if (x == NULL) goto done;
+    if (x != Py_None) { rc = 1; goto done; }
+    Py_CLEAR(x);
+    if (get_long(game, "stock_count", &st->stock_count) < 0) goto done;
+    if (get_long(game, "stock_pos", &st->stock_pos) < 0) goto done;
+    st->order = NULL;
+    x = PyObject_GetAttrString(game, "_order");
+    if (x == NULL || !PyTuple_Check(x)) goto done;
+    /* a draw with no order waits for its tile: Python's playout says so */
+    if (st->stuck != PASS_ONLY && st->stock_count > st->keep
+        && PyTuple_GET_SIZE(x) < st->stock_pos + st->stock_count) {
+        rc = 1;
+        goto done;
+    }
+    st->order = x; /* the game holds it while we play */
+    table = PyObject_GetAttrString(game, "table");
+    if (table == NULL) goto done;
+    INT(table, "shape", CROSS, SPINNER, &st->shape)
+    INT(table, "spinner", -1, MAX_VALUE, &st->spinner)
+    INT(table, "arms_taken", 0, 4, &st->arms)
+    if (get_long(table, "ends_sum", &st->ends_sum) < 0) goto done;
+    PyObject *placements = PyObject_GetAttrString(table, "placements");
+    if (placements == NULL) goto done;
+    st->laid = (int)PyObject_Length(placements);
+    Py_DECREF(placements);
+    if (st->laid < 0) goto done;
+    /* the slot rules of the first moves (table.py's slot_filter) stay in Python */
+    if (st->laid == 0 || (st->laid < 5 && (st->shape == CROSS || st->shape == SPINNER))) {
+        rc = 1;
+        goto done;
+    }
+    open = PyObject_GetAttrString(table, "open");
+    if (open == NULL || !PyDict_Check(open)) goto done;
+    st->nopen = 0;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(open, &pos, &key, &value)) {
+        if (st->nopen >= MAX_OPEN || !PyTuple_Check(value) || PyTuple_GET_SIZE(value) != 3) {
+            rc = 1;
+            goto done;
+        }
+        long code = PyLong_AsLong(key);
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(value, 0));
+        long kind = PyLong_AsLong(PyTuple_GET_ITEM(value, 1));
+        long weight = PyLong_AsLong(PyTuple_GET_ITEM(value, 2));
+        if (PyErr_Occurred()) goto done;
+        if (v < 0 || v > MAX_VALUE || code < 0 || code > (1L << 28)) { rc = 1; goto done; }
+        int i = st->nopen++;
+        st->code[i] = (int)code; st->val[i] = (int)v; st->kind[i] = (int)kind;
+        st->weight[i] = (int)weight;
+    }
+    by_value = PyObject_GetAttrString(game, "by_value");
+    scores = PyObject_GetAttrString(game, "scores");
+    if (by_value == NULL || scores == NULL || !PyList_Check(by_value) || !PyList_Check(scores))
+        goto done;
+    if (PyList_GET_SIZE(by_value) != st->players || PyList_GET_SIZE(scores) != st->players) {
+        rc = 1;
+        goto done;
+    }
+    for (int seat = 0; seat < st->players; seat++) {
+        PyObject *row = PyList_GET_ITEM(by_value, seat);
+        if (!PyList_Check(row) || PyList_GET_SIZE(row) > MAX_VALUE + 1) { rc = 1; goto done; }
+        Py_ssize_t width = PyList_GET_SIZE(row);
+        int bits = 0, doubles = 0;
+        for (int v = 0; v <= MAX_VALUE; v++) {
+            uint32_t m = 0;
+            if (v < width) {
+                unsigned long long u = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(row, v));
+                if (u == (unsigned long long)-1 && PyErr_Occurred()) goto done;
+                if (u >> (MAX_VALUE + 1)) { rc = 1; goto done; }
+                m = (uint32_t)u;
+            }
+            st->bv[seat][v] = m;
+            bits += popcount(m);
+            doubles += (m >> v) & 1;
+        }
+        st->count[seat] = (bits + doubles) / 2; /* a tile is two bits, a double one */
+        long long sc = PyLong_AsLongLong(PyList_GET_ITEM(scores, seat));
+        if (sc == -1 && PyErr_Occurred()) goto done;
+        st->scores[seat] = sc;
+    }
+    st->over = 0;
+    rc = 0;
+done:
+#undef INT
+    if (rc != 0) Py_XDECREF(x);
+    Py_XDECREF(table);
+    Py_XDECREF(open);
+    Py_XDECREF(by_value);
+    Py_XDECREF(scores);
+    if (rc == 1 && PyErr_Occurred()) rc = -1;
+    return rc;
+}
+
+/* what the end's scoring needs: (points, pips left, blocked, the seat that went out or -1) */
+static PyObject *result(const State *st) {
+    PyObject *points = PyList_New(st->players), *pips = PyList_New(st->players);
+    if (points == NULL || pips == NULL) goto fail;
+    for (int seat = 0; seat < st->players; seat++) {
+        long long total = 0;
+        for (int v = 0; v <= MAX_VALUE; v++) {
+            uint32_t m = st->bv[seat][v] & ((2u << v) - 1); /* each tile once: w <= v */
+            while (m) {
+                total += v + lowest(m);
+                m &= m - 1;
+            }
+        }
+        PyObject *p = PyLong_FromLongLong(st->scores[seat]);
+        PyObject *q = PyLong_FromLongLong(total);
+        if (p == NULL || q == NULL) { Py_XDECREF(p); Py_XDECREF(q); goto fail; }
+        PyList_SET_ITEM(points, seat, p);
+        PyList_SET_ITEM(pips, seat, q);
+    }
+    return Py_BuildValue("(NNOi)", points, pips, st->blocked ? Py_True : Py_False, st->out_seat);
+fail:
+    Py_XDECREF(points);
+    Py_XDECREF(pips);
+    return NULL;
+}
+
+static PyObject *finish(PyObject *module, PyObject *args) {
+    PyObject *game, *rand, *partner_list;
+    int policy;
+    double param, spare;
+    if (!PyArg_ParseTuple(args, "OOidO!d", &game, &rand, &policy, &param, &PyList_Type,
+                          &partner_list, &spare))
+        return NULL;
+    State *st = PyMem_Malloc(sizeof(State));
+    if (st == NULL) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    int rc = load(st, game);
+    if (rc != 0) {
+        PyMem_Free(st);
+        if (rc < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    int partner[MAX_SEATS];
+    for (int i = 0; i < st->players; i++) {
+        long p = i < PyList_GET_SIZE(partner_list)
+            ? PyLong_AsLong(PyList_GET_ITEM(partner_list, i)) : -1;
+        if (p == -1 && PyErr_Occurred()) goto end;
+        partner[i] = (int)p;
+    }
+    if (policy == SMART && (st->d < 1 || st->d > MAX_DIVISOR)) {
+        out = Py_None;
+        Py_INCREF(out);
+        goto end;
+    }
+    st->rand = rand;
+    while (!st->over) {
+        int err = policy == SMART ? smart_turn(st, param, partner, spare)
+                                  : random_turn(st, param);
+        if (err < 0) goto end;
+    }
+    out = result(st);
+end:
+    Py_XDECREF(st->order);
+    PyMem_Free(st);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"finish", finish, METH_VARARGS,
+     "finish(game, rand, policy, param, partner, spare): play the hand to its end on a copy "
+     "of its state (policy 0: rollout.playout with greedy=param; 1: smart_playout with "
+     "explore=param) and return (points, pips, blocked, out_seat), or None for a game "
+     "played in Python."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "fido.engine._core",
+    "The rollouts' playouts in C (fido.engine.rollout hands them over).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
