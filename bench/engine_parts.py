@@ -154,7 +154,10 @@ def main() -> None:
         for tree in trees:
             results[tree].append(run_tree(tree))
         print(f"run {r + 1}/{args.runs} done; load {os.getloadavg()[0]:.2f}", flush=True)
-    units = {"deal": "deals", "sample": "worlds", "search": "decisions"}
+    units = {
+        "deal": "deals", "greedy": "playouts", "smart": "playouts", "sample": "worlds",
+        "search": "decisions",
+    }  # fmt: skip
     header = f"{'workload':34} {'this tree':>14}"
     if args.against:
         header += f" {'against':>14} {'ratio':>7}"
