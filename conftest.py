@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from importlib.abc import MetaPathFinder
 from importlib.machinery import (
     BYTECODE_SUFFIXES,
     EXTENSION_SUFFIXES,
@@ -22,6 +23,15 @@ from importlib.machinery import (
     SourceFileLoader,
     SourcelessFileLoader,
 )
+
+
+class _WithoutC(MetaPathFinder):
+    """The C playouts have no Python source: the pure engine is without them."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if name == "fido.engine._core":
+            raise ModuleNotFoundError("the pure engine has no C playouts", name=name)
+
 
 if os.environ.get("FIDO_FORCE_PURE"):
     sys.path_hooks.insert(
@@ -33,8 +43,7 @@ if os.environ.get("FIDO_FORCE_PURE"):
         ),
     )
     sys.path_importer_cache.clear()
-    # the C playouts have no Python source: the pure engine is without them
-    sys.modules["fido.engine._core"] = None  # type: ignore[assignment]
+    sys.meta_path.insert(0, _WithoutC())
 
 # fido.engine's modules that setup.py compiles
 COMPILED_MODULES = ("table", "game", "results", "movegen", "rollout", "dealing", "plan")

@@ -14,6 +14,7 @@ import os
 import random
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -128,6 +129,23 @@ def test_the_extension_refuses_what_is_not_a_game() -> None:
         game.push(game.legal_moves()[0])
     game.by_value[0][0] = 1 << 40  # not a hand of this set: left to Python
     assert _core.finish(game, random.random, 1, 0.1, [-1] * 4, 1.0) is None
+    # a look-alike whose fields are of other types: declined, not misread
+    fields = ("players", "turn", "passes", "divisor", "_clockwise", "stuck", "keep_in_stock",
+              "mother_theresa", "pending", "outcome", "stock_count", "stock_pos", "_order",
+              "table", "by_value", "scores")  # fmt: skip
+    like = SimpleNamespace(**{name: getattr(game, name) for name in fields})
+    assert _core.finish(like, random.random, 1, 0.1, [-1] * 4, 1.0) is None  # the bad hand
+    good = like.by_value = [row.copy() for row in game.by_value]
+    good[0][0] = 0
+    assert _core.finish(like, random.random, 1, 0.1, [-1] * 4, 1.0) is not None
+    for name, other in (("_order", list(game._order)), ("by_value", tuple(like.by_value)),
+                        ("scores", "0000"), ("divisor", 10**30), ("players", 0)):  # fmt: skip
+        setattr(like, name, other)
+        assert _core.finish(like, random.random, 1, 0.1, [-1] * 4, 1.0) is None, name
+        setattr(like, name, good if name == "by_value" else getattr(game, name))
+    like.table = SimpleNamespace(**{k: getattr(game.table, k) for k in ("shape", "spinner",
+                                 "arms_taken", "ends_sum", "placements")}, open=[])  # fmt: skip
+    assert _core.finish(like, random.random, 1, 0.1, [-1] * 4, 1.0) is None
     not_a_number: Any = "x".upper  # a random() that answers text
     assert _core.finish(game, not_a_number, 0, 0.5, [], 1.0) is None
     game.by_value[0][0] = 0

@@ -49,6 +49,7 @@ def tree() -> dict[str, set[str]]:
         if "migrations" in package.split("/"):
             continue
         names = {p.stem for p in folder.glob("*.py") if not p.stem.startswith("__")}
+        names |= {p.name for p in folder.glob("*.c")}  # C sources, named with their suffix
         names |= {f"{d.name}/" for d in folder.iterdir() if d.is_dir()
                   and not (d / "__init__.py").exists() and d.name != "__pycache__"}
         names |= {f"{d.name}/" for d in folder.iterdir()

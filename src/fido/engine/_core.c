@@ -28,9 +28,9 @@
 #define MAX_OPEN 1024 /* slots open at once: at most 3 per tile of double-21 (253 tiles) */
 #define MAX_DIVISOR 63 /* the smart policy's residues fit one 64-bit mask */
 
-/* table.py's layouts and slot kinds, movegen.py's stuck rules, the policies */
+/* table.py's layouts, movegen.py's stuck rules, the policies (a slot's kind, end or
+ * side, is not kept: what the rollouts need of it is its weight, 0 for a side) */
 enum { CROSS = 0, INLINE = 1, LINE = 2, SPINNER = 3 };
-enum { END = 0, SIDE = 1 };
 enum { PASS_ONLY = 0, DRAW_ONE = 1, DRAW_UNTIL = 2, DRAW_FREE = 3 };
 enum { RANDOM = 0, SMART = 1 };
 
@@ -45,7 +45,7 @@ typedef struct {
     long long ends_sum;
     int spinner, arms;
     int nopen;
-    int code[MAX_OPEN], val[MAX_OPEN], kind[MAX_OPEN], weight[MAX_OPEN];
+    int code[MAX_OPEN], val[MAX_OPEN], weight[MAX_OPEN];
     uint32_t bv[MAX_SEATS][MAX_VALUE + 1]; /* per seat, per value v: the w with v-w in hand */
     int count[MAX_SEATS];                  /* tiles in each hand */
     long long scores[MAX_SEATS];
@@ -86,13 +86,13 @@ static long long adds(const State *st, int v, int w) {
     return w;
 }
 
-static int open_slot(State *st, int code, int v, int kind, int weight) {
+static int open_slot(State *st, int code, int v, int weight) {
     if (st->nopen >= MAX_OPEN) {
         PyErr_SetString(PyExc_OverflowError, "too many open slots for the native playout");
         return -1;
     }
     int i = st->nopen++;
-    st->code[i] = code; st->val[i] = v; st->kind[i] = kind; st->weight[i] = weight;
+    st->code[i] = code; st->val[i] = v; st->weight[i] = weight;
     return 0;
 }
 
@@ -104,7 +104,7 @@ static int place(State *st, int i, int w) {
     /* the slot is taken: the later ones keep their order (a dict's insertion order) */
     for (int j = i + 1; j < st->nopen; j++) {
         st->code[j - 1] = st->code[j]; st->val[j - 1] = st->val[j];
-        st->kind[j - 1] = st->kind[j]; st->weight[j - 1] = st->weight[j];
+        st->weight[j - 1] = st->weight[j];
     }
     st->nopen--;
     long long s = st->ends_sum - weight;
@@ -120,21 +120,21 @@ static int place(State *st, int i, int w) {
             int back = (port + 2) & 3;
             for (int p = 0; p < 4; p++) {
                 if (p == port) {
-                    if (open_slot(st, base + p, v, SIDE, 0) < 0) return -1;
+                    if (open_slot(st, base + p, v, 0) /* the free side */ < 0) return -1;
                 } else if (p != back) {
-                    if (open_slot(st, base + p, v, END, v) < 0) return -1;
+                    if (open_slot(st, base + p, v, v) < 0) return -1;
                 }
             }
             s += 2 * v;
         } else if (st->shape == INLINE) {
-            if (open_slot(st, base + port, v, END, v) < 0) return -1;
+            if (open_slot(st, base + port, v, v) < 0) return -1;
             s += v;
         } else {
-            if (open_slot(st, base + port, v, END, 2 * v) < 0) return -1;
+            if (open_slot(st, base + port, v, 2 * v) < 0) return -1;
             s += 2 * v;
         }
     } else {
-        if (open_slot(st, base + port, w, END, w) < 0) return -1;
+        if (open_slot(st, base + port, w, w) < 0) return -1;
         s += w;
     }
     st->ends_sum = s;
@@ -363,7 +363,8 @@ static int load(State *st, PyObject *game) {
     if (get_long(game, "stock_pos", &st->stock_pos) < 0) goto done;
     st->order = NULL;
     x = PyObject_GetAttrString(game, "_order");
-    if (x == NULL || !PyTuple_Check(x)) goto done;
+    if (x == NULL) goto done;
+    if (!PyTuple_Check(x)) { rc = 1; goto done; }
     /* a draw with no order waits for its tile: Python's playout says so */
     if (st->stuck != PASS_ONLY && st->stock_count > st->keep
         && PyTuple_GET_SIZE(x) < st->stock_pos + st->stock_count) {
@@ -388,7 +389,8 @@ static int load(State *st, PyObject *game) {
         goto done;
     }
     open = PyObject_GetAttrString(table, "open");
-    if (open == NULL || !PyDict_Check(open)) goto done;
+    if (open == NULL) goto done;
+    if (!PyDict_Check(open)) { rc = 1; goto done; }
     st->nopen = 0;
     Py_ssize_t pos = 0;
     PyObject *key, *value;
@@ -399,18 +401,17 @@ static int load(State *st, PyObject *game) {
         }
         long code = PyLong_AsLong(key);
         long v = PyLong_AsLong(PyTuple_GET_ITEM(value, 0));
-        long kind = PyLong_AsLong(PyTuple_GET_ITEM(value, 1));
         long weight = PyLong_AsLong(PyTuple_GET_ITEM(value, 2));
         if (PyErr_Occurred()) goto done;
         if (v < 0 || v > MAX_VALUE || code < 0 || code > (1L << 28)) { rc = 1; goto done; }
         int i = st->nopen++;
-        st->code[i] = (int)code; st->val[i] = (int)v; st->kind[i] = (int)kind;
+        st->code[i] = (int)code; st->val[i] = (int)v;
         st->weight[i] = (int)weight;
     }
     by_value = PyObject_GetAttrString(game, "by_value");
     scores = PyObject_GetAttrString(game, "scores");
-    if (by_value == NULL || scores == NULL || !PyList_Check(by_value) || !PyList_Check(scores))
-        goto done;
+    if (by_value == NULL || scores == NULL) goto done;
+    if (!PyList_Check(by_value) || !PyList_Check(scores)) { rc = 1; goto done; }
     if (PyList_GET_SIZE(by_value) != st->players || PyList_GET_SIZE(scores) != st->players) {
         rc = 1;
         goto done;

@@ -9,7 +9,9 @@ import { Effects, eventName } from "./effects.js";
 import { nt, num, t } from "./i18n.js";
 import { TurnSignals } from "./signals.js";
 import { TableSocket } from "./table_socket.js";
-import { followNext, matchNote, matchOverText, renderAgain, renderMatch, teamRows } from "./table_match.js";
+import {
+  followNext, goToTable, matchNote, matchOverText, renderAgain, renderMatch, teamRows,
+} from "./table_match.js";
 import { applyMessage, dropPending, newState, startMove } from "./table_state.js";
 import {
   describe as describeAs, el, listOf, maxPipsOf, moveText, ordinal, pointsText, personName, scored,
@@ -911,7 +913,7 @@ async function askAgain(bots, yes = true) {
     });
     const body = await answer.json().catch(() => null);
     if (!answer.ok) showAlert((body && body.error && body.error.message) || t("refused"));
-    else if (body && body.next) location.assign(`/tables/${encodeURIComponent(body.next)}`);
+    else if (body && body.next) goToTable(body.next);
   } catch (e) {
     showAlert(t("Not connected: wait a moment, the page reconnects by itself."));
   } finally {

@@ -148,9 +148,19 @@ export function matchNote(e, seatName, table) {
   return null;
 }
 
+let leavingFor = null;
+
+/** The page goes on to table `id`, once: the socket's `next` event and the answer to
+ * her yes both name it, and a second navigation would abort the first. */
+export function goToTable(id) {
+  if (leavingFor !== null) return;
+  leavingFor = id;
+  location.assign(`/tables/${encodeURIComponent(id)}`);
+}
+
 /** A `next` event as it happens: the page goes on to that table. */
 export function followNext(e, catchingUp) {
-  if (e.kind === KIND.NEXT && !catchingUp && e.table) location.assign(`/tables/${encodeURIComponent(e.table)}`);
+  if (e.kind === KIND.NEXT && !catchingUp && e.table) goToTable(e.table);
 }
 
 /**
