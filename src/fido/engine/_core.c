@@ -1,8 +1,8 @@
 /* fido.engine._core: the rollouts' playouts in C, for the searches that spend them.
  *
  * A search (search, champion, the analysis) plays thousands of sampled worlds to their
- * end and reads only the outcome. fido.engine.rollout's finish_* functions hand such a
- * world here once every turn left is a "fast turn" (rollout.py's _fast_turn and
+ * end and reads only the outcome. fido.engine.rollout's playout_outcome and smart_outcome
+ * hand such a world here once every turn left is a "fast turn" (rollout.py's _fast_turn and
  * _smart_turn: plain placements on open slots, no slot rule, no Mother Theresa, no
  * drawing beside placing, a divisor or no scoring). This file plays the rest of the hand
  * on machine integers (the hands by value as bitmasks, the open slots as arrays) and
@@ -50,7 +50,7 @@ typedef struct {
     int count[MAX_SEATS];                  /* tiles in each hand */
     long long scores[MAX_SEATS];
     long long stock_count, stock_pos;
-    PyObject *order; /* the stock's drawing order (a tuple of tiles), borrowed */
+    PyObject *order; /* the stock's drawing order (a tuple of tiles), held while playing */
     PyObject *rand;  /* the generator's random(), borrowed */
     int over, blocked, out_seat;
 } State;
