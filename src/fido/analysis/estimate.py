@@ -207,9 +207,9 @@ def evaluate(
             world_no += 1
             for i in alive:
                 mg = fn = 0.0
+                g = world.copy()  # play_on leaves it as it is: one copy serves every die
+                g.push(moves[i])
                 for d in dice:
-                    g = world.copy()
-                    g.push(moves[i])
                     out = play_on(g, d, policy)
                     mg += margin(out, seat)
                     fn += side_final(out, seat)

@@ -148,13 +148,13 @@ export function matchNote(e, seatName, table) {
   return null;
 }
 
-let leavingFor = null;
+let leaving = false;
 
 /** The page goes on to table `id`, once: the socket's `next` event and the answer to
  * her yes both name it, and a second navigation would abort the first. */
 export function goToTable(id) {
-  if (leavingFor !== null) return;
-  leavingFor = id;
+  if (leaving) return;
+  leaving = true;
   location.assign(`/tables/${encodeURIComponent(id)}`);
 }
 
