@@ -258,7 +258,8 @@ def test_the_next_persons_analysis_does_not_wait_behind_one_address(store_url: s
     analyses one address's guests asked for first, those still waiting when she asks end
     after hers (but the one in the worker then, which may end first); in the order asked,
     hers would end after all of them."""
-    play = replace(QUICK_ANALYSES, analysis_samples=600)  # each analysis takes a while
+    # each analysis takes a while (600 worlds a decision did before the playouts ran in C)
+    play = replace(QUICK_ANALYSES, analysis_samples=2400)
     with live_server(store_url, play=play) as base:
         crowd = []
         for _ in range(2):
