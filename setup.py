@@ -34,7 +34,7 @@ if not os.environ.get("FIDO_PURE"):
         Extension(
             "fido.engine._core",
             ["src/fido/engine/_core.c"],
-            extra_compile_args=["-O2", "-ffp-contract=off"],
+            extra_compile_args=["-O3", "-ffp-contract=off"],
         )
     )
 

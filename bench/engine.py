@@ -5,7 +5,9 @@
 Every contestant plays random games (a uniformly random legal move each turn,
 from a seeded ``random.Random``, through each engine's public API) in
 interleaved repetitions, so machine noise hits all of them alike; the figures
-are medians over the repetitions. Peers (``pip install -e '.[bench]'``):
+are medians over the repetitions, of CPU time (``time.process_time``: the
+issue's measure, which another process's load does not inflate). Peers
+(``pip install -e '.[bench]'``):
 
 * 4-player team Block, double-six: fido's ``block`` against the ``dominoes``
   package (6.1.0) on its own game;
@@ -47,7 +49,7 @@ def fido_playouts(rules_text: str, players: int) -> Playout:
         rng = random.Random(seed)
         choice = rng.choice
         placements = 0
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(games):
             game = Game.new(rules, players, rng=rng)
             push = game.push
@@ -57,7 +59,7 @@ def fido_playouts(rules_text: str, players: int) -> Playout:
                 push(move)
                 if move.__class__ is Placement:
                     placements += 1
-        return games, placements, time.perf_counter() - start
+        return games, placements, time.process_time() - start
 
     return run
 
@@ -73,10 +75,10 @@ def mid_game(rules_text: str, players: int, seed: int = 1) -> Game:
 
 
 def time_per_call(fn: Callable[[], object], calls: int) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(calls):
         fn()
-    return (time.perf_counter() - start) / calls
+    return (time.process_time() - start) / calls
 
 
 def copy_costs() -> list[tuple[str, float]]:

@@ -5,7 +5,8 @@ Peers (optional; install them separately, e.g. ``pip install dominoes==6.1.0 ope
 * ``dominoes`` (PyPI, 6.1.0): 4-player team Block, double-six set.
 * OpenSpiel (PyPI ``open-spiel``): ``python_block_dominoes``, 2-player Block, double-six.
 
-Peer packages are imported inside the functions, so importing this module never
+Times are CPU seconds of this process (``time.process_time``), as bench/engine.py
+reports them. Peer packages are imported inside the functions, so importing this module never
 fails when they are missing.
 """
 
@@ -27,7 +28,7 @@ def dominoes_playouts(games: int, seed: int) -> tuple[int, int, float]:
 
     rng = random.Random(seed)
     placements = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(games):
         # Game.new() deals with the module-level `random.shuffle`, which cannot be
         # seeded per call.  We therefore do exactly what Game.new(starting_player=0)
@@ -45,7 +46,7 @@ def dominoes_playouts(games: int, seed: int) -> tuple[int, int, float]:
         while game.result is None:
             game.make_move(*rng.choice(game.valid_moves))
             placements += 1
-    return games, placements, time.perf_counter() - start
+    return games, placements, time.process_time() - start
 
 
 def openspiel_playouts(games: int, seed: int) -> tuple[int, int, float]:
@@ -61,7 +62,7 @@ def openspiel_playouts(games: int, seed: int) -> tuple[int, int, float]:
     # each game is a fresh new_initial_state() (timed).
     game = pyspiel.load_game("python_block_dominoes")
     placements = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -76,7 +77,7 @@ def openspiel_playouts(games: int, seed: int) -> tuple[int, int, float]:
                 # can play, so every player action is one tile placement.
                 state.apply_action(rng.choice(state.legal_actions()))
                 placements += 1
-    return games, placements, time.perf_counter() - start
+    return games, placements, time.process_time() - start
 
 
 if __name__ == "__main__":

@@ -1,4 +1,11 @@
-/* fido.engine._core: the rollouts' playouts in C, for the searches that spend them.
+/* fido.engine._core: the engine's hot loops in C, where its users spend.
+ *
+ * Three parts, each the second writing of rules the Python modules hold, which stay the
+ * reference and what the pure build (FIDO_PURE=1) plays:
+ * - finish: the searches' playouts (below);
+ * - Kernel: a fresh FIDO deal played while only its legal moves and pushes are asked for
+ *   (game.py's fast path; tests/engine/test_kernel.py plays both side by side);
+ * - deal: dealing.py's shuffle and hands for one deal.
  *
  * A search (search, champion, the analysis) plays thousands of sampled worlds to their
  * end and reads only the outcome. fido.engine.rollout's playout_outcome and smart_outcome
@@ -22,6 +29,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 #define MAX_VALUE 21 /* the largest FIDO set, double-21; larger custom sets stay in Python */
 #define MAX_SEATS 16
@@ -55,7 +63,12 @@ typedef struct {
     int over, blocked, out_seat;
 } State;
 
-static int popcount(uint32_t m) { return __builtin_popcount(m); }
+/* bits set (inline: __builtin_popcount is a library call without a popcnt flag) */
+static inline int popcount(uint32_t m) {
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (int)((((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
 static int lowest(uint32_t m) { return __builtin_ctz(m); }
 static long long pymod(long long a, long long d) { long long r = a % d; return r < 0 ? r + d : r; }
 
@@ -95,6 +108,8 @@ static int open_slot(State *st, int code, int v, int weight) {
     st->code[i] = code; st->val[i] = v; st->weight[i] = weight;
     return 0;
 }
+
+static int placed(State *st, int seat, int v, int w, long long s);
 
 /* table.py's attach of the tile (v, w) on the open slot at index i, then game.py's _place */
 static int place(State *st, int i, int w) {
@@ -137,6 +152,11 @@ static int place(State *st, int i, int w) {
         if (open_slot(st, base + port, w, w) < 0) return -1;
         s += w;
     }
+    return placed(st, seat, v, w, s);
+}
+
+/* game.py's _place once the table took the tile (v, w) of seat and its sum is s */
+static int placed(State *st, int seat, int v, int w, long long s) {
     st->ends_sum = s;
     st->laid += 1;
     st->bv[seat][v] ^= 1u << w;
@@ -518,12 +538,418 @@ end:
     return out;
 }
 
+/* ------------------------------------------------------------------ the game's kernel
+ *
+ * A game dealt fresh (Game.new, Game.from_deal) on a FIDO table (the cross layout, no
+ * Mother Theresa, no drawing beside placing, a divisor or no scoring, the stock's
+ * order held) is played on this state while nobody asks for more than its legal moves,
+ * the move to make and whose turn it is: game.py's legal_moves and push hand them here.
+ * The moves made are kept; the first time anything else is read, game.py plays them
+ * again in Python (Game._sync) and goes on there, so the Python state stays the one
+ * that everything else reads. The legal moves are the same objects, in the same order,
+ * as movegen.generate's (the interned rows, the opening placement, DRAW or PASS);
+ * tests/engine/test_native.py plays both side by side.
+ */
+
+/* tiles.py's tile ids: tile a-b (a >= b) is a * (a + 1) / 2 + b in every set */
+#define MAX_TILES ((MAX_VALUE + 1) * (MAX_VALUE + 2) / 2)
+static int TILE_HIGH[MAX_TILES], TILE_LOW[MAX_TILES];
+static int pair_id(int v, int w) { return v >= w ? v * (v + 1) / 2 + w : w * (w + 1) / 2 + v; }
+
+typedef struct {
+    PyObject_HEAD
+    State st;
+    PyObject *moves;   /* the moves made, in order (the canonical objects) */
+    PyObject *rows;    /* movegen._ROWS: rows[slot code][tile id] is that placement */
+    PyObject *grow;    /* grow(codes, dominoes): makes rows[0 .. codes - 1] hold every tile */
+    PyObject *dominoes;
+    PyObject *opening; /* the opening placement */
+    PyObject *draw, *pass;
+    int opening_value; /* the opening double's number */
+    int tiles;         /* tiles in the set */
+} Kernel;
+
+static void kernel_dealloc(Kernel *k) {
+    Py_XDECREF(k->st.order);
+    Py_XDECREF(k->moves);
+    Py_XDECREF(k->rows);
+    Py_XDECREF(k->grow);
+    Py_XDECREF(k->dominoes);
+    Py_XDECREF(k->opening);
+    Py_XDECREF(k->draw);
+    Py_XDECREF(k->pass);
+    Py_TYPE(k)->tp_free((PyObject *)k);
+}
+
+/* the cross layout's opening double (table.py's place with code -1), then _place */
+static int open_table(State *st, int v) {
+    int seat = st->turn;
+    if (open_slot(st, 0, v, 0) < 0 || open_slot(st, 1, v, v) < 0
+        || open_slot(st, 2, v, 0) < 0 || open_slot(st, 3, v, v) < 0)
+        return -1;
+    return placed(st, seat, v, v, 2 * (long long)v);
+}
+
+/* whether open slot i may take a tile now: the second tile goes on a side of the
+ * opening double (table.py's slot_filter; on the cross its sides are ports n and s) */
+static int slot_allowed(const State *st, int i) {
+    return st->laid != 1 || (st->code[i] & 1) == 0;
+}
+
+/* the interned rows grown to cover this table: rows[code] for every open slot's code */
+static int ensure_rows(Kernel *k) {
+    Py_ssize_t codes = 4 * (Py_ssize_t)k->st.laid;
+    if (codes == 0) return 0;
+    if (PyList_GET_SIZE(k->rows) < codes
+        || PyList_GET_SIZE(PyList_GET_ITEM(k->rows, 0)) < k->tiles) {
+        PyObject *r = PyObject_CallFunction(k->grow, "nO", codes, k->dominoes);
+        if (r == NULL) return -1;
+        Py_DECREF(r);
+        if (PyList_GET_SIZE(k->rows) < codes) {
+            PyErr_SetString(PyExc_ValueError, "the interned placements do not cover this table");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* rows[code], checked: the rows are trusted no further than their shape */
+static PyObject *row_of(Kernel *k, int code) {
+    PyObject *row = PyList_GET_ITEM(k->rows, code);
+    if (!PyList_Check(row) || PyList_GET_SIZE(row) < k->tiles) {
+        PyErr_SetString(PyExc_ValueError, "the interned placements do not cover this table");
+        return NULL;
+    }
+    return row;
+}
+
+/* how many placements the seat to move has (the cross's second tile: on a side) */
+static Py_ssize_t count_placements(const State *st) {
+    const uint32_t *mine = st->bv[st->turn];
+    Py_ssize_t n = 0;
+    for (int i = 0; i < st->nopen; i++) {
+        if (slot_allowed(st, i)) n += popcount(mine[st->val[i]]);
+    }
+    return n;
+}
+
+static int draws(const State *st) {
+    return st->stuck != PASS_ONLY && st->stock_count > st->keep;
+}
+
+static PyObject *one_move(PyObject *move) {
+    PyObject *list = PyList_New(1);
+    if (list != NULL) {
+        Py_INCREF(move);
+        PyList_SET_ITEM(list, 0, move);
+    }
+    return list;
+}
+
+/* legal() -> a new list of the legal moves, in movegen.generate's order: the opening
+ * placement alone, else the placements by open slot (in the order opened) and by tile,
+ * else DRAW or PASS */
+static PyObject *kernel_legal(Kernel *k, PyObject *unused) {
+    State *st = &k->st;
+    if (st->over) return PyList_New(0);
+    if (st->laid == 0) return one_move(k->opening);
+    if (ensure_rows(k) < 0) return NULL;
+    Py_ssize_t n = count_placements(st);
+    if (n == 0) return one_move(draws(st) ? k->draw : k->pass);
+    PyObject *list = PyList_New(n);
+    if (list == NULL) return NULL;
+    const uint32_t *mine = st->bv[st->turn];
+    n = 0;
+    for (int i = 0; i < st->nopen; i++) {
+        int v = st->val[i];
+        uint32_t m = mine[v];
+        if (!m || !slot_allowed(st, i)) continue;
+        PyObject *row = row_of(k, st->code[i]);
+        if (row == NULL) { Py_DECREF(list); return NULL; }
+        while (m) {
+            PyObject *move = PyList_GET_ITEM(row, pair_id(v, lowest(m)));
+            m &= m - 1;
+            Py_INCREF(move);
+            PyList_SET_ITEM(list, n++, move);
+        }
+    }
+    return list;
+}
+
+/* a Tile's id, from a cache by address (tiles are interned and live as long as the
+ * process; the cache holds a reference to each anyway); -1 for no tile of a set here */
+#define TILE_CACHE 1024
+static PyObject *tile_keys[TILE_CACHE];
+static int tile_ids[TILE_CACHE];
+static int tiles_cached;
+static PyObject *ID_NAME;
+
+static int tile_id_of(PyObject *tile) {
+    size_t h = ((uintptr_t)tile >> 4) & (TILE_CACHE - 1);
+    while (tile_keys[h] != NULL) {
+        if (tile_keys[h] == tile) return tile_ids[h];
+        h = (h + 1) & (TILE_CACHE - 1);
+    }
+    PyObject *x = PyObject_GetAttr(tile, ID_NAME);
+    if (x == NULL) { PyErr_Clear(); return -1; }
+    long id = PyLong_Check(x) ? PyLong_AsLong(x) : -1;
+    Py_DECREF(x);
+    if (id == -1 && PyErr_Occurred()) PyErr_Clear();
+    if (id < 0 || id >= MAX_TILES) return -1;
+    if (tiles_cached < TILE_CACHE / 2) {
+        Py_INCREF(tile);
+        tile_keys[h] = tile;
+        tile_ids[h] = (int)id;
+        tiles_cached++;
+    }
+    return (int)id;
+}
+
+/* push(move) -> the seat to move next; -1 when the hand ends; -2 when the move is not
+ * one of the legal moves, or not one this reads (game.py then goes on in Python, which
+ * explains a refusal); -3 when the hand was over. The move made is the legal one equal
+ * to `move` (movegen's interned object), as game.py's push keeps it. */
+static PyObject *kernel_push(Kernel *k, PyObject *move) {
+    State *st = &k->st;
+    if (st->over) return PyLong_FromLong(-3);
+    if (ensure_rows(k) < 0) return NULL;
+    PyObject *made = NULL;
+    int at = -1, other = -1;
+    if (move == k->draw || move == k->pass) {
+        if (st->laid > 0 && count_placements(st) == 0 && (move == k->draw) == draws(st))
+            made = move;
+    } else if (Py_TYPE(move) == Py_TYPE(k->opening) && PyTuple_GET_SIZE(move) == 3) {
+        PyObject *tile = PyTuple_GET_ITEM(move, 0);
+        long anchor = PyLong_Check(PyTuple_GET_ITEM(move, 1))
+            ? PyLong_AsLong(PyTuple_GET_ITEM(move, 1)) : -2;
+        long port = PyLong_Check(PyTuple_GET_ITEM(move, 2))
+            ? PyLong_AsLong(PyTuple_GET_ITEM(move, 2)) : -2;
+        if (PyErr_Occurred()) { /* out of range: no move of this game */
+            PyErr_Clear();
+            anchor = port = -2;
+        }
+        if (st->laid == 0) {
+            if (anchor == -1 && port == -1 && tile == PyTuple_GET_ITEM(k->opening, 0))
+                made = k->opening;
+        } else if (anchor >= 0 && anchor < st->laid && port >= 0 && port <= 3
+                   && Py_TYPE(tile) == Py_TYPE(PyTuple_GET_ITEM(k->opening, 0))) {
+            int id = tile_id_of(tile), code = (int)(anchor * 4 + port);
+            for (int i = 0; id >= 0 && id < k->tiles && i < st->nopen; i++) {
+                if (st->code[i] != code) continue;
+                int v = st->val[i], high = TILE_HIGH[id], low = TILE_LOW[id];
+                int w = high == v ? low : low == v ? high : -1;
+                if (w >= 0 && slot_allowed(st, i) && ((st->bv[st->turn][v] >> w) & 1)) {
+                    PyObject *row = row_of(k, code);
+                    if (row == NULL) return NULL;
+                    made = PyList_GET_ITEM(row, id);
+                    at = i;
+                    other = w;
+                }
+                break;
+            }
+        }
+    }
+    if (made == NULL) return PyLong_FromLong(-2);
+    int err;
+    if (made == k->draw || made == k->pass) err = draw_or_pass(st);
+    else if (st->laid == 0) err = open_table(st, k->opening_value);
+    else err = place(st, at, other);
+    if (err < 0 || PyList_Append(k->moves, made) < 0) return NULL;
+    return PyLong_FromLong(st->over ? -1 : st->turn);
+}
+
+static PyObject *kernel_moves(Kernel *k, PyObject *unused) {
+    return PyList_GetSlice(k->moves, 0, PY_SSIZE_T_MAX);
+}
+
+static PyObject *kernel_result(Kernel *k, PyObject *unused) {
+    if (!k->st.over) {
+        PyErr_SetString(PyExc_ValueError, "the hand is not over");
+        return NULL;
+    }
+    return result(&k->st);
+}
+
+static PyMethodDef kernel_methods[] = {
+    {"legal", (PyCFunction)kernel_legal, METH_NOARGS, "A new list of the legal moves."},
+    {"push", (PyCFunction)kernel_push, METH_O,
+     "Make a move: the next seat, -1 when the hand ends, -2 for a move not legal here."},
+    {"moves", (PyCFunction)kernel_moves, METH_NOARGS, "The moves made, in order."},
+    {"result", (PyCFunction)kernel_result, METH_NOARGS,
+     "(points, pips, blocked, out_seat) of the hand that ended."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject KernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "fido.engine._core.Kernel",
+    .tp_basicsize = sizeof(Kernel),
+    .tp_dealloc = (destructor)kernel_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A fresh FIDO game's state on machine integers (game.py's fast path).",
+    .tp_methods = kernel_methods,
+};
+
+static int as_list_of(PyObject *obj, Py_ssize_t size) {
+    if (!PyList_Check(obj) || PyList_GET_SIZE(obj) != size) {
+        PyErr_SetString(PyExc_ValueError, "a list of the wrong size");
+        return -1;
+    }
+    return 0;
+}
+
+/* kernel(players, turn, divisor, clockwise, stuck, keep, by_value, order, opening,
+ *        opening_value, rows, grow, dominoes, tiles, draw, pass) */
+static PyObject *kernel_new(PyObject *module, PyObject *args) {
+    int players, turn, d, clockwise, stuck, keep, opening_value, tiles;
+    PyObject *by_value, *order, *opening, *rows, *grow, *dominoes, *draw, *pass;
+    if (!PyArg_ParseTuple(args, "iiiiiiO!O!O!iO!OOiOO", &players, &turn, &d, &clockwise,
+                          &stuck, &keep, &PyList_Type, &by_value, &PyTuple_Type, &order,
+                          &PyTuple_Type, &opening, &opening_value, &PyList_Type, &rows, &grow,
+                          &dominoes, &tiles, &draw, &pass))
+        return NULL;
+    if (players < 1 || players > MAX_SEATS || turn < 0 || turn >= players || d < 0
+        || stuck < PASS_ONLY || stuck > DRAW_UNTIL || keep < 0 || opening_value < 0
+        || opening_value > MAX_VALUE || tiles < 1
+        || tiles > MAX_TILES || PyTuple_GET_SIZE(opening) != 3
+        || as_list_of(by_value, players) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not a game the kernel plays");
+        return NULL;
+    }
+    Kernel *k = PyObject_New(Kernel, &KernelType);
+    if (k == NULL) return NULL;
+    State *st = &k->st;
+    k->moves = PyList_New(0);
+    k->rows = rows; k->grow = grow; k->dominoes = dominoes; k->opening = opening;
+    k->draw = draw; k->pass = pass;
+    st->order = order;
+    Py_INCREF(rows); Py_INCREF(grow); Py_INCREF(dominoes); Py_INCREF(opening);
+    Py_INCREF(draw); Py_INCREF(pass);
+    Py_INCREF(order);
+    if (k->moves == NULL) { Py_DECREF(k); return NULL; }
+    k->opening_value = opening_value;
+    k->tiles = tiles;
+    st->players = players; st->turn = turn; st->passes = 0; st->d = d;
+    st->clockwise = clockwise != 0; st->stuck = stuck; st->keep = keep; st->shape = CROSS;
+    st->laid = 0; st->ends_sum = 0; st->spinner = -1; st->arms = 0; st->nopen = 0;
+    st->stock_count = PyTuple_GET_SIZE(order); st->stock_pos = 0;
+    st->rand = NULL; st->over = 0; st->blocked = 0; st->out_seat = -1;
+    for (int seat = 0; seat < players; seat++) {
+        PyObject *row = PyList_GET_ITEM(by_value, seat);
+        if (!PyList_Check(row) || PyList_GET_SIZE(row) > MAX_VALUE + 1) {
+            PyErr_SetString(PyExc_ValueError, "a hand by value is a list of masks");
+            Py_DECREF(k);
+            return NULL;
+        }
+        int bits = 0, doubles = 0;
+        for (int v = 0; v <= MAX_VALUE; v++) {
+            uint32_t m = 0;
+            if (v < PyList_GET_SIZE(row)) {
+                unsigned long long u = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(row, v));
+                if (u == (unsigned long long)-1 && PyErr_Occurred()) { Py_DECREF(k); return NULL; }
+                if (u >> (MAX_VALUE + 1)) {
+                    PyErr_SetString(PyExc_ValueError, "a hand holds numbers past the set");
+                    Py_DECREF(k);
+                    return NULL;
+                }
+                m = (uint32_t)u;
+            }
+            st->bv[seat][v] = m;
+            bits += popcount(m);
+            doubles += (m >> v) & 1;
+        }
+        st->count[seat] = (bits + doubles) / 2;
+        st->scores[seat] = 0;
+    }
+    return (PyObject *)k;
+}
+
+/* ------------------------------------------------------------------ dealing
+ *
+ * dealing.py's shuffle and hand building for one deal, the same tiles in the same
+ * order from the same random numbers (tests/engine/test_kernel.py compares them):
+ * Fisher-Yates with j = int(random() * (i + 1)), then each hand as a bitmask of tile ids
+ * and by value. dealing.deal calls it for a plain random.Random and sets up to double-21.
+ */
+
+/* deal(tiles, random, players, size, width) -> (hands, by_value, a double dealt) */
+static PyObject *deal(PyObject *module, PyObject *args) {
+    PyObject *tiles, *rand;
+    int players, size, width;
+    if (!PyArg_ParseTuple(args, "O!Oiii", &PyList_Type, &tiles, &rand, &players, &size, &width))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(tiles);
+    if (n > MAX_TILES || players < 1 || players > MAX_SEATS || size < 0
+        || (Py_ssize_t)players * size > n || width < 1 || width > MAX_VALUE + 1) {
+        PyErr_SetString(PyExc_ValueError, "not a deal of a set up to double-21");
+        return NULL;
+    }
+    for (Py_ssize_t i = n - 1; i > 0; i--) {
+        PyObject *r = PyObject_CallNoArgs(rand);
+        if (r == NULL) return NULL;
+        double x = PyFloat_AsDouble(r);
+        Py_DECREF(r);
+        if (x == -1.0 && PyErr_Occurred()) return NULL;
+        Py_ssize_t j = (Py_ssize_t)(x * (double)(i + 1));
+        if (j < 0 || j > i) {
+            PyErr_SetString(PyExc_ValueError, "random() gave a number outside [0, 1)");
+            return NULL;
+        }
+        PyObject *a = PyList_GET_ITEM(tiles, i);
+        PyList_SET_ITEM(tiles, i, PyList_GET_ITEM(tiles, j));
+        PyList_SET_ITEM(tiles, j, a);
+    }
+    unsigned char bytes[(MAX_TILES + 7) / 8];
+    uint32_t bv[MAX_VALUE + 1];
+    int has_double = 0;
+    PyObject *hands = PyList_New(players), *by_value = PyList_New(players);
+    if (hands == NULL || by_value == NULL) goto fail;
+    Py_ssize_t k = 0;
+    for (int seat = 0; seat < players; seat++) {
+        memset(bytes, 0, sizeof bytes);
+        memset(bv, 0, sizeof bv);
+        for (int t = 0; t < size; t++, k++) {
+            int id = tile_id_of(PyList_GET_ITEM(tiles, k));
+            if (id < 0 || TILE_HIGH[id] >= width) {
+                PyErr_SetString(PyExc_ValueError, "a tile outside the set");
+                goto fail;
+            }
+            int high = TILE_HIGH[id], low = TILE_LOW[id];
+            bytes[id >> 3] |= (unsigned char)(1u << (id & 7));
+            bv[high] |= 1u << low;
+            bv[low] |= 1u << high;
+            if (high == low) has_double = 1;
+        }
+        PyObject *mask = _PyLong_FromByteArray(bytes, sizeof bytes, 1, 0);
+        PyObject *row = PyList_New(width);
+        if (mask == NULL || row == NULL) { Py_XDECREF(mask); Py_XDECREF(row); goto fail; }
+        PyList_SET_ITEM(hands, seat, mask);
+        PyList_SET_ITEM(by_value, seat, row);
+        for (int v = 0; v < width; v++) {
+            PyObject *m = PyLong_FromUnsignedLong(bv[v]);
+            if (m == NULL) goto fail;
+            PyList_SET_ITEM(row, v, m);
+        }
+    }
+    return Py_BuildValue("(NNO)", hands, by_value, has_double ? Py_True : Py_False);
+fail:
+    Py_XDECREF(hands);
+    Py_XDECREF(by_value);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"finish", finish, METH_VARARGS,
      "finish(game, rand, policy, param, partner, spare): play the hand to its end on a copy "
      "of its state (policy 0: rollout.playout with greedy=param; 1: smart_playout with "
      "explore=param) and return (points, pips, blocked, out_seat), or None for a game "
      "played in Python."},
+    {"deal", deal, METH_VARARGS,
+     "deal(tiles, random, players, size, width): shuffle tiles in place as dealing.shuffle "
+     "does and return (hands, by_value, a double dealt) of the first players * size."},
+    {"kernel", kernel_new, METH_VARARGS,
+     "kernel(players, turn, divisor, clockwise, stuck, keep, by_value, order, opening, "
+     "opening_value, rows, grow, dominoes, tiles, draw, pass): a fresh game's Kernel."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -532,4 +958,22 @@ static struct PyModuleDef module = {
     "The rollouts' playouts in C (fido.engine.rollout hands them over).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__core(void) {
+    for (int a = 0; a <= MAX_VALUE; a++) {
+        for (int b = 0; b <= a; b++) {
+            TILE_HIGH[pair_id(a, b)] = a;
+            TILE_LOW[pair_id(a, b)] = b;
+        }
+    }
+    if (ID_NAME == NULL && (ID_NAME = PyUnicode_InternFromString("id")) == NULL) return NULL;
+    if (PyType_Ready(&KernelType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&KernelType);
+    if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
+        Py_DECREF(&KernelType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,6 +1,11 @@
-"""fido.engine._core: the rollouts' playouts in C (_core.c; fido.engine.rollout uses it)."""
+"""fido.engine._core: the engine's hot loops in C (_core.c): the searches' playouts
+(fido.engine.rollout), a fresh deal's kernel (fido.engine.movegen.kernel, game.py) and
+the deal (fido.engine.dealing)."""
 
 from collections.abc import Callable
+
+from fido.engine.moves import Move
+from fido.engine.tiles import DominoSet, Tile
 
 def finish(
     game: object,
@@ -14,3 +19,43 @@ def finish(
     """Play the hand to its end on a copy of its state (policy 0: ``playout`` with
     ``greedy=param``; 1: ``smart_playout`` with ``explore=param``); ``None`` for a game
     left to Python."""
+
+class Kernel:
+    """A fresh FIDO deal played on machine integers (movegen.kernel makes it for game.py)."""
+
+    def legal(self) -> list[Move]: ...
+    def push(self, move: object, /) -> int: ...
+    def moves(self) -> list[Move]: ...
+    def result(self) -> tuple[list[int], list[int], bool, int]: ...
+
+def kernel(
+    players: int,
+    turn: int,
+    divisor: int,
+    clockwise: int,
+    stuck: int,
+    keep: int,
+    by_value: list[list[int]],
+    order: tuple[object, ...],
+    opening: object,
+    opening_value: int,
+    rows: list[list[object]],
+    grow: Callable[[int, DominoSet], None],
+    dominoes: DominoSet,
+    tiles: int,
+    draw: object,
+    pass_: object,
+    /,
+) -> Kernel:
+    """A fresh game's Kernel (game.py's fast path; movegen.kernel checks the game fits)."""
+
+def deal(
+    tiles: list[Tile],
+    random: Callable[[], float],
+    players: int,
+    size: int,
+    width: int,
+    /,
+) -> tuple[list[int], list[list[int]], bool]:
+    """dealing.deal_hands in C: shuffle ``tiles`` in place, deal the first
+    ``players * size``."""

@@ -7,7 +7,7 @@ same on every machine (:meth:`fido.engine.game.Game.new`).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, TypeGuard, TypeVar
 
 from fido.engine.plan import doubles_in_order, plan_of
@@ -15,9 +15,31 @@ from fido.engine.rules import Ruleset
 from fido.engine.tiles import DominoSet, Tile
 from fido.errors import ArgumentError, ConfigurationError, quote
 
-__all__ = ["MAX_REDEALS", "check_deal", "deal", "find_opener", "is_sequence", "shuffle"]
+__all__ = [
+    "MAX_REDEALS", "check_deal", "deal", "deal_hands", "find_opener", "is_sequence", "shuffle",
+]  # fmt: skip
 
 MAX_REDEALS: Final = 1000
+
+# (tiles, random, players, size, width) -> (hands, by value, a double dealt): one shuffle
+# and its hands, deal_hands in C (fido.engine._core), for a plain random.Random
+NativeDeal = Callable[
+    [list[Tile], Callable[[], float], int, int, int], tuple[list[int], list[list[int]], bool]
+]
+_RANDOM: Final = random.Random
+NATIVE_TILES: Final = 253  # up to double-21
+
+
+def _native() -> NativeDeal | None:
+    """fido.engine._core's deal, or None where it is not built (the pure build)."""
+    try:
+        from fido.engine._core import deal as native  # noqa: PLC0415  (optional: C)
+    except ImportError:
+        return None
+    return native
+
+
+_NATIVE: Final = _native()
 
 T = TypeVar("T")
 
@@ -49,30 +71,44 @@ def deal(
     needs_double = plan.needs_double
     dealt = size * players
     width = dominoes.max_pips + 1
+    native = _NATIVE if rng.__class__ is _RANDOM and dominoes.count <= NATIVE_TILES else None
     for _ in range(MAX_REDEALS):
-        shuffle(tiles, rng)
-        hands = [0] * players
-        indexes: list[list[int]] = []
-        has_double = False
-        k = 0
-        for i in range(players):
-            m = 0
-            by_value = [0] * width
-            for _j in range(size):
-                t = tiles[k]
-                k += 1
-                m |= t.bit
-                high, low = t.high, t.low
-                # not |=: compiled, that is the generic number protocol on objects
-                by_value[high] = by_value[high] | (1 << low)
-                by_value[low] = by_value[low] | (1 << high)
-                if high == low:
-                    has_double = True
-            hands[i] = m
-            indexes.append(by_value)
+        if native is not None:  # the same shuffle and hands in C
+            hands, indexes, has_double = native(tiles, rng.random, players, size, width)
+        else:
+            hands, indexes, has_double = deal_hands(tiles, rng, players, size, width)
         if has_double or not needs_double:
             return hands, indexes, tuple(tiles[dealt:])
     raise ConfigurationError("no deal with a double in hand after many shuffles")
+
+
+def deal_hands(
+    tiles: list[Tile], rng: random.Random, players: int, size: int, width: int
+) -> tuple[list[int], list[list[int]], bool]:
+    """Shuffle ``tiles`` in place and deal the first ``players * size`` of them: each
+    hand as a bitmask and by value (:attr:`Game.by_value`), and whether a double was
+    dealt. fido.engine._core's ``deal`` is the same in C (``random`` is ``rng.random``)."""
+    shuffle(tiles, rng)
+    hands = [0] * players
+    indexes: list[list[int]] = []
+    has_double = False
+    k = 0
+    for i in range(players):
+        m = 0
+        by_value = [0] * width
+        for _j in range(size):
+            t = tiles[k]
+            k += 1
+            m |= t.bit
+            high, low = t.high, t.low
+            # not |=: compiled, that is the generic number protocol on objects
+            by_value[high] = by_value[high] | (1 << low)
+            by_value[low] = by_value[low] | (1 << high)
+            if high == low:
+                has_double = True
+        hands[i] = m
+        indexes.append(by_value)
+    return hands, indexes, has_double
 
 
 def is_sequence(value: object) -> TypeGuard[Sequence[object]]:

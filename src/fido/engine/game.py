@@ -22,6 +22,13 @@ tiles, and :meth:`Game.apply_chance` gives the tile (a server's secret draw,
 the OpenSpiel chance player). Both go through the same code.
 
 A hand is a bitmask of tile ids; the sum of the ends is kept by the table.
+
+A fresh FIDO deal (:meth:`Game.new`, :meth:`Game.from_deal`) is played in C
+(:func:`fido.engine.movegen.kernel`) while only its legal moves, pushes, turn
+and outcome are asked for: a loop of ``push(choice(legal_moves()))`` never
+builds the Python state. The first read of anything else (the table, a hand,
+the history, a view, a copy) plays the kernel's moves again here and goes on
+in Python, so everything else reads the same fields as before.
 """
 
 from __future__ import annotations
@@ -37,12 +44,14 @@ from fido.engine.movegen import (
     DRAW_ONE,
     PASS_MOVE,
     PLACEMENT,
+    Kernel,
     can_place,
     generate,
+    kernel,
 )
 from fido.engine.moves import Move, Placement, PlacementTuple, Turn
 from fido.engine.plan import plan_of
-from fido.engine.results import Outcome, Termination, score_hand
+from fido.engine.results import Outcome, Termination, native_outcome, score_hand
 from fido.engine.rollout import playout
 from fido.engine.rules import Ruleset, Scoring
 from fido.engine.table import Table
@@ -83,15 +92,15 @@ class Game:
     rules: Ruleset
     players: int
     set: DominoSet
-    hands: list[int]
+    _hands: list[int]
     initial_hands: tuple[int, ...]  # the deal, for records
-    stock_mask: int  # the tiles in the stock
-    stock_count: int  # how many (kept beside the mask: the move generator asks every turn)
-    stock_pos: int  # how many tiles were drawn
-    table: Table
+    _stock_mask: int  # the tiles in the stock
+    _stock_count: int  # how many (kept beside the mask: the move generator asks every turn)
+    _stock_pos: int  # how many tiles were drawn
+    _table: Table
     turn: int
-    scores: list[int]
-    passes: int
+    _scores: list[int]
+    _passes: int
     opener: int
     opening_tile: Tile | None
     # the stock's drawing order when the game holds it; () with explicit chance
@@ -104,7 +113,7 @@ class Game:
     pending: int  # the seat whose draw waits for its tile (:attr:`chance`), else -1
     # per seat, per number v: a bitmask of the numbers w with v-w in hand (small ints,
     # so move generation needs no big-integer arithmetic)
-    by_value: list[list[int]]
+    _by_value: list[list[int]]
     # the rules the hot path consults, copied into native fields: the divisor when the
     # sum scores S / d, 0 when nothing scores during play, -1 to ask the rules (fives and
     # threes); the direction of play; what a stuck player does (movegen's PASS_ONLY,
@@ -120,6 +129,11 @@ class Game:
     _log: tuple[object, ...] | None
     outcome: Outcome | None  # the hand's result once it is over, else None
     _legal: list[Move] | None  # the legal moves of this state, once generated
+    # A fresh FIDO deal is played in C while only its legal moves, pushes, turn and
+    # outcome are asked for (fido.engine._core's Kernel; the fields above wait at the
+    # deal). The first read of anything else plays the kernel's moves again here
+    # (:meth:`_sync`) and drops it: from then on the fields are the state.
+    _k: Kernel | None
 
     def __init__(self, _token: object = None) -> None:
         if _token is not _MAKE:
@@ -127,6 +141,114 @@ class Game:
                 "create a game with Game.new(rules, players), Game.from_deal(...) or "
                 "fido.position.parse_game(text)"
             )
+        self._k = None
+
+    # ------------------------------------------------------------ the state, kept in C or here
+
+    def _sync(self) -> None:
+        """Leave the kernel: play its moves again on the fields (still at the deal)."""
+        k = self._k
+        if k is not None:
+            self._k = None
+            self.turn = self.opener  # as dealt (only a fresh deal has a kernel)
+            self.outcome = None
+            for move in k.moves():
+                self.apply_legal(move)
+
+    @property
+    def hands(self) -> list[int]:
+        """Each seat's tiles as a bitmask of tile ids."""
+        if self._k is not None:
+            self._sync()
+        return self._hands
+
+    @hands.setter
+    def hands(self, value: list[int]) -> None:
+        self._sync()
+        self._hands = value
+
+    @property
+    def by_value(self) -> list[list[int]]:
+        """Per seat, per number v: a bitmask of the numbers w with v-w in hand (small
+        ints, so move generation needs no big-integer arithmetic)."""
+        if self._k is not None:
+            self._sync()
+        return self._by_value
+
+    @by_value.setter
+    def by_value(self, value: list[list[int]]) -> None:
+        self._sync()
+        self._by_value = value
+
+    @property
+    def table(self) -> Table:
+        if self._k is not None:
+            self._sync()
+        return self._table
+
+    @table.setter
+    def table(self, value: Table) -> None:
+        self._sync()
+        self._table = value
+
+    @property
+    def scores(self) -> list[int]:
+        if self._k is not None:
+            self._sync()
+        return self._scores
+
+    @scores.setter
+    def scores(self, value: list[int]) -> None:
+        self._sync()
+        self._scores = value
+
+    @property
+    def passes(self) -> int:
+        """Passes in a row since the last placement or draw."""
+        if self._k is not None:
+            self._sync()
+        return self._passes
+
+    @passes.setter
+    def passes(self, value: int) -> None:
+        self._sync()
+        self._passes = value
+
+    @property
+    def stock_mask(self) -> int:
+        """The tiles in the stock."""
+        if self._k is not None:
+            self._sync()
+        return self._stock_mask
+
+    @stock_mask.setter
+    def stock_mask(self, value: int) -> None:
+        self._sync()
+        self._stock_mask = value
+
+    @property
+    def stock_count(self) -> int:
+        """How many tiles the stock holds (kept beside the mask: movegen asks every turn)."""
+        if self._k is not None:
+            self._sync()
+        return self._stock_count
+
+    @stock_count.setter
+    def stock_count(self, value: int) -> None:
+        self._sync()
+        self._stock_count = value
+
+    @property
+    def stock_pos(self) -> int:
+        """How many tiles were drawn."""
+        if self._k is not None:
+            self._sync()
+        return self._stock_pos
+
+    @stock_pos.setter
+    def stock_pos(self, value: int) -> None:
+        self._sync()
+        self._stock_pos = value
 
     # ------------------------------------------------------------ creation
 
@@ -162,7 +284,9 @@ class Game:
         else:
             raise ArgumentError(f"rng must be a random.Random, not {quote(rng)}")
         hands, by_value, stock = deal(rs, count, gen)
-        return cls.from_masks(rs, hands, () if explicit_chance else stock, stock, by_value=by_value)
+        g = cls.from_masks(rs, hands, () if explicit_chance else stock, stock, by_value=by_value)
+        g._k = kernel(g)
+        return g
 
     @classmethod
     def from_deal(
@@ -181,7 +305,9 @@ class Game:
         rs = _as_rules(rules)
         masks, pile = check_deal(rs, hands, stock)
         order = () if explicit_chance else tuple(pile)
-        return cls.from_masks(rs, masks, order, tuple(pile))
+        g = cls.from_masks(rs, masks, order, tuple(pile))
+        g._k = kernel(g)
+        return g
 
     @classmethod
     def from_view(
@@ -260,14 +386,14 @@ class Game:
         table = view.table
         opened = len(table.placements) > 0
         g = cls.from_masks(rules, masks, pile, pile, opened=opened, by_value=indexes)
-        g.table = table.copy()
-        g.scores = list(view.scores)
+        g._table = table.copy()
+        g._scores = list(view.scores)
         g.turn = view.to_move
         g.opener = view.opener
         if opened:
             g.opening_tile = table.placements[0].tile
         g._log = log
-        g.passes = view.passes
+        g._passes = view.passes
         g.outcome = view.outcome
         return g
 
@@ -297,22 +423,22 @@ class Game:
         g.rules = rules
         g.players = len(hands)
         g.set = plan.dominoes
-        g.hands = hands
+        g._hands = hands
         g.initial_hands = tuple(hands)
-        g.by_value = by_value if by_value is not None else [g._index(h) for h in hands]
+        g._by_value = by_value if by_value is not None else [g._index(h) for h in hands]
         g.divisor = plan.divisor
         g._clockwise = plan.clockwise
         g.stuck = plan.stuck
         g.mother_theresa = plan.mother_theresa
         g.keep_in_stock = plan.keep_in_stock
         g._order = order
-        g.stock_mask = g.set.mask_of(stock)
-        g.stock_count = len(stock)
-        g.stock_pos = 0
+        g._stock_mask = g.set.mask_of(stock)
+        g._stock_count = len(stock)
+        g._stock_pos = 0
         g.pending = -1
-        g.table = Table(rules.layout)
-        g.scores = [0] * len(hands)
-        g.passes = 0
+        g._table = Table(rules.layout)
+        g._scores = [0] * len(hands)
+        g._passes = 0
         g._log = None
         g.outcome = None
         g._legal = None
@@ -336,12 +462,13 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (the history is shared structurally, so this is O(1)-ish)."""
+        self._sync()
         g = Game(_MAKE)
         g.rules = self.rules
         g.players = self.players
         g.set = self.set
-        g.hands = self.hands.copy()
-        g.by_value = [h.copy() for h in self.by_value]
+        g._hands = self._hands.copy()
+        g._by_value = [h.copy() for h in self._by_value]
         g.divisor = self.divisor
         g._clockwise = self._clockwise
         g.stuck = self.stuck
@@ -349,14 +476,14 @@ class Game:
         g.keep_in_stock = self.keep_in_stock
         g.initial_hands = self.initial_hands
         g._order = self._order
-        g.stock_mask = self.stock_mask
-        g.stock_count = self.stock_count
-        g.stock_pos = self.stock_pos
+        g._stock_mask = self._stock_mask
+        g._stock_count = self._stock_count
+        g._stock_pos = self._stock_pos
         g.pending = self.pending
-        g.table = self.table.copy()
+        g._table = self._table.copy()
         g.turn = self.turn
-        g.scores = self.scores.copy()
-        g.passes = self.passes
+        g._scores = self._scores.copy()
+        g._passes = self._passes
         g.opener = self.opener
         g.opening_tile = self.opening_tile
         g._log = self._log
@@ -374,6 +501,7 @@ class Game:
         return (_blank, (), self.__getstate__())
 
     def __getstate__(self) -> dict[str, object]:
+        self._sync()
         return {name: getattr(self, name) for name in _STATE}
 
     def __setstate__(self, state: dict[str, object]) -> None:
@@ -394,7 +522,8 @@ class Game:
     @property
     def explicit_chance(self) -> bool:
         """Whether draws wait for :meth:`apply_chance` (the game does not hold the order)."""
-        return not self._order and self.stock_pos + self.stock_count > 0
+        self._sync()
+        return not self._order and self._stock_pos + self._stock_count > 0
 
     @property
     def stock(self) -> tuple[Tile, ...]:
@@ -402,10 +531,11 @@ class Game:
 
         With explicit chance the rest has no order yet and comes ascending.
         """
+        self._sync()
         if self._order:
             return self._order
         drawn = [t.drawn for t in self.history() if t.drawn is not None]
-        return (*drawn, *self.set.tiles_of(self.stock_mask))
+        return (*drawn, *self.set.tiles_of(self._stock_mask))
 
     @property
     def chance(self) -> Chance | None:
@@ -425,6 +555,7 @@ class Game:
         return self.set.pips_of(self.hands[self._seat(seat)])
 
     def history(self) -> list[Turn]:
+        self._sync()
         out: list[Turn] = []
         node = self._log
         while node is not None:
@@ -438,6 +569,9 @@ class Game:
 
     def __len__(self) -> int:
         """The number of moves made (draws and passes included)."""
+        k = self._k
+        if k is not None:
+            return len(k.moves())
         n = 0
         node = self._log
         while node is not None:
@@ -446,6 +580,7 @@ class Game:
         return n
 
     def last_turn(self) -> Turn | None:
+        self._sync()
         return Turn(*self._log[:5]) if self._log is not None else None  # type: ignore[arg-type]
 
     def points_for(self, move: Move) -> int:
@@ -465,12 +600,18 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the player to move, in the order of :mod:`fido.engine.movegen`."""
+        k = self._k
+        if k is not None:
+            return k.legal()
         legal = self._legal
         if legal is None:
             legal = self._legal = generate(self)
         return legal.copy()
 
     def is_legal(self, move: object) -> bool:
+        k = self._k
+        if k is not None:
+            return isinstance(move, Move) and move in k.legal()
         legal = self._legal
         if legal is None:
             legal = self._legal = generate(self)
@@ -500,6 +641,16 @@ class Game:
             )
         if seat is not None and seat != self.turn:
             raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {quote(seat)}'s")
+        k = self._k
+        if k is not None:
+            after = k.push(move)
+            if after >= 0:
+                self.turn = after
+                return
+            if after == -1:
+                self.outcome = native_outcome(self.rules, k.result())
+                return
+            self._sync()  # not one of the legal moves: the generator's list says why
         legal = self._legal
         if legal is None:
             legal = self._legal = generate(self)
@@ -521,6 +672,8 @@ class Game:
         The history node keeps the legal moves of the state before it, so that
         :meth:`pop` gives them back without generating them again.
         """
+        if self._k is not None:
+            self._sync()
         cls = type(move)
         if cls is PLACEMENT:
             self._place(move)  # type: ignore[arg-type]
@@ -533,7 +686,7 @@ class Game:
     def _place(self, move: Placement) -> None:
         tile, anchor, port = cast(PlacementTuple, move)
         seat = self.turn
-        table = self.table
+        table = self._table
         before = table.ends_sum
         spinner = table.spinner
         arms = table.arms_taken
@@ -546,9 +699,9 @@ class Game:
             s = table.attach(tile, code, slot, move)
         # x[i] = x[i] op y, not x[i] op= y: compiled, the augmented form is the generic
         # number protocol on objects, the plain one is machine integers
-        hands = self.hands
+        hands = self._hands
         hands[seat] = hands[seat] ^ tile.bit
-        by_value = self.by_value[seat]
+        by_value = self._by_value[seat]
         high, low = tile.high, tile.low
         by_value[high] = by_value[high] ^ (1 << low)
         if high != low:
@@ -561,14 +714,14 @@ class Game:
         else:
             pts = self.rules.points(s)
         if pts:
-            scores = self.scores
+            scores = self._scores
             scores[seat] = scores[seat] + pts
         self._log = (
-            seat, move, pts, s, None, self.passes, slot, before, spinner, arms,
+            seat, move, pts, s, None, self._passes, slot, before, spinner, arms,
             self._legal, self._log,
         )  # fmt: skip
-        self.passes = 0
-        if not self.hands[seat]:
+        self._passes = 0
+        if not self._hands[seat]:
             self._finish(_DOMINO, seat)
         else:
             self.turn = self._next(seat)
@@ -580,16 +733,16 @@ class Game:
 
     def _draw(self) -> None:
         seat = self.turn
-        s = self.table.ends_sum
-        tile = self._order[self.stock_pos] if self._order else None
+        s = self._table.ends_sum
+        tile = self._order[self._stock_pos] if self._order else None
         self._log = (
-            seat, DRAW_MOVE, 0, s, tile, self.passes, None, s, -1, -1, self._legal, self._log
+            seat, DRAW_MOVE, 0, s, tile, self._passes, None, s, -1, -1, self._legal, self._log
         )  # fmt: skip
         if tile is not None:
             self._take(seat, tile)
         else:
             self.pending = seat
-        self.passes = 0
+        self._passes = 0
 
     def apply_chance(self, tile: Tile | object) -> None:
         """The tile drawn by the seat whose draw waits (see :attr:`chance`).
@@ -600,10 +753,11 @@ class Game:
         Raises :class:`IllegalMoveError`, changing nothing, when no draw waits
         or the tile is not in the stock.
         """
+        self._sync()
         seat = self.pending
         if seat < 0:
             raise IllegalMoveError("no draw waits for its tile")
-        if not isinstance(tile, Tile) or not self.stock_mask & tile.bit or tile not in self.set:
+        if not isinstance(tile, Tile) or not self._stock_mask & tile.bit or tile not in self.set:
             raise IllegalMoveError(f"{quote(tile)} is not in the stock")
         node = self._log
         assert node is not None
@@ -617,16 +771,17 @@ class Game:
         For a game dealt or sampled with an order whose draws must come from
         elsewhere: the OpenSpiel chance player, a server's secret source.
         """
+        self._sync()
         self._order = ()
 
     def _take(self, seat: int, tile: Tile) -> None:
         """The drawn tile goes from the stock into ``seat``'s hand."""
-        self.stock_mask ^= tile.bit
-        self.stock_count -= 1
-        self.stock_pos += 1
-        hands = self.hands
+        self._stock_mask ^= tile.bit
+        self._stock_count -= 1
+        self._stock_pos += 1
+        hands = self._hands
         hands[seat] = hands[seat] | tile.bit  # not |= (see _place)
-        by_value = self.by_value[seat]
+        by_value = self._by_value[seat]
         high, low = tile.high, tile.low
         by_value[high] = by_value[high] | (1 << low)
         by_value[low] = by_value[low] | (1 << high)
@@ -636,19 +791,19 @@ class Game:
 
     def _pass(self) -> None:
         seat = self.turn
-        s = self.table.ends_sum
+        s = self._table.ends_sum
         self._log = (
-            seat, PASS_MOVE, 0, s, None, self.passes, None, s, -1, -1, self._legal, self._log
+            seat, PASS_MOVE, 0, s, None, self._passes, None, s, -1, -1, self._legal, self._log
         )  # fmt: skip
-        self.passes += 1
-        if self.passes >= self.players:
+        self._passes += 1
+        if self._passes >= self.players:
             self._finish(_BLOCKED, None)
         else:
             self.turn = self._next(seat)
 
     def _finish(self, termination: Termination, out_seat: int | None) -> None:
-        pips = [self.set.pips_of(h) for h in self.hands]
-        self.outcome = score_hand(self.rules, self.scores, pips, termination, out_seat)
+        pips = [self.set.pips_of(h) for h in self._hands]
+        self.outcome = score_hand(self.rules, self._scores, pips, termination, out_seat)
 
     # ------------------------------------------------------------ undo
 
@@ -659,6 +814,7 @@ class Game:
         order); a draw still waiting for its tile goes back alone. Moves of a
         history read from a view (:meth:`from_view`) cannot be taken back.
         """
+        self._sync()
         node = self._log
         if node is None:
             raise IllegalMoveError("no move to take back")
@@ -672,22 +828,22 @@ class Game:
         elif type(move) is PLACEMENT:
             p: Placement = move
             tile = p.tile
-            self.table.unplace(node[6], node[7], node[8], node[9])  # type: ignore[arg-type]
-            self.hands[seat] |= tile.bit
-            by_value = self.by_value[seat]
+            self._table.unplace(node[6], node[7], node[8], node[9])  # type: ignore[arg-type]
+            self._hands[seat] |= tile.bit
+            by_value = self._by_value[seat]
             by_value[tile.high] |= 1 << tile.low
             by_value[tile.low] |= 1 << tile.high
-            self.scores[seat] -= node[2]  # type: ignore[operator]
+            self._scores[seat] -= node[2]  # type: ignore[operator]
         elif type(move) is DRAW_CLASS:
             drawn: Tile = node[4]  # type: ignore[assignment]
-            self.stock_mask |= drawn.bit
-            self.stock_count += 1
-            self.stock_pos -= 1
-            self.hands[seat] ^= drawn.bit
-            by_value = self.by_value[seat]
+            self._stock_mask |= drawn.bit
+            self._stock_count += 1
+            self._stock_pos -= 1
+            self._hands[seat] ^= drawn.bit
+            by_value = self._by_value[seat]
             by_value[drawn.high] &= ~(1 << drawn.low)
             by_value[drawn.low] &= ~(1 << drawn.high)
-        self.passes = node[5]  # type: ignore[assignment]
+        self._passes = node[5]  # type: ignore[assignment]
         self.turn = seat
         self.outcome = None
         self._log = node[11]  # type: ignore[assignment]

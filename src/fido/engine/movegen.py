@@ -13,10 +13,11 @@ tile of the first seat's hand, ascending).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final, Protocol, cast
 
 from fido.engine.moves import DRAW, PASS, Draw, Move, Placement
-from fido.engine.table import END, SIDE
+from fido.engine.table import CROSS, END, SIDE
 from fido.engine.tiles import DominoSet, Tile
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DRAW_CLASS", "DRAW_FREE", "DRAW_MOVE", "DRAW_ONE", "DRAW_UNTIL", "PASS_MOVE", "PASS_ONLY",
-    "PLACEMENT", "can_draw", "can_place", "generate", "interned",
+    "PLACEMENT", "Kernel", "can_draw", "can_place", "generate", "interned", "kernel",
 ]  # fmt: skip
 
 # what a stuck player does, as small ints for the hot path
@@ -201,3 +202,61 @@ def generate(game: Game) -> list[Move]:
             moves.append(DRAW_MOVE)
         return moves
     return [DRAW_MOVE if can_draw(game) else PASS_MOVE]
+
+
+# ------------------------------------------------------------ the kernel in C
+
+
+class Kernel(Protocol):
+    """fido.engine._core's Kernel: a fresh FIDO deal played on machine integers."""
+
+    def legal(self) -> list[Move]: ...
+    def push(self, move: object, /) -> int: ...
+    def moves(self) -> list[Move]: ...
+    def result(self) -> tuple[list[int], list[int], bool, int]: ...
+
+
+def _kernel_maker() -> Callable[..., Kernel] | None:
+    """fido.engine._core's kernel constructor, or None where it is not built."""
+    try:
+        from fido.engine._core import kernel as make  # noqa: PLC0415  (optional: C)
+    except ImportError:
+        return None
+    return make
+
+
+_KERNEL: Final = _kernel_maker()
+
+
+def kernel(game: Game) -> Kernel | None:
+    """A kernel for a game just dealt that it can play, else None (Python plays it).
+
+    It plays the rules of this module on a FIDO table (the cross layout, where the
+    second tile goes on a side of the opening double) with no Mother Theresa and no
+    drawing beside placing, a divisor or no scoring, up to double-21, the stock's
+    order held; its legal moves are this module's objects in this module's order.
+    """
+    make = _KERNEL
+    tile = game.opening_tile
+    dominoes = game.set
+    if (
+        make is None
+        or tile is None
+        or not tile.is_double
+        or game.table.shape != CROSS
+        or game.table.placements
+        or game.mother_theresa
+        or game.stuck == DRAW_FREE
+        or game.divisor < 0
+        or dominoes.max_pips > 21
+        or game.players > 16
+        or len(game._order) != game.stock_count
+        or game.outcome is not None
+    ):
+        return None
+    rows = _ROWS
+    return make(
+        game.players, game.turn, game.divisor, int(game._clockwise), game.stuck,
+        game.keep_in_stock, game.by_value, game._order, _opening(tile), tile.high,
+        rows, _grow, dominoes, dominoes.count, DRAW_MOVE, PASS_MOVE,
+    )  # fmt: skip

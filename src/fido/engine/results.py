@@ -13,7 +13,10 @@ from typing import Final, NamedTuple
 from fido.engine.plan import plan_of
 from fido.engine.rules import EndScoring, Ruleset
 
-__all__ = ["Outcome", "SeatResult", "TeamResult", "Termination", "places", "score_hand"]
+__all__ = [
+    "Outcome", "SeatResult", "TeamResult", "Termination", "native_outcome", "places",
+    "score_hand",
+]  # fmt: skip
 
 
 class Termination(StrEnum):
@@ -102,6 +105,7 @@ _make: Final = tuple.__new__
 
 # the kinds as compiled globals (an enum member read through its class is a lookup)
 _DOMINO: Final = Termination.DOMINO
+_BLOCKED: Final = Termination.BLOCKED
 _FIDO: Final = EndScoring.FIDO
 _STRAIGHT: Final = EndScoring.STRAIGHT
 _BLOCK: Final = EndScoring.BLOCK
@@ -249,3 +253,12 @@ def score_hand(
             ]
         )
     return _make(Outcome, (termination, out_seat, seats, team_results, match))
+
+
+def native_outcome(rules: Ruleset, got: tuple[list[int], list[int], bool, int]) -> Outcome:
+    """The outcome of a hand fido.engine._core played to its end: its (points, pips left,
+    blocked, the seat that went out) scored as game.py's ``_finish`` scores them."""
+    points, pips, blocked, out = got
+    if blocked:
+        return score_hand(rules, points, pips, _BLOCKED, None)
+    return score_hand(rules, points, pips, _DOMINO, out)

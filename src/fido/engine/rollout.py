@@ -32,7 +32,7 @@ from fido.engine.movegen import (
     interned,
 )
 from fido.engine.moves import Move, PlacementTuple
-from fido.engine.results import Outcome, Termination, score_hand
+from fido.engine.results import Outcome, native_outcome
 from fido.engine.table import INLINE, LINE
 from fido.errors import IllegalMoveError
 
@@ -73,10 +73,7 @@ def native_playouts() -> bool:
 
 def _scored(game: Game, got: tuple[list[int], list[int], bool, int]) -> Outcome:
     """The outcome of a hand the C playout finished (game.py's ``_finish``)."""
-    points, pips, blocked, out = got
-    if blocked:
-        return score_hand(game.rules, points, pips, Termination.BLOCKED, None)
-    return score_hand(game.rules, points, pips, Termination.DOMINO, out)
+    return native_outcome(game.rules, got)
 
 
 def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
