@@ -12,7 +12,9 @@ issue's measure, which another process's load does not inflate). Peers
 * 4-player team Block, double-six: fido's ``block`` against the ``dominoes``
   package (6.1.0) on its own game;
 * 2-player Block: fido's ``block`` against OpenSpiel's ``python_block_dominoes``;
-* FIDO double-12 with 4 players and double-18 with 6 players (no peer exists);
+* FIDO double-12 with 4 players and double-18 with 6 players (no peer exists): a
+  fresh FIDO deal plays in C while only its moves are asked for, as here
+  (``bench/engine_parts.py``'s ``reading`` measures a loop that reads the table);
 * the cost of copying a mid-game state, fido against the peers' own copies.
 
 Targets (issue 2): 2x the dominoes package's games/s, 5x OpenSpiel's, and

@@ -9,6 +9,10 @@ every figure is the median of ``--runs`` runs of CPU time (``time.process_time``
 so load on the machine moves both alike. Workloads:
 
 * ``deal``: ``Game.new`` (shuffle, hands, the index by value, the opener);
+* ``moves``: ``make bench``'s loop, ``push(choice(legal_moves()))`` from fresh deals
+  (a FIDO deal plays in C while only its moves are asked for);
+* ``reading``: the same loop reading the sum of the ends after every move, so the
+  game goes on in Python from its first move (what a server or a bot's game does);
 * ``random``: ``Game.playout`` from a fresh deal, a uniformly random policy, in place;
 * ``greedy``, ``smart``: a fresh deal played out the way the searches play their
   worlds: search's policy (greedy 0.8) and the champion's, through
@@ -18,7 +22,8 @@ so load on the machine moves both alike. Workloads:
 * ``sample``: one sampled world of a mid-game view (``hidden_deal(view).sample``);
 * ``search``: whole decisions of ``search:sims=2000,time=0`` at mid-game.
 
-Figures are per second of CPU: placements for ``random``, playouts for ``greedy`` and
+Figures are per second of CPU: placements for ``moves``, ``reading`` and ``random``,
+playouts for ``greedy`` and
 ``smart`` (the outcome alone is returned), deals, worlds, and decisions.
 """
 
@@ -43,6 +48,8 @@ from search_time import mid_game  # noqa: E402  (bench/, beside this file)
 # (name, rules, players, count): count = games, worlds or decisions per run
 WORKLOADS: list[tuple[str, str, int, int]] = [
     ("deal", "fido set=12", 4, 20000),
+    ("moves", "fido set=12", 4, 3000),
+    ("reading", "fido set=12", 4, 3000),
     ("random", "fido set=12", 4, 2000),
     ("random", "fido set=18", 6, 400),
     ("random", "block hand=7", 4, 6000),
@@ -58,7 +65,7 @@ WORKLOADS: list[tuple[str, str, int, int]] = [
 
 def workload(name: str, rules_text: str, players: int, count: int) -> Callable[[], float]:
     """A function doing one run of the workload and returning its units of work."""
-    from fido import Game, Ruleset  # noqa: PLC0415
+    from fido import Game, Placement, Ruleset  # noqa: PLC0415
     from fido.bots import make_bot  # noqa: PLC0415
     from fido.bots.sampling import hidden_deal  # noqa: PLC0415
     from fido.engine import rollout  # noqa: PLC0415
@@ -75,6 +82,25 @@ def workload(name: str, rules_text: str, players: int, count: int) -> Callable[[
         return lambda: float(
             sum(1 for _ in (Game.new(rules, players, rng=random.Random(i)) for i in range(count)))
         )
+    if name in ("moves", "reading"):
+
+        def api() -> float:
+            rng = random.Random(11)
+            choice = rng.choice
+            placed = sums = 0
+            for _ in range(count):
+                g = Game.new(rules, players, rng=rng)
+                while g.outcome is None:
+                    move = choice(g.legal_moves())
+                    g.push(move)
+                    if move.__class__ is Placement:
+                        placed += 1
+                    if name == "reading":  # the game goes on in Python
+                        sums += g.table.ends_sum
+            assert sums >= 0
+            return float(placed)
+
+        return api
     if name in ("random", "greedy", "smart"):
         greedy = 0.8 if name == "greedy" else 0.0
 

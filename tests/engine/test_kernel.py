@@ -51,8 +51,10 @@ def state(game: Game) -> tuple[object, ...]:
 def fits(text: str) -> bool:
     """Whether movegen.kernel takes this ruleset: FIDO's cross (not soenke_hansen's
     doubles in line), without Mother Theresa, up to double-21."""
-    return not PURE and text.startswith("fido") and not any(
-        word in text for word in ("mother_theresa", "soenke_hansen", "set=40")
+    return (
+        not PURE
+        and text.startswith("fido")
+        and not any(word in text for word in ("mother_theresa", "soenke_hansen", "set=40"))
     )
 
 
@@ -117,9 +119,7 @@ def test_an_equal_move_is_made_as_the_legal_one() -> None:
         slow.push(Move.from_text(move.text()))
     assert fast._k is not None or PURE
     assert [t.move for t in fast.history()] == [t.move for t in slow.history()]
-    assert all(
-        a.move is b.move for a, b in zip(fast.history(), slow.history(), strict=True)
-    )
+    assert all(a.move is b.move for a, b in zip(fast.history(), slow.history(), strict=True))
 
 
 def test_an_illegal_move_is_refused_alike_and_changes_nothing() -> None:
@@ -224,3 +224,50 @@ def test_moves_that_only_look_like_moves_are_refused_alike() -> None:
 def test_the_kernel_is_what_the_compiled_suite_runs() -> None:
     """The compiled build makes kernels (else these tests would check Python twice)."""
     assert (Game.new("fido", 4, seed=1)._k is not None) is not PURE
+
+
+@pytest.mark.parametrize(
+    ("text", "players"),
+    [("fido set=12", 4), ("fido set=21", 9), ("fido set=6", 3), ("block", 2), ("draw", 4)],
+)
+def test_the_deal_in_c_is_the_python_deal(text: str, players: int) -> None:
+    """The same shuffle and hands from the same random numbers (and the generator left in
+    the same state), for every seed tried; the pure build has only the Python."""
+    from fido.engine import dealing  # noqa: PLC0415
+    from fido.engine.plan import plan_of  # noqa: PLC0415
+    from fido.engine.rules import Ruleset  # noqa: PLC0415
+
+    native = dealing._NATIVE
+    assert (native is not None) is not PURE
+    if native is None:
+        return
+    plan = plan_of(Ruleset.from_text(text))
+    dominoes = plan.dominoes
+    size, width = plan.hand_size(players), dominoes.max_pips + 1
+    for seed in range(100):
+        here, there = list(dominoes.tiles), list(dominoes.tiles)
+        a, b = random.Random(seed), random.Random(seed)
+        got = native(here, a.random, players, size, width, seed % 2 == 0)
+        want = dealing.deal_hands(there, b, players, size, width)
+        if seed % 2:  # without the hands by value
+            assert got == (want[0], None, want[2])
+        else:
+            assert got == want
+        assert here == there
+        assert a.getstate() == b.getstate()
+
+
+def test_the_hands_by_value_in_c_are_the_python_ones() -> None:
+    from fido.engine import game as engine_game  # noqa: PLC0415
+
+    native = engine_game._NATIVE_INDEX
+    assert (native is not None) is not PURE
+    for text, players in [("fido set=12", 4), ("fido set=21", 9), ("fido set=40 divisor=5", 2)]:
+        for seed in range(20):
+            game = in_python(text, players, seed)
+            hands = list(game.initial_hands)
+            assert game._indexed(hands) == [game._index(h) for h in hands]
+    if native is not None:
+        for bad in ([1 << 300], [-1], [1 << 200], ["1"]):
+            with pytest.raises(ValueError, match="hand"):
+                native(bad, 13)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@
  * - finish: the searches' playouts (below);
  * - Kernel: a fresh FIDO deal played while only its legal moves and pushes are asked for
  *   (game.py's fast path; tests/engine/test_kernel.py plays both side by side);
- * - deal: dealing.py's shuffle and hands for one deal.
+ * - deal: dealing.py's shuffle and hands for one deal; index: hands by value (game.py).
  *
  * A search (search, champion, the analysis) plays thousands of sampled worlds to their
  * end and reads only the outcome. fido.engine.rollout's playout_outcome and smart_outcome
@@ -790,6 +790,39 @@ static PyTypeObject KernelType = {
     .tp_methods = kernel_methods,
 };
 
+/* a hand's bitmask of tile ids (tiles.py) by value, into bv (bv[v]: the w with v-w in
+ * hand) and count; -1 with a ValueError for anything but a bitmask of tile ids below tiles */
+static int read_hand(PyObject *mask, int tiles, uint32_t *bv, int *count) {
+    unsigned char bytes[(MAX_TILES + 7) / 8]; /* lowest first */
+    if (!PyLong_Check(mask)
+        || _PyLong_AsByteArray((PyLongObject *)mask, bytes, sizeof bytes, 1, 0) < 0) {
+        if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "a hand is a bitmask of the set's tiles");
+        }
+        return -1;
+    }
+    memset(bv, 0, sizeof(uint32_t) * (MAX_VALUE + 1));
+    *count = 0;
+    for (int j = 0; j < (int)sizeof bytes; j += 8) {
+        uint64_t word = 0;
+        for (int b = 0; b < 8 && j + b < (int)sizeof bytes; b++)
+            word |= (uint64_t)bytes[j + b] << (8 * b);
+        while (word) {
+            int id = j * 8 + __builtin_ctzll(word);
+            word &= word - 1;
+            if (id >= tiles) {
+                PyErr_SetString(PyExc_ValueError, "a hand holds a tile outside the set");
+                return -1;
+            }
+            bv[TILE_HIGH[id]] |= 1u << TILE_LOW[id];
+            bv[TILE_LOW[id]] |= 1u << TILE_HIGH[id];
+            *count += 1;
+        }
+    }
+    return 0;
+}
+
 static int as_list_of(PyObject *obj, Py_ssize_t size) {
     if (!PyList_Check(obj) || PyList_GET_SIZE(obj) != size) {
         PyErr_SetString(PyExc_ValueError, "a list of the wrong size");
@@ -798,13 +831,13 @@ static int as_list_of(PyObject *obj, Py_ssize_t size) {
     return 0;
 }
 
-/* kernel(players, turn, divisor, clockwise, stuck, keep, by_value, order, opening,
+/* kernel(players, turn, divisor, clockwise, stuck, keep, hands, order, opening,
  *        opening_value, rows, grow, dominoes, tiles, draw, pass) */
 static PyObject *kernel_new(PyObject *module, PyObject *args) {
     int players, turn, d, clockwise, stuck, keep, opening_value, tiles;
-    PyObject *by_value, *order, *opening, *rows, *grow, *dominoes, *draw, *pass;
+    PyObject *hands, *order, *opening, *rows, *grow, *dominoes, *draw, *pass;
     if (!PyArg_ParseTuple(args, "iiiiiiO!O!O!iO!OOiOO", &players, &turn, &d, &clockwise,
-                          &stuck, &keep, &PyList_Type, &by_value, &PyTuple_Type, &order,
+                          &stuck, &keep, &PyList_Type, &hands, &PyTuple_Type, &order,
                           &PyTuple_Type, &opening, &opening_value, &PyList_Type, &rows, &grow,
                           &dominoes, &tiles, &draw, &pass))
         return NULL;
@@ -812,7 +845,7 @@ static PyObject *kernel_new(PyObject *module, PyObject *args) {
         || stuck < PASS_ONLY || stuck > DRAW_UNTIL || keep < 0 || opening_value < 0
         || opening_value > MAX_VALUE || tiles < 1
         || tiles > MAX_TILES || PyTuple_GET_SIZE(opening) != 3
-        || as_list_of(by_value, players) < 0) {
+        || as_list_of(hands, players) < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not a game the kernel plays");
         return NULL;
     }
@@ -835,31 +868,11 @@ static PyObject *kernel_new(PyObject *module, PyObject *args) {
     st->stock_count = PyTuple_GET_SIZE(order); st->stock_pos = 0;
     st->rand = NULL; st->over = 0; st->blocked = 0; st->out_seat = -1;
     for (int seat = 0; seat < players; seat++) {
-        PyObject *row = PyList_GET_ITEM(by_value, seat);
-        if (!PyList_Check(row) || PyList_GET_SIZE(row) > MAX_VALUE + 1) {
-            PyErr_SetString(PyExc_ValueError, "a hand by value is a list of masks");
+        st->scores[seat] = 0;
+        if (read_hand(PyList_GET_ITEM(hands, seat), tiles, st->bv[seat], &st->count[seat]) < 0) {
             Py_DECREF(k);
             return NULL;
         }
-        int bits = 0, doubles = 0;
-        for (int v = 0; v <= MAX_VALUE; v++) {
-            uint32_t m = 0;
-            if (v < PyList_GET_SIZE(row)) {
-                unsigned long long u = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(row, v));
-                if (u == (unsigned long long)-1 && PyErr_Occurred()) { Py_DECREF(k); return NULL; }
-                if (u >> (MAX_VALUE + 1)) {
-                    PyErr_SetString(PyExc_ValueError, "a hand holds numbers past the set");
-                    Py_DECREF(k);
-                    return NULL;
-                }
-                m = (uint32_t)u;
-            }
-            st->bv[seat][v] = m;
-            bits += popcount(m);
-            doubles += (m >> v) & 1;
-        }
-        st->count[seat] = (bits + doubles) / 2;
-        st->scores[seat] = 0;
     }
     return (PyObject *)k;
 }
@@ -872,12 +885,18 @@ static PyObject *kernel_new(PyObject *module, PyObject *args) {
  * and by value. dealing.deal calls it for a plain random.Random and sets up to double-21.
  */
 
-/* deal(tiles, random, players, size, width) -> (hands, by_value, a double dealt) */
+/* deal(tiles, random, players, size, width, index) -> (hands, by_value or None when not
+ * index, a double dealt) */
 static PyObject *deal(PyObject *module, PyObject *args) {
     PyObject *tiles, *rand;
-    int players, size, width;
-    if (!PyArg_ParseTuple(args, "O!Oiii", &PyList_Type, &tiles, &rand, &players, &size, &width))
+    int players, size, width, index;
+    if (!PyArg_ParseTuple(args, "O!Oiiip", &PyList_Type, &tiles, &rand, &players, &size, &width,
+                          &index))
         return NULL;
+    /* random.Random's random, called without the call protocol's dispatch */
+    PyCFunction direct = NULL;
+    if (PyCFunction_Check(rand) && PyCFunction_GET_FLAGS(rand) == METH_NOARGS)
+        direct = PyCFunction_GET_FUNCTION(rand);
     Py_ssize_t n = PyList_GET_SIZE(tiles);
     if (n > MAX_TILES || players < 1 || players > MAX_SEATS || size < 0
         || (Py_ssize_t)players * size > n || width < 1 || width > MAX_VALUE + 1) {
@@ -885,7 +904,8 @@ static PyObject *deal(PyObject *module, PyObject *args) {
         return NULL;
     }
     for (Py_ssize_t i = n - 1; i > 0; i--) {
-        PyObject *r = PyObject_CallNoArgs(rand);
+        PyObject *r = direct != NULL ? direct(PyCFunction_GET_SELF(rand), NULL)
+                                     : PyObject_CallNoArgs(rand);
         if (r == NULL) return NULL;
         double x = PyFloat_AsDouble(r);
         Py_DECREF(r);
@@ -902,7 +922,9 @@ static PyObject *deal(PyObject *module, PyObject *args) {
     unsigned char bytes[(MAX_TILES + 7) / 8];
     uint32_t bv[MAX_VALUE + 1];
     int has_double = 0;
-    PyObject *hands = PyList_New(players), *by_value = PyList_New(players);
+    PyObject *hands = PyList_New(players), *by_value = Py_None;
+    if (index) by_value = PyList_New(players);
+    else Py_INCREF(Py_None);
     if (hands == NULL || by_value == NULL) goto fail;
     Py_ssize_t k = 0;
     for (int seat = 0; seat < players; seat++) {
@@ -921,9 +943,11 @@ static PyObject *deal(PyObject *module, PyObject *args) {
             if (high == low) has_double = 1;
         }
         PyObject *mask = _PyLong_FromByteArray(bytes, sizeof bytes, 1, 0);
-        PyObject *row = PyList_New(width);
-        if (mask == NULL || row == NULL) { Py_XDECREF(mask); Py_XDECREF(row); goto fail; }
+        if (mask == NULL) goto fail;
         PyList_SET_ITEM(hands, seat, mask);
+        if (!index) continue;
+        PyObject *row = PyList_New(width);
+        if (row == NULL) goto fail;
         PyList_SET_ITEM(by_value, seat, row);
         for (int v = 0; v < width; v++) {
             PyObject *m = PyLong_FromUnsignedLong(bv[v]);
@@ -938,6 +962,37 @@ fail:
     return NULL;
 }
 
+/* index(hands, width) -> each hand (a bitmask of tile ids) by value: game.py's _index */
+static PyObject *index_hands(PyObject *module, PyObject *args) {
+    PyObject *hands;
+    int width;
+    if (!PyArg_ParseTuple(args, "O!i", &PyList_Type, &hands, &width)) return NULL;
+    if (width < 1 || width > MAX_VALUE + 1) {
+        PyErr_SetString(PyExc_ValueError, "not a set up to double-21");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(hands);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t seat = 0; seat < n; seat++) {
+        uint32_t bv[MAX_VALUE + 1];
+        int count;
+        if (read_hand(PyList_GET_ITEM(hands, seat), width * (width + 1) / 2, bv, &count) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyObject *row = PyList_New(width);
+        if (row == NULL) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, seat, row);
+        for (int v = 0; v < width; v++) {
+            PyObject *m = PyLong_FromUnsignedLong(bv[v]);
+            if (m == NULL) { Py_DECREF(out); return NULL; }
+            PyList_SET_ITEM(row, v, m);
+        }
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"finish", finish, METH_VARARGS,
      "finish(game, rand, policy, param, partner, spare): play the hand to its end on a copy "
@@ -945,10 +1000,13 @@ static PyMethodDef methods[] = {
      "explore=param) and return (points, pips, blocked, out_seat), or None for a game "
      "played in Python."},
     {"deal", deal, METH_VARARGS,
-     "deal(tiles, random, players, size, width): shuffle tiles in place as dealing.shuffle "
-     "does and return (hands, by_value, a double dealt) of the first players * size."},
+     "deal(tiles, random, players, size, width, index): shuffle tiles in place as "
+     "dealing.shuffle does and return (hands, by_value or None, a double dealt) of the first "
+     "players * size."},
+    {"index", index_hands, METH_VARARGS,
+     "index(hands, width): each hand (a bitmask of tile ids) by value, as game.py's _index."},
     {"kernel", kernel_new, METH_VARARGS,
-     "kernel(players, turn, divisor, clockwise, stuck, keep, by_value, order, opening, "
+     "kernel(players, turn, divisor, clockwise, stuck, keep, hands, order, opening, "
      "opening_value, rows, grow, dominoes, tiles, draw, pass): a fresh game's Kernel."},
     {NULL, NULL, 0, NULL},
 };

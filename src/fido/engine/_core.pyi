@@ -35,7 +35,7 @@ def kernel(
     clockwise: int,
     stuck: int,
     keep: int,
-    by_value: list[list[int]],
+    hands: list[int],
     order: tuple[object, ...],
     opening: object,
     opening_value: int,
@@ -55,7 +55,11 @@ def deal(
     players: int,
     size: int,
     width: int,
+    index: bool,
     /,
-) -> tuple[list[int], list[list[int]], bool]:
+) -> tuple[list[int], list[list[int]] | None, bool]:
     """dealing.deal_hands in C: shuffle ``tiles`` in place, deal the first
     ``players * size``."""
+
+def index(hands: list[int], width: int, /) -> list[list[int]]:
+    """Each hand (a bitmask of tile ids) by value: game.py's ``_index`` in C."""

@@ -24,7 +24,8 @@ MAX_REDEALS: Final = 1000
 # (tiles, random, players, size, width) -> (hands, by value, a double dealt): one shuffle
 # and its hands, deal_hands in C (fido.engine._core), for a plain random.Random
 NativeDeal = Callable[
-    [list[Tile], Callable[[], float], int, int, int], tuple[list[int], list[list[int]], bool]
+    [list[Tile], Callable[[], float], int, int, int, bool],
+    tuple[list[int], list[list[int]] | None, bool],
 ]
 _RANDOM: Final = random.Random
 NATIVE_TILES: Final = 253  # up to double-21
@@ -57,12 +58,14 @@ def shuffle(tiles: list[T], rng: random.Random) -> None:
 
 
 def deal(
-    rules: Ruleset, players: int, rng: random.Random
-) -> tuple[list[int], list[list[int]], tuple[Tile, ...]]:
+    rules: Ruleset, players: int, rng: random.Random, *, index: bool = True
+) -> tuple[list[int], list[list[int]] | None, tuple[Tile, ...]]:
     """Hands as bitmasks, each hand indexed by value (:attr:`Game.by_value`), and the
     stock in drawing order.
 
-    Deals again while no hand holds a double when the opener needs one.
+    Deals again while no hand holds a double when the opener needs one. Without
+    ``index`` the hands by value may be left out (None): a game played in C
+    (:func:`fido.engine.movegen.kernel`) makes them only if it goes on in Python.
     """
     plan = plan_of(rules)
     size = plan.hand_size(players)
@@ -74,11 +77,11 @@ def deal(
     native = _NATIVE if rng.__class__ is _RANDOM and dominoes.count <= NATIVE_TILES else None
     for _ in range(MAX_REDEALS):
         if native is not None:  # the same shuffle and hands in C
-            hands, indexes, has_double = native(tiles, rng.random, players, size, width)
+            hands, indexed, has_double = native(tiles, rng.random, players, size, width, index)
         else:
-            hands, indexes, has_double = deal_hands(tiles, rng, players, size, width)
+            hands, indexed, has_double = deal_hands(tiles, rng, players, size, width)
         if has_double or not needs_double:
-            return hands, indexes, tuple(tiles[dealt:])
+            return hands, indexed, tuple(tiles[dealt:])
     raise ConfigurationError("no deal with a double in hand after many shuffles")
 
 

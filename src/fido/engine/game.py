@@ -34,7 +34,7 @@ in Python, so everything else reads the same fields as before.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Final, NamedTuple, cast
 
 from fido.engine.dealing import check_deal, deal, find_opener, is_sequence
@@ -48,6 +48,7 @@ from fido.engine.movegen import (
     can_place,
     generate,
     kernel,
+    kernel_fits,
 )
 from fido.engine.moves import Move, Placement, PlacementTuple, Turn
 from fido.engine.plan import plan_of
@@ -64,6 +65,18 @@ __all__ = ["Chance", "Game", "Turn", "history_log"]
 
 # private constructor token: a bare Game() is a user error, Game(_MAKE) is ours
 _MAKE: Final = object()
+
+def _native_index() -> Callable[[list[int], int], list[list[int]]] | None:
+    """fido.engine._core's index (the hands by value), or None where it is not built."""
+    try:
+        from fido.engine._core import index as native  # noqa: PLC0415  (optional: C)
+    except ImportError:
+        return None
+    return native
+
+
+_NATIVE_INDEX: Final = _native_index()
+_NATIVE_WIDTH: Final = 22  # up to double-21
 
 # compiled globals: a module's attribute, read in compiled code, is a lookup each time
 _RANDOM: Final = random.Random
@@ -152,6 +165,7 @@ class Game:
             self._k = None
             self.turn = self.opener  # as dealt (only a fresh deal has a kernel)
             self.outcome = None
+            self._index_hands()
             for move in k.moves():
                 self.apply_legal(move)
 
@@ -283,9 +297,16 @@ class Game:
             gen = rng
         else:
             raise ArgumentError(f"rng must be a random.Random, not {quote(rng)}")
-        hands, by_value, stock = deal(rs, count, gen)
-        g = cls.from_masks(rs, hands, () if explicit_chance else stock, stock, by_value=by_value)
-        g._k = kernel(g)
+        # a game for the kernel makes its hands by value only if it goes on in Python
+        plan = plan_of(rs)
+        native = not explicit_chance and kernel_fits(plan)
+        hands, by_value, stock = deal(rs, count, gen, index=not native)
+        order = () if explicit_chance else stock
+        g = Game.from_masks(rs, hands, order, stock, by_value=by_value, later=native)
+        if native:
+            g._k = kernel(g, plan)
+            if g._k is None:
+                g._index_hands()
         return g
 
     @classmethod
@@ -305,8 +326,13 @@ class Game:
         rs = _as_rules(rules)
         masks, pile = check_deal(rs, hands, stock)
         order = () if explicit_chance else tuple(pile)
-        g = cls.from_masks(rs, masks, order, tuple(pile))
-        g._k = kernel(g)
+        plan = plan_of(rs)
+        native = not explicit_chance and kernel_fits(plan)
+        g = Game.from_masks(rs, masks, order, tuple(pile), later=native)
+        if native:
+            g._k = kernel(g, plan)
+            if g._k is None:
+                g._index_hands()
         return g
 
     @classmethod
@@ -385,7 +411,7 @@ class Game:
         pile = tuple(stock)
         table = view.table
         opened = len(table.placements) > 0
-        g = cls.from_masks(rules, masks, pile, pile, opened=opened, by_value=indexes)
+        g = Game.from_masks(rules, masks, pile, pile, opened=opened, by_value=indexes)
         g._table = table.copy()
         g._scores = list(view.scores)
         g.turn = view.to_move
@@ -407,6 +433,7 @@ class Game:
         opened: bool = False,
         *,
         by_value: list[list[int]] | None = None,
+        later: bool = False,
     ) -> Game:
         """The trusted constructor: hands as bitmasks, already checked (nothing is here).
 
@@ -416,16 +443,23 @@ class Game:
         ``order``: the stock's drawing order, or () for explicit chance; ``stock``:
         its tiles. ``opened``: the table is laid already (from_view), so nobody is
         looked for to open. ``by_value``: the hands indexed by value, when the caller
-        has them (:func:`~fido.engine.dealing.deal` builds them as it deals).
+        has them (:func:`~fido.engine.dealing.deal` builds them as it deals); with
+        ``later`` and none given they wait (empty) for :meth:`_index_hands`, which the
+        caller makes sure of: a game for the kernel makes them when it leaves it.
         """
         plan = plan_of(rules)
-        g = cls(_MAKE)
+        g = Game(_MAKE)
         g.rules = rules
         g.players = len(hands)
         g.set = plan.dominoes
         g._hands = hands
         g.initial_hands = tuple(hands)
-        g._by_value = by_value if by_value is not None else [g._index(h) for h in hands]
+        if by_value is not None:
+            g._by_value = by_value
+        elif later:
+            g._by_value = []
+        else:
+            g._by_value = g._indexed(hands)
         g.divisor = plan.divisor
         g._clockwise = plan.clockwise
         g.stuck = plan.stuck
@@ -448,6 +482,19 @@ class Game:
             g.opener, g.opening_tile = find_opener(rules, g.set, hands)
         g.turn = g.opener
         return g
+
+    def _index_hands(self) -> None:
+        """The hands by value, made from the hands (a fresh deal's, left to later)."""
+        if not self._by_value:
+            self._by_value = self._indexed(self._hands)
+
+    def _indexed(self, hands: list[int]) -> list[list[int]]:
+        """Each of ``hands`` by value (in C where it is built, up to double-21)."""
+        native = _NATIVE_INDEX
+        width = self.set.max_pips + 1
+        if native is not None and width <= _NATIVE_WIDTH:
+            return native(hands, width)
+        return [self._index(h) for h in hands]
 
     def _index(self, mask: int) -> list[int]:
         by_value = [0] * (self.set.max_pips + 1)

@@ -17,15 +17,17 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, Protocol, cast
 
 from fido.engine.moves import DRAW, PASS, Draw, Move, Placement
-from fido.engine.table import CROSS, END, SIDE
+from fido.engine.table import END, SIDE
 from fido.engine.tiles import DominoSet, Tile
 
 if TYPE_CHECKING:
     from fido.engine.game import Game
+    from fido.engine.plan import Plan
 
 __all__ = [
     "DRAW_CLASS", "DRAW_FREE", "DRAW_MOVE", "DRAW_ONE", "DRAW_UNTIL", "PASS_MOVE", "PASS_ONLY",
     "PLACEMENT", "Kernel", "can_draw", "can_place", "generate", "interned", "kernel",
+    "kernel_fits",
 ]  # fmt: skip
 
 # what a stuck player does, as small ints for the hot path
@@ -228,12 +230,26 @@ def _kernel_maker() -> Callable[..., Kernel] | None:
 _KERNEL: Final = _kernel_maker()
 
 
-def kernel(game: Game) -> Kernel | None:
+def kernel_fits(plan: Plan) -> bool:
+    """Whether :func:`kernel` plays the rules of ``plan``: a FIDO table (the cross layout,
+    where the second tile goes on a side of the opening double) with no Mother Theresa
+    and no drawing beside placing, a divisor or no scoring, up to double-21 (and the
+    extension built)."""
+    return (
+        _KERNEL is not None
+        and plan.cross
+        and not plan.mother_theresa
+        and plan.stuck != DRAW_FREE
+        and plan.divisor >= 0
+        and plan.dominoes.max_pips <= 21
+    )
+
+
+def kernel(game: Game, plan: Plan) -> Kernel | None:
     """A kernel for a game just dealt that it can play, else None (Python plays it).
 
-    It plays the rules of this module on a FIDO table (the cross layout, where the
-    second tile goes on a side of the opening double) with no Mother Theresa and no
-    drawing beside placing, a divisor or no scoring, up to double-21, the stock's
+    It plays the rules of this module where :func:`kernel_fits` (``plan`` is the game's
+    rules'), for up to 16 players, from a deal with an opening double and the stock's
     order held; its legal moves are this module's objects in this module's order.
     """
     make = _KERNEL
@@ -243,12 +259,9 @@ def kernel(game: Game) -> Kernel | None:
         make is None
         or tile is None
         or not tile.is_double
-        or game.table.shape != CROSS
+        or plan.rules is not game.rules
+        or not kernel_fits(plan)
         or game.table.placements
-        or game.mother_theresa
-        or game.stuck == DRAW_FREE
-        or game.divisor < 0
-        or dominoes.max_pips > 21
         or game.players > 16
         or len(game._order) != game.stock_count
         or game.outcome is not None
@@ -257,6 +270,6 @@ def kernel(game: Game) -> Kernel | None:
     rows = _ROWS
     return make(
         game.players, game.turn, game.divisor, int(game._clockwise), game.stuck,
-        game.keep_in_stock, game.by_value, game._order, _opening(tile), tile.high,
+        game.keep_in_stock, game.hands, game._order, _opening(tile), tile.high,
         rows, _grow, dominoes, dominoes.count, DRAW_MOVE, PASS_MOVE,
     )  # fmt: skip

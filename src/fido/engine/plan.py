@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from fido.engine.movegen import DRAW_FREE, DRAW_ONE, DRAW_UNTIL, PASS_ONLY
-from fido.engine.rules import EndScoring, Opener, Ruleset, Scoring, Stuck
+from fido.engine.rules import EndScoring, Layout, Opener, Ruleset, Scoring, Stuck
 from fido.engine.tiles import DominoSet, Tile
 
 __all__ = ["Plan", "doubles_in_order", "plan_of"]
@@ -56,6 +56,7 @@ class Plan:
     mother_theresa: bool
     keep_in_stock: int
     end_scoring: EndScoring
+    cross: bool  # FIDO's table: the cross layout (movegen.kernel_fits asks)
     _sizes: dict[int, int]  # players -> tiles a hand
     # players -> (the teams or None, the sides that score: the teams or each seat alone)
     _sides: dict[int, tuple[Teams | None, Teams]]
@@ -74,6 +75,7 @@ class Plan:
         self.mother_theresa = rules.mother_theresa
         self.keep_in_stock = rules.keep_in_stock
         self.end_scoring = rules.end_scoring
+        self.cross = rules.layout is Layout.CROSS
         self._sizes = {}
         self._sides = {}
 
