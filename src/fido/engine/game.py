@@ -66,6 +66,7 @@ __all__ = ["Chance", "Game", "Turn", "history_log"]
 # private constructor token: a bare Game() is a user error, Game(_MAKE) is ours
 _MAKE: Final = object()
 
+
 def _native_index() -> Callable[[list[int], int], list[list[int]]] | None:
     """fido.engine._core's index (the hands by value), or None where it is not built."""
     try:
@@ -144,8 +145,10 @@ class Game:
     _legal: list[Move] | None  # the legal moves of this state, once generated
     # A fresh FIDO deal is played in C while only its legal moves, pushes, turn and
     # outcome are asked for (fido.engine._core's Kernel; the fields above wait at the
-    # deal). The first read of anything else plays the kernel's moves again here
-    # (:meth:`_sync`) and drops it: from then on the fields are the state.
+    # deal, but for turn and outcome, which push keeps). The first read of anything
+    # else plays the kernel's moves again here (:meth:`_sync`) and drops it: from then
+    # on the fields are the state. The properties below sync on a write too; the plain
+    # fields are the engine's to set, as before, and no caller sets them on a fresh deal.
     _k: Kernel | None
 
     def __init__(self, _token: object = None) -> None:
