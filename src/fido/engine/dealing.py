@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Final, TypeGuard, TypeVar
+from typing import Final, TypeGuard, TypeVar, cast
 
+from fido.engine.native import MAX_PIPS, native
 from fido.engine.plan import doubles_in_order, plan_of
 from fido.engine.rules import Ruleset
 from fido.engine.tiles import DominoSet, Tile
@@ -21,26 +22,15 @@ __all__ = [
 
 MAX_REDEALS: Final = 1000
 
-# (tiles, random, players, size, width) -> (hands, by value, a double dealt): one shuffle
-# and its hands, deal_hands in C (fido.engine._core), for a plain random.Random
+# (tiles, random, players, size, width, index) -> (hands, by value or None, a double
+# dealt): one shuffle and its hands, deal_hands in C (fido.engine._core), for a plain
+# random.Random
 NativeDeal = Callable[
     [list[Tile], Callable[[], float], int, int, int, bool],
     tuple[list[int], list[list[int]] | None, bool],
 ]
 _RANDOM: Final = random.Random
-NATIVE_TILES: Final = 253  # up to double-21
-
-
-def _native() -> NativeDeal | None:
-    """fido.engine._core's deal, or None where it is not built (the pure build)."""
-    try:
-        from fido.engine._core import deal as native  # noqa: PLC0415  (optional: C)
-    except ImportError:
-        return None
-    return native
-
-
-_NATIVE: Final = _native()
+_NATIVE: Final = cast("NativeDeal | None", native("deal"))
 
 T = TypeVar("T")
 
@@ -74,10 +64,10 @@ def deal(
     needs_double = plan.needs_double
     dealt = size * players
     width = dominoes.max_pips + 1
-    native = _NATIVE if rng.__class__ is _RANDOM and dominoes.count <= NATIVE_TILES else None
+    in_c = _NATIVE if rng.__class__ is _RANDOM and dominoes.max_pips <= MAX_PIPS else None
     for _ in range(MAX_REDEALS):
-        if native is not None:  # the same shuffle and hands in C
-            hands, indexed, has_double = native(tiles, rng.random, players, size, width, index)
+        if in_c is not None:  # the same shuffle and hands in C
+            hands, indexed, has_double = in_c(tiles, rng.random, players, size, width, index)
         else:
             hands, indexed, has_double = deal_hands(tiles, rng, players, size, width)
         if has_double or not needs_double:

@@ -51,7 +51,8 @@ from fido.engine.movegen import (
     kernel_fits,
 )
 from fido.engine.moves import Move, Placement, PlacementTuple, Turn
-from fido.engine.plan import plan_of
+from fido.engine.native import MAX_PIPS, native
+from fido.engine.plan import Plan, plan_of
 from fido.engine.results import Outcome, Termination, native_outcome, score_hand
 from fido.engine.rollout import playout
 from fido.engine.rules import Ruleset, Scoring
@@ -67,17 +68,8 @@ __all__ = ["Chance", "Game", "Turn", "history_log"]
 _MAKE: Final = object()
 
 
-def _native_index() -> Callable[[list[int], int], list[list[int]]] | None:
-    """fido.engine._core's index (the hands by value), or None where it is not built."""
-    try:
-        from fido.engine._core import index as native  # noqa: PLC0415  (optional: C)
-    except ImportError:
-        return None
-    return native
-
-
-_NATIVE_INDEX: Final = _native_index()
-_NATIVE_WIDTH: Final = 22  # up to double-21
+# the hands by value in C (fido.engine._core's index), where it is built
+_NATIVE_INDEX: Final = cast("Callable[[list[int], int], list[list[int]]] | None", native("index"))
 
 # compiled globals: a module's attribute, read in compiled code, is a lookup each time
 _RANDOM: Final = random.Random
@@ -302,15 +294,10 @@ class Game:
             raise ArgumentError(f"rng must be a random.Random, not {quote(rng)}")
         # a game for the kernel makes its hands by value only if it goes on in Python
         plan = plan_of(rs)
-        native = not explicit_chance and kernel_fits(plan)
-        hands, by_value, stock = deal(rs, count, gen, index=not native)
+        in_c = not explicit_chance and kernel_fits(plan)
+        hands, by_value, stock = deal(rs, count, gen, index=not in_c)
         order = () if explicit_chance else stock
-        g = Game.from_masks(rs, hands, order, stock, by_value=by_value, later=native)
-        if native:
-            g._k = kernel(g, plan)
-            if g._k is None:
-                g._index_hands()
-        return g
+        return Game._dealt(plan, hands, order, stock, by_value=by_value, in_c=in_c)
 
     @classmethod
     def from_deal(
@@ -330,9 +317,23 @@ class Game:
         masks, pile = check_deal(rs, hands, stock)
         order = () if explicit_chance else tuple(pile)
         plan = plan_of(rs)
-        native = not explicit_chance and kernel_fits(plan)
-        g = Game.from_masks(rs, masks, order, tuple(pile), later=native)
-        if native:
+        in_c = not explicit_chance and kernel_fits(plan)
+        return Game._dealt(plan, masks, order, tuple(pile), by_value=None, in_c=in_c)
+
+    @staticmethod
+    def _dealt(
+        plan: Plan,
+        hands: list[int],
+        order: tuple[Tile, ...],
+        stock: tuple[Tile, ...],
+        *,
+        by_value: list[list[int]] | None,
+        in_c: bool,
+    ) -> Game:
+        """A fresh deal of :meth:`new` or :meth:`from_deal`: handed to the kernel when
+        ``in_c`` (the rules fit it, the stock's order held), else played in Python."""
+        g = Game.from_masks(plan.rules, hands, order, stock, by_value=by_value, later=in_c)
+        if in_c:
             g._k = kernel(g, plan)
             if g._k is None:
                 g._index_hands()
@@ -493,10 +494,9 @@ class Game:
 
     def _indexed(self, hands: list[int]) -> list[list[int]]:
         """Each of ``hands`` by value (in C where it is built, up to double-21)."""
-        native = _NATIVE_INDEX
-        width = self.set.max_pips + 1
-        if native is not None and width <= _NATIVE_WIDTH:
-            return native(hands, width)
+        in_c = _NATIVE_INDEX
+        if in_c is not None and self.set.max_pips <= MAX_PIPS:
+            return in_c(hands, self.set.max_pips + 1)
         return [self._index(h) for h in hands]
 
     def _index(self, mask: int) -> list[int]:

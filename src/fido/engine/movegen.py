@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, Protocol, cast
 
 from fido.engine.moves import DRAW, PASS, Draw, Move, Placement
+from fido.engine.native import MAX_PIPS, native
 from fido.engine.table import END, SIDE
 from fido.engine.tiles import DominoSet, Tile
 
@@ -218,16 +219,7 @@ class Kernel(Protocol):
     def result(self) -> tuple[list[int], list[int], bool, int]: ...
 
 
-def _kernel_maker() -> Callable[..., Kernel] | None:
-    """fido.engine._core's kernel constructor, or None where it is not built."""
-    try:
-        from fido.engine._core import kernel as make  # noqa: PLC0415  (optional: C)
-    except ImportError:
-        return None
-    return make
-
-
-_KERNEL: Final = _kernel_maker()
+_KERNEL: Final = cast("Callable[..., Kernel] | None", native("kernel"))
 
 
 def kernel_fits(plan: Plan) -> bool:
@@ -241,7 +233,7 @@ def kernel_fits(plan: Plan) -> bool:
         and not plan.mother_theresa
         and plan.stuck != DRAW_FREE
         and plan.divisor >= 0
-        and plan.dominoes.max_pips <= 21
+        and plan.dominoes.max_pips <= MAX_PIPS
     )
 
 

@@ -32,6 +32,7 @@ from fido.engine.movegen import (
     interned,
 )
 from fido.engine.moves import Move, PlacementTuple
+from fido.engine.native import native
 from fido.engine.results import Outcome, native_outcome
 from fido.engine.table import INLINE, LINE
 from fido.errors import IllegalMoveError
@@ -54,26 +55,12 @@ RANDOM_POLICY: Final = 0
 SMART_POLICY: Final = 1
 
 
-def _native() -> NativeFinish | None:
-    """fido.engine._core's playout, or None where it is not built (the pure build)."""
-    try:
-        from fido.engine._core import finish  # noqa: PLC0415  (optional: C)
-    except ImportError:
-        return None
-    return finish
-
-
-_FINISH: Final = _native()
+_FINISH: Final = cast("NativeFinish | None", native("finish"))
 
 
 def native_playouts() -> bool:
     """Whether :func:`playout_outcome` and :func:`smart_outcome` play in C."""
     return _FINISH is not None
-
-
-def _scored(game: Game, got: tuple[list[int], list[int], bool, int]) -> Outcome:
-    """The outcome of a hand the C playout finished (game.py's ``_finish``)."""
-    return native_outcome(game.rules, got)
 
 
 def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
@@ -133,7 +120,7 @@ def _play(
         if fast and finish is not None:
             got = finish(game, rand, policy, param, partner, spare)
             if got is not None:
-                return _scored(game, got)
+                return native_outcome(game.rules, got)
             finish = None
         if not own:
             game, own = game.copy(), True
