@@ -129,7 +129,7 @@ pure-test: $(DEV_STAMP)
 		tests/engine/test_errors.py tests/engine/test_notation.py tests/engine/test_properties.py \
 		tests/engine/test_undo_chance.py tests/engine/test_hostile_input.py \
 		tests/engine/test_position.py tests/engine/test_rollout.py tests/engine/test_plan.py \
-		tests/engine/test_native.py tests/engine/test_kernel.py
+		tests/engine/test_native.py tests/engine/test_kernel.py tests/engine/test_dice.py
 
 # docs/screenshots/: the lobby, two tables, turn-based play, the ranking pages, an event, the German pages, a match,
 # its rematch vote and the queue, the first lesson, a puzzle, the board analysis, at phone and desktop size

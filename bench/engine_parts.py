@@ -20,7 +20,9 @@ so load on the machine moves both alike. Workloads:
   before them plays ``Game.playout`` and ``smart_playout`` in place, what its
   searches called);
 * ``sample``: one sampled world of a mid-game view (``hidden_deal(view).sample``);
-* ``search``: whole decisions of ``search:sims=2000,time=0`` at mid-game.
+* ``search``: whole decisions of ``search:sims=2000,time=0`` at mid-game;
+* ``champion``: whole decisions of ``champion:time=0`` (its simulations by the set:
+  8,000 up to double-6, 4,000 up to double-12, 2,000 above) at mid-game.
 
 Figures are per second of CPU: placements for ``moves``, ``reading`` and ``random``,
 playouts for ``greedy`` and
@@ -60,6 +62,10 @@ WORKLOADS: list[tuple[str, str, int, int]] = [
     ("sample", "fido set=12", 4, 4000),
     ("sample", "fido set=18", 6, 2000),
     ("search", "fido set=12", 4, 6),
+    ("search", "fido set=6", 3, 30),
+    ("champion", "fido set=6", 3, 16),
+    ("champion", "fido set=12", 4, 6),
+    ("champion", "fido set=18", 6, 6),
 ]
 
 
@@ -130,7 +136,8 @@ def workload(name: str, rules_text: str, players: int, count: int) -> Callable[[
             return float(count)
 
         return sample
-    bot = make_bot("search:sims=2000,time=0")
+    # the levels as a user gets them (their budgets by the set), without the clock
+    bot = make_bot("search:sims=2000,time=0" if name == "search" else "champion:time=0")
 
     def decide() -> float:
         for i in range(count):
@@ -182,7 +189,7 @@ def main() -> None:
         print(f"run {r + 1}/{args.runs} done; load {os.getloadavg()[0]:.2f}", flush=True)
     units = {
         "deal": "deals", "greedy": "playouts", "smart": "playouts", "sample": "worlds",
-        "search": "decisions",
+        "search": "decisions", "champion": "decisions",
     }  # fmt: skip
     header = f"{'workload':34} {'this tree':>14}"
     if args.against:

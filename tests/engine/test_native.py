@@ -21,6 +21,7 @@ import pytest
 
 from fido import Game, IllegalMoveError
 from fido.engine import rollout
+from fido.engine.dice import PyDice, seeded
 from fido.engine.rollout import (
     native_playouts,
     playout,
@@ -44,9 +45,12 @@ def snapshot(game: Game) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-def check(game: Game, policy: str, param: float, dice: int) -> None:
+def check(game: Game, policy: str, param: float, dice: int, *, searches: bool = False) -> None:
+    """``searches``: the searches' dice (the C's own Dice, drawn without a call, against
+    the Python generator), else a random.Random for both."""
     before = snapshot(game)
-    fast, slow = random.Random(dice), random.Random(dice)
+    fast: Any = seeded(dice) if searches else random.Random(dice)
+    slow: Any = PyDice(dice) if searches else random.Random(dice)
     if policy == "smart":
         got = smart_outcome(game, fast, param)
         want = smart_playout(game.copy(), slow, param)
@@ -60,7 +64,8 @@ def check(game: Game, policy: str, param: float, dice: int) -> None:
 
 @pytest.mark.parametrize(("text", "players"), CASES, ids=[f"{t}-{p}p" for t, p in CASES])
 def test_the_outcome_is_the_python_playouts(text: str, players: int) -> None:
-    """From the deal and from every third move of a random game, the policies in turn."""
+    """From the deal and from every third move of a random game, the policies in turn,
+    with a random.Random and the searches' dice in turn."""
     for seed in SEEDS:
         game = Game.new(text, players, seed=seed)
         walk = random.Random(seed)
@@ -68,7 +73,7 @@ def test_the_outcome_is_the_python_playouts(text: str, players: int) -> None:
         while not game.is_over:
             if step % 3 == 0:  # each policy in turn
                 policy, param = POLICIES[step // 3 % len(POLICIES)]
-                check(game, policy, param, seed * 1000 + step)
+                check(game, policy, param, seed * 1000 + step, searches=step // 3 % 2 == 1)
             game.push(walk.choice(game.legal_moves()))
             step += 1
 

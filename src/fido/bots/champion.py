@@ -29,6 +29,7 @@ from typing import Final
 from fido.bots.expert import EXPERT_WEIGHTS, FidoWeights
 from fido.bots.sampling import HiddenDeal, SamplingError, hidden_deal
 from fido.bots.search import Dealer, SearchBot, margin
+from fido.engine.dice import seeded
 from fido.engine.game import Game
 from fido.engine.knowledge import unseen_tiles
 from fido.engine.moves import DRAW, Placement
@@ -123,8 +124,8 @@ class ChampionBot(SearchBot):
 
     def _evaluate(self, g: Game, seat: int, dice: int, solve_at: int) -> tuple[float, int]:
         if self.policy == "greedy":
-            return margin(playout_outcome(g, random.Random(dice), 1.0 - self.explore), seat), 1
-        return margin(smart_outcome(g, random.Random(dice), self.explore), seat), 1
+            return margin(playout_outcome(g, seeded(dice), 1.0 - self.explore), seat), 1
+        return margin(smart_outcome(g, seeded(dice), self.explore), seat), 1
 
 
 # One placement's evidence (:func:`passed_up`): (points passed up, the bits of the tiles

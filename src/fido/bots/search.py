@@ -2,8 +2,9 @@
 
 Each round deals the hidden tiles anew, consistently with the view
 (:mod:`fido.bots.sampling`), and plays every candidate move in that same
-world, rolling the hand out with the same dice (:meth:`fido.engine.game.Game.playout`:
-the best-scoring placement most of the time, else a random one), so the
+world, rolling the hand out with the same dice (:func:`fido.engine.rollout.playout_outcome`
+from :func:`fido.engine.dice.seeded`: the best-scoring placement most of the time,
+else a random one), so the
 candidates are compared on equal luck. A rollout is worth the seat's margin:
 her final score (her team's, in team games) minus the mean of the others'.
 The candidates are the ``expert`` level's best few moves, and its first choice
@@ -34,6 +35,7 @@ from fido.bots.base import Move
 from fido.bots.expert import EXPERT_WEIGHTS, FidoWeights, Position, expert_score
 from fido.bots.sampling import hidden_deal
 from fido.bots.solver import SolveBudgetExceeded, margin, solve
+from fido.engine.dice import seeded
 from fido.engine.game import Game
 from fido.engine.rollout import playout_outcome
 from fido.engine.views import SeatView
@@ -165,7 +167,7 @@ class SearchBot:
                 pass
             else:
                 return value, 1 + nodes // NODES_PER_SIM
-        return margin(playout_outcome(g, random.Random(dice), self.greedy), seat), 1
+        return margin(playout_outcome(g, seeded(dice), self.greedy), seat), 1
 
     def _confident(self, better: dict[int, float], base: dict[int, float]) -> bool:
         """Paired over the worlds both were played in: better by more than noise

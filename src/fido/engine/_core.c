@@ -1,8 +1,8 @@
 /* fido.engine._core: the engine's hot loops in C, where its users spend.
  *
- * Three parts, each the second writing of rules the Python modules hold, which stay the
+ * Four parts, each the second writing of what the Python modules hold, which stay the
  * reference and what the pure build (FIDO_PURE=1) plays:
- * - finish: the searches' playouts (below);
+ * - finish: the searches' playouts (below), and Dice, their generator (dice.py);
  * - Kernel: a fresh FIDO deal played while only its legal moves and pushes are asked for
  *   (game.py's fast path; tests/engine/test_kernel.py plays both side by side);
  * - deal: dealing.py's shuffle and hands for one deal; index: hands by value (game.py).
@@ -42,6 +42,43 @@ enum { CROSS = 0, INLINE = 1, LINE = 2, SPINNER = 3 };
 enum { PASS_ONLY = 0, DRAW_ONE = 1, DRAW_UNTIL = 2, DRAW_FREE = 3 };
 enum { RANDOM = 0, SMART = 1 };
 
+/* the attributes read, their names interned once at import (PyObject_GetAttrString
+ * makes and hashes a new string at every call, and a search reads them per world) */
+enum {
+    A_HIGH,
+    A_LOW,
+    A_PLAYERS,
+    A_TURN,
+    A_PASSES,
+    A_DIVISOR,
+    A_CLOCKWISE,
+    A_STUCK,
+    A_KEEP_IN_STOCK,
+    A_MOTHER_THERESA,
+    A_PENDING,
+    A_OUTCOME,
+    A_STOCK_COUNT,
+    A_STOCK_POS,
+    A_ORDER,
+    A_TABLE,
+    A_SHAPE,
+    A_SPINNER,
+    A_ARMS_TAKEN,
+    A_ENDS_SUM,
+    A_PLACEMENTS,
+    A_OPEN,
+    A_BY_VALUE,
+    A_SCORES,
+    N_ATTRS
+};
+static const char *const ATTR_NAMES[N_ATTRS] = {
+    "high", "low", "players", "turn", "passes", "divisor", "_clockwise", "stuck", "keep_in_stock", "mother_theresa", "pending", "outcome", "stock_count", "stock_pos", "_order", "table", "shape", "spinner", "arms_taken", "ends_sum", "placements", "open", "by_value", "scores",
+};
+static PyObject *ATTRS[N_ATTRS];
+
+static PyObject *attr(PyObject *obj, int name) { return PyObject_GetAttr(obj, ATTRS[name]); }
+
+
 /* rollout.py's weights, W_JOKER .. W_SPARE (tests/engine/test_native.py compares them) */
 static const double W_JOKER = 0.6;
 static const double W_DOUBLE = 2.5;
@@ -60,6 +97,7 @@ typedef struct {
     long long stock_count, stock_pos;
     PyObject *order; /* the stock's drawing order (a tuple of tiles), held while playing */
     PyObject *rand;  /* the generator's random(), borrowed */
+    struct DiceObject *dice; /* rand's Dice when it is one (drawn inline), borrowed */
     int over, blocked, out_seat;
 } State;
 
@@ -77,8 +115,82 @@ static int next_seat(const State *st, int seat) {
     return seat ? seat - 1 : st->players - 1;
 }
 
+/* ------------------------------------------------------------------ the searches' dice
+ *
+ * A search rolls every candidate of a sampled world out with the same dice, so each
+ * rollout gets a generator seeded afresh; seeding random.Random (the Mersenne Twister's
+ * 624 words) cost more than a double-6 rollout itself. Dice is SplitMix64 (Steele, Lea
+ * and Flood 2014): a 64-bit state, made in nanoseconds, its numbers (top 53 bits) in
+ * [0, 1) as random.random's. fido/engine/dice.py is the same generator in Python (the
+ * pure build's), tests/engine/test_dice.py compares the two.
+ */
+typedef struct DiceObject {
+    PyObject_HEAD
+    uint64_t s;
+} DiceObject;
+
+static inline double dice_next(DiceObject *d) {
+    uint64_t z = (d->s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-53;
+}
+
+static PyTypeObject DiceType;
+
+static PyObject *dice_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *seed;
+    static char *names[] = {"seed", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:Dice", names, &seed)) return NULL;
+    if (!PyLong_Check(seed) || PyBool_Check(seed)) {
+        PyErr_SetString(PyExc_TypeError, "Dice's seed is a whole number");
+        return NULL;
+    }
+    unsigned long long s = PyLong_AsUnsignedLongLongMask(seed); /* the seed mod 2**64 */
+    if (s == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    DiceObject *d = (DiceObject *)type->tp_alloc(type, 0);
+    if (d == NULL) return NULL;
+    d->s = (uint64_t)s;
+    return (PyObject *)d;
+}
+
+static PyObject *dice_random(DiceObject *d, PyObject *unused) {
+    return PyFloat_FromDouble(dice_next(d));
+}
+
+static PyObject *dice_getstate(DiceObject *d, PyObject *unused) {
+    return PyLong_FromUnsignedLongLong(d->s);
+}
+
+static PyMethodDef dice_methods[] = {
+    {"random", (PyCFunction)dice_random, METH_NOARGS, "The next number, in [0, 1)."},
+    {"getstate", (PyCFunction)dice_getstate, METH_NOARGS, "The state: a number below 2**64."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject DiceType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "fido.engine._core.Dice",
+    .tp_basicsize = sizeof(DiceObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Dice(seed): SplitMix64, the searches' rollouts' generator (fido.engine.dice).",
+    .tp_new = dice_new,
+    .tp_methods = dice_methods,
+};
+
+/* rand's Dice, when rand is a Dice's bound random (drawn inline, no call) */
+static DiceObject *dice_of(PyObject *rand) {
+    if (PyCFunction_Check(rand)) {
+        PyObject *self = PyCFunction_GET_SELF(rand);
+        if (self != NULL && Py_TYPE(self) == &DiceType) return (DiceObject *)self;
+    }
+    return NULL;
+}
+
 /* a random number from the generator, as rollout.py's rand(); -1.0 on an error */
 static double draw_random(State *st) {
+    if (st->dice != NULL) return dice_next(st->dice);
     PyObject *r = PyObject_CallNoArgs(st->rand);
     if (r == NULL) return -1.0;
     double x = PyFloat_AsDouble(r);
@@ -193,9 +305,9 @@ static int draw_or_pass(State *st) {
     if (st->stuck != PASS_ONLY && st->stock_count > st->keep) {
         PyObject *tile = PyTuple_GetItem(st->order, (Py_ssize_t)st->stock_pos);
         if (tile == NULL) return -1;
-        PyObject *ho = PyObject_GetAttrString(tile, "high");
+        PyObject *ho = attr(tile, A_HIGH);
         if (ho == NULL) return -1;
-        PyObject *lo = PyObject_GetAttrString(tile, "low");
+        PyObject *lo = attr(tile, A_LOW);
         if (lo == NULL) { Py_DECREF(ho); return -1; }
         long high = PyLong_AsLong(ho), low = PyLong_AsLong(lo);
         Py_DECREF(ho); Py_DECREF(lo);
@@ -335,8 +447,8 @@ static int smart_turn(State *st, double explore, const int *partner, double spar
 
 /* ------------------------------------------------------------------ reading the game */
 
-static int get_long(PyObject *obj, const char *name, long long *out) {
-    PyObject *x = PyObject_GetAttrString(obj, name);
+static int get_long(PyObject *obj, int name, long long *out) {
+    PyObject *x = attr(obj, name);
     if (x == NULL) return -1;
     long long v = PyLong_AsLongLong(x);
     Py_DECREF(x);
@@ -346,7 +458,7 @@ static int get_long(PyObject *obj, const char *name, long long *out) {
 }
 
 /* a small whole number field, refused (1: play it in Python) outside [lo, hi] */
-static int get_int(PyObject *obj, const char *name, int lo, int hi, int *out) {
+static int get_int(PyObject *obj, int name, int lo, int hi, int *out) {
     long long v;
     if (get_long(obj, name, &v) < 0) {
         if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
@@ -365,24 +477,24 @@ static int load(State *st, PyObject *game) {
 #define INT(obj, name, lo, hi, dst) \
     { int got_ = get_int(obj, name, lo, hi, dst); if (got_ != 0) { rc = got_; goto done; } }
     rc = -1;
-    INT(game, "players", 1, MAX_SEATS, &st->players)
-    INT(game, "turn", 0, st->players - 1, &st->turn)
-    INT(game, "passes", 0, st->players, &st->passes)
-    INT(game, "divisor", 0, 1000000, &st->d)
-    INT(game, "_clockwise", 0, 1, &st->clockwise)
-    INT(game, "stuck", PASS_ONLY, DRAW_UNTIL, &st->stuck)
-    INT(game, "keep_in_stock", 0, 1 << 20, &st->keep)
+    INT(game, A_PLAYERS, 1, MAX_SEATS, &st->players)
+    INT(game, A_TURN, 0, st->players - 1, &st->turn)
+    INT(game, A_PASSES, 0, st->players, &st->passes)
+    INT(game, A_DIVISOR, 0, 1000000, &st->d)
+    INT(game, A_CLOCKWISE, 0, 1, &st->clockwise)
+    INT(game, A_STUCK, PASS_ONLY, DRAW_UNTIL, &st->stuck)
+    INT(game, A_KEEP_IN_STOCK, 0, 1 << 20, &st->keep)
     int theresa, pending;
-    INT(game, "mother_theresa", 0, 0, &theresa)
-    INT(game, "pending", -1, -1, &pending)
-    x = PyObject_GetAttrString(game, "outcome");
+    INT(game, A_MOTHER_THERESA, 0, 0, &theresa)
+    INT(game, A_PENDING, -1, -1, &pending)
+    x = attr(game, A_OUTCOME);
     if (x == NULL) goto done;
     if (x != Py_None) { rc = 1; goto done; }
     Py_CLEAR(x);
-    if (get_long(game, "stock_count", &st->stock_count) < 0) goto done;
-    if (get_long(game, "stock_pos", &st->stock_pos) < 0) goto done;
+    if (get_long(game, A_STOCK_COUNT, &st->stock_count) < 0) goto done;
+    if (get_long(game, A_STOCK_POS, &st->stock_pos) < 0) goto done;
     st->order = NULL;
-    x = PyObject_GetAttrString(game, "_order");
+    x = attr(game, A_ORDER);
     if (x == NULL) goto done;
     if (!PyTuple_Check(x)) { rc = 1; goto done; }
     /* a draw with no order waits for its tile: Python's playout says so */
@@ -392,13 +504,13 @@ static int load(State *st, PyObject *game) {
         goto done;
     }
     st->order = x; /* the game holds it while we play */
-    table = PyObject_GetAttrString(game, "table");
+    table = attr(game, A_TABLE);
     if (table == NULL) goto done;
-    INT(table, "shape", CROSS, SPINNER, &st->shape)
-    INT(table, "spinner", -1, MAX_VALUE, &st->spinner)
-    INT(table, "arms_taken", 0, 4, &st->arms)
-    if (get_long(table, "ends_sum", &st->ends_sum) < 0) goto done;
-    PyObject *placements = PyObject_GetAttrString(table, "placements");
+    INT(table, A_SHAPE, CROSS, SPINNER, &st->shape)
+    INT(table, A_SPINNER, -1, MAX_VALUE, &st->spinner)
+    INT(table, A_ARMS_TAKEN, 0, 4, &st->arms)
+    if (get_long(table, A_ENDS_SUM, &st->ends_sum) < 0) goto done;
+    PyObject *placements = attr(table, A_PLACEMENTS);
     if (placements == NULL) goto done;
     st->laid = (int)PyObject_Length(placements);
     Py_DECREF(placements);
@@ -408,7 +520,7 @@ static int load(State *st, PyObject *game) {
         rc = 1;
         goto done;
     }
-    open = PyObject_GetAttrString(table, "open");
+    open = attr(table, A_OPEN);
     if (open == NULL) goto done;
     if (!PyDict_Check(open)) { rc = 1; goto done; }
     st->nopen = 0;
@@ -428,8 +540,8 @@ static int load(State *st, PyObject *game) {
         st->code[i] = (int)code; st->val[i] = (int)v;
         st->weight[i] = (int)weight;
     }
-    by_value = PyObject_GetAttrString(game, "by_value");
-    scores = PyObject_GetAttrString(game, "scores");
+    by_value = attr(game, A_BY_VALUE);
+    scores = attr(game, A_SCORES);
     if (by_value == NULL || scores == NULL) goto done;
     if (!PyList_Check(by_value) || !PyList_Check(scores)) { rc = 1; goto done; }
     if (PyList_GET_SIZE(by_value) != st->players || PyList_GET_SIZE(scores) != st->players) {
@@ -526,6 +638,7 @@ static PyObject *finish(PyObject *module, PyObject *args) {
         goto end;
     }
     st->rand = rand;
+    st->dice = dice_of(rand);
     while (!st->over) {
         int err = policy == SMART ? smart_turn(st, param, partner, spare)
                                   : random_turn(st, param);
@@ -866,7 +979,7 @@ static PyObject *kernel_new(PyObject *module, PyObject *args) {
     st->clockwise = clockwise != 0; st->stuck = stuck; st->keep = keep; st->shape = CROSS;
     st->laid = 0; st->ends_sum = 0; st->spinner = -1; st->arms = 0; st->nopen = 0;
     st->stock_count = PyTuple_GET_SIZE(order); st->stock_pos = 0;
-    st->rand = NULL; st->over = 0; st->blocked = 0; st->out_seat = -1;
+    st->rand = NULL; st->dice = NULL; st->over = 0; st->blocked = 0; st->out_seat = -1;
     for (int seat = 0; seat < players; seat++) {
         st->scores[seat] = 0;
         if (read_hand(PyList_GET_ITEM(hands, seat), tiles, st->bv[seat], &st->count[seat]) < 0) {
@@ -1024,12 +1137,14 @@ PyMODINIT_FUNC PyInit__core(void) {
         }
     }
     if (ID_NAME == NULL && (ID_NAME = PyUnicode_InternFromString("id")) == NULL) return NULL;
-    if (PyType_Ready(&KernelType) < 0) return NULL;
+    for (int i = 0; i < N_ATTRS; i++)
+        if (ATTRS[i] == NULL && (ATTRS[i] = PyUnicode_InternFromString(ATTR_NAMES[i])) == NULL)
+            return NULL;
+    if (PyType_Ready(&KernelType) < 0 || PyType_Ready(&DiceType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    Py_INCREF(&KernelType);
-    if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
-        Py_DECREF(&KernelType);
+    if (PyModule_AddObjectRef(m, "Kernel", (PyObject *)&KernelType) < 0
+        || PyModule_AddObjectRef(m, "Dice", (PyObject *)&DiceType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

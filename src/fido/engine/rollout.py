@@ -12,15 +12,16 @@ The searches read only a playout's outcome: :func:`playout_outcome` and
 :mod:`fido.engine._core` (C, built beside the compiled modules) from the first
 turn :func:`_fast_turn` covers: the same moves from the same random numbers,
 several times faster. Without the extension (the pure build) they play on a
-copy in Python.
+copy in Python. The generator is a ``random.Random`` or the searches' cheaper
+:func:`fido.engine.dice.seeded` (which the C draws from without a call).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, cast
 
+from fido.engine.dice import Dice
 from fido.engine.movegen import (
     _ROWS,
     DRAW_FREE,
@@ -63,7 +64,7 @@ def native_playouts() -> bool:
     return _FINISH is not None
 
 
-def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
+def playout(game: Game, rng: Dice, greedy: float = 0.0) -> Outcome:
     """Play ``game`` to its end in place and return the outcome.
 
     Each turn: with probability ``greedy`` :func:`best_now`'s move, else a uniformly
@@ -75,7 +76,7 @@ def playout(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
     return _play(game, rng, policy=RANDOM_POLICY, param=greedy, finish=None, own=True)
 
 
-def playout_outcome(game: Game, rng: random.Random, greedy: float = 0.0) -> Outcome:
+def playout_outcome(game: Game, rng: Dice, greedy: float = 0.0) -> Outcome:
     """What :func:`playout` would return from the same random numbers; ``game`` is not
     changed (the searches' worlds: C from the first fast turn, a copy before it)."""
     if game.outcome is not None:
@@ -85,7 +86,7 @@ def playout_outcome(game: Game, rng: random.Random, greedy: float = 0.0) -> Outc
 
 def _play(
     game: Game,
-    rng: random.Random,
+    rng: Dice,
     *,
     policy: int,
     param: float,
@@ -273,7 +274,7 @@ W_HEAVY: Final = 0.1  # per pip shed
 W_SPARE: Final = 2.0
 
 
-def smart_playout(game: Game, rng: random.Random, explore: float = 0.1) -> Outcome:
+def smart_playout(game: Game, rng: Dice, explore: float = 0.1) -> Outcome:
     """Play ``game`` to its end in place with :func:`smart_now` (``explore``: a random move).
 
     Outside the FIDO scoring (a divisor) the policy is :func:`best_now`.
@@ -281,7 +282,7 @@ def smart_playout(game: Game, rng: random.Random, explore: float = 0.1) -> Outco
     return _play(game, rng, policy=SMART_POLICY, param=explore, finish=None, own=True)
 
 
-def smart_outcome(game: Game, rng: random.Random, explore: float = 0.1) -> Outcome:
+def smart_outcome(game: Game, rng: Dice, explore: float = 0.1) -> Outcome:
     """What :func:`smart_playout` would return from the same random numbers; ``game`` is
     not changed (the champion's and the analysis's worlds: C from the first fast turn)."""
     if game.outcome is not None:
