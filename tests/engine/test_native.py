@@ -22,10 +22,13 @@ import pytest
 from fido import Game, IllegalMoveError
 from fido.engine import rollout
 from fido.engine.dice import PyDice, seeded
+from fido.engine.results import seat_margin
 from fido.engine.rollout import (
     native_playouts,
     playout,
+    playout_margin,
     playout_outcome,
+    smart_margin,
     smart_outcome,
     smart_playout,
 )
@@ -59,6 +62,11 @@ def check(game: Game, policy: str, param: float, dice: int, *, searches: bool = 
         want = playout(game.copy(), slow, param)
     assert got == want
     assert fast.getstate() == slow.getstate()  # the same random numbers: the same moves
+    # what the searches read: one seat's margin, the C's without the outcome's records
+    seat = dice % game.players
+    again: Any = seeded(dice) if searches else random.Random(dice)
+    by_margin = smart_margin if policy == "smart" else playout_margin
+    assert by_margin(game, again, seat, param) == seat_margin(want, seat)
     assert snapshot(game) == before
 
 

@@ -28,12 +28,12 @@ from typing import Final
 
 from fido.bots.expert import EXPERT_WEIGHTS, FidoWeights
 from fido.bots.sampling import HiddenDeal, SamplingError, hidden_deal
-from fido.bots.search import Dealer, SearchBot, margin
+from fido.bots.search import Dealer, SearchBot
 from fido.engine.dice import seeded
 from fido.engine.game import Game
 from fido.engine.knowledge import unseen_tiles
 from fido.engine.moves import DRAW, Placement
-from fido.engine.rollout import playout_outcome, smart_outcome
+from fido.engine.rollout import playout_margin, smart_margin
 from fido.engine.table import Table
 from fido.engine.views import SeatView
 
@@ -124,8 +124,8 @@ class ChampionBot(SearchBot):
 
     def _evaluate(self, g: Game, seat: int, dice: int, solve_at: int) -> tuple[float, int]:
         if self.policy == "greedy":
-            return margin(playout_outcome(g, seeded(dice), 1.0 - self.explore), seat), 1
-        return margin(smart_outcome(g, seeded(dice), self.explore), seat), 1
+            return playout_margin(g, seeded(dice), seat, 1.0 - self.explore), 1
+        return smart_margin(g, seeded(dice), seat, self.explore), 1
 
 
 # One placement's evidence (:func:`passed_up`): (points passed up, the bits of the tiles

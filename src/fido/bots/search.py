@@ -37,7 +37,7 @@ from fido.bots.sampling import hidden_deal
 from fido.bots.solver import SolveBudgetExceeded, margin, solve
 from fido.engine.dice import seeded
 from fido.engine.game import Game
-from fido.engine.rollout import playout_outcome
+from fido.engine.rollout import playout_margin
 from fido.engine.views import SeatView
 
 __all__ = ["NODES_PER_SIM", "Dealer", "SearchBot", "margin"]
@@ -167,7 +167,7 @@ class SearchBot:
                 pass
             else:
                 return value, 1 + nodes // NODES_PER_SIM
-        return margin(playout_outcome(g, seeded(dice), self.greedy), seat), 1
+        return playout_margin(g, seeded(dice), seat, self.greedy), 1
 
     def _confident(self, better: dict[int, float], base: dict[int, float]) -> bool:
         """Paired over the worlds both were played in: better by more than noise

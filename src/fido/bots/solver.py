@@ -19,23 +19,13 @@ from typing import NamedTuple
 
 from fido.engine.game import Game
 from fido.engine.moves import Move, Placement
-from fido.engine.results import Outcome
+from fido.engine.results import seat_margin as margin
 
 __all__ = ["Solution", "SolveBudgetExceeded", "margin", "solve"]
 
 
 class SolveBudgetExceeded(Exception):
     """The world is too large for the node budget; the caller rolls it out instead."""
-
-
-def margin(outcome: Outcome, seat: int) -> float:
-    """The seat's final minus the mean of the others' (teams: own team minus the others)."""
-    if outcome.teams is not None:
-        own = next(t for t in outcome.teams if seat in t.seats)
-        others = [t.final for t in outcome.teams if t is not own]
-        return own.final - sum(others) / len(others)
-    finals = [r.final for r in outcome.seats]
-    return finals[seat] - (sum(finals) - finals[seat]) / (len(finals) - 1)
 
 
 class Solution(NamedTuple):

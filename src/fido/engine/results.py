@@ -14,8 +14,8 @@ from fido.engine.plan import plan_of
 from fido.engine.rules import EndScoring, Ruleset
 
 __all__ = [
-    "Outcome", "SeatResult", "TeamResult", "Termination", "native_outcome", "places",
-    "score_hand",
+    "Outcome", "SeatResult", "TeamResult", "Termination", "native_margin", "native_outcome",
+    "places", "score_hand", "seat_margin",
 ]  # fmt: skip
 
 
@@ -262,3 +262,33 @@ def native_outcome(rules: Ruleset, got: tuple[list[int], list[int], bool, int]) 
     if blocked:
         return score_hand(rules, points, pips, _BLOCKED, None)
     return score_hand(rules, points, pips, _DOMINO, out)
+
+
+def seat_margin(outcome: Outcome, seat: int) -> float:
+    """The seat's final minus the mean of the others' (teams: own team minus the others):
+    what a search's rollout is worth to her (:mod:`fido.bots.search`)."""
+    if outcome.teams is not None:
+        own = next(t for t in outcome.teams if seat in t.seats)
+        others = [t.final for t in outcome.teams if t is not own]
+        return own.final - sum(others) / len(others)
+    finals = [r.final for r in outcome.seats]
+    return finals[seat] - (sum(finals) - finals[seat]) / (len(finals) - 1)
+
+
+def native_margin(rules: Ruleset, got: tuple[list[int], list[int], bool, int], seat: int) -> float:
+    """``seat_margin(native_outcome(rules, got), seat)``, the same number: a search reads
+    only this of a rollout, so in FIDO without teams (a final is the points less the pips
+    left, however the hand ended) it is computed without the outcome's records."""
+    plan = plan_of(rules)
+    points, pips = got[0], got[1]
+    n = len(points)
+    if plan.end_scoring is not _FIDO or plan.teams(n) is not None:
+        return seat_margin(native_outcome(rules, got), seat)
+    total = 0
+    mine = 0
+    for s in range(n):
+        final = points[s] - pips[s]
+        total += final
+        if s == seat:
+            mine = final
+    return mine - (total - mine) / (n - 1)

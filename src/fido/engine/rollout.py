@@ -34,7 +34,7 @@ from fido.engine.movegen import (
 )
 from fido.engine.moves import Move, PlacementTuple
 from fido.engine.native import native
-from fido.engine.results import Outcome, native_outcome
+from fido.engine.results import Outcome, native_margin, native_outcome, seat_margin
 from fido.engine.table import INLINE, LINE
 from fido.errors import IllegalMoveError
 
@@ -42,15 +42,15 @@ if TYPE_CHECKING:
     from fido.engine.game import Game
 
 __all__ = [
-    "best_now", "native_playouts", "playout", "playout_outcome", "smart_now",
-    "smart_outcome", "smart_playout",
+    "best_now", "native_playouts", "playout", "playout_margin", "playout_outcome", "smart_margin",
+    "smart_now", "smart_outcome", "smart_playout",
 ]  # fmt: skip
 
 # (game, rand, policy, its parameter, partners, spare) -> (points, pips, blocked, out seat)
 # or None when the C playouts decline the game; _core.pyi documents it
+Finished = tuple[list[int], list[int], bool, int]
 NativeFinish = Callable[
-    [object, Callable[[], float], int, float, list[int], float],
-    tuple[list[int], list[int], bool, int] | None,
+    [object, Callable[[], float], int, float, list[int], float], Finished | None
 ]
 RANDOM_POLICY: Final = 0
 SMART_POLICY: Final = 1
@@ -73,7 +73,9 @@ def playout(game: Game, rng: Dice, greedy: float = 0.0) -> Outcome:
     no scoring), :func:`_fast_turn` picks the same move from the same random numbers
     without building the list; elsewhere the generator's list is used.
     """
-    return _play(game, rng, policy=RANDOM_POLICY, param=greedy, finish=None, own=True)
+    return _scored(
+        game, _play(game, rng, policy=RANDOM_POLICY, param=greedy, finish=None, own=True)
+    )
 
 
 def playout_outcome(game: Game, rng: Dice, greedy: float = 0.0) -> Outcome:
@@ -81,7 +83,18 @@ def playout_outcome(game: Game, rng: Dice, greedy: float = 0.0) -> Outcome:
     changed (the searches' worlds: C from the first fast turn, a copy before it)."""
     if game.outcome is not None:
         return game.outcome
-    return _play(game, rng, policy=RANDOM_POLICY, param=greedy, finish=_FINISH, own=False)
+    return _scored(
+        game, _play(game, rng, policy=RANDOM_POLICY, param=greedy, finish=_FINISH, own=False)
+    )
+
+
+def playout_margin(game: Game, rng: Dice, seat: int, greedy: float = 0.0) -> float:
+    """``seat_margin(playout_outcome(game, rng, greedy), seat)``, without the outcome's
+    records where C ends the hand: what ``search`` reads of a rollout."""
+    if game.outcome is not None:
+        return seat_margin(game.outcome, seat)
+    got = _play(game, rng, policy=RANDOM_POLICY, param=greedy, finish=_FINISH, own=False)
+    return _margin(game, got, seat)
 
 
 def _play(
@@ -92,12 +105,14 @@ def _play(
     param: float,
     finish: NativeFinish | None,
     own: bool,
-) -> Outcome:
+) -> Outcome | Finished:
     """The two playouts' loop: ``policy`` RANDOM_POLICY (:func:`playout`, ``param`` the
     greed) or SMART_POLICY (:func:`smart_playout`, ``param`` the exploration).
 
-    Not ``own``: the outcome functions, which copy ``game`` before its first move in
-    Python and hand it to ``finish`` (C) at its first fast turn.
+    Not ``own``: the outcome and margin functions, which copy ``game`` before its first
+    move in Python and hand it to ``finish`` (C) at its first fast turn; what C returns
+    comes back as it is (:data:`Finished`), for the caller to score. Played in Python to
+    the end, the hand's outcome.
     """
     rand = rng.random
     smart = policy == SMART_POLICY
@@ -121,7 +136,7 @@ def _play(
         if fast and finish is not None:
             got = finish(game, rand, policy, param, partner, spare)
             if got is not None:
-                return native_outcome(game.rules, got)
+                return got
             finish = None
         if not own:
             game, own = game.copy(), True
@@ -150,6 +165,18 @@ def _play(
                 move = best_now(game, moves)
         game.apply_legal(move)
     return game.outcome
+
+
+def _scored(game: Game, got: Outcome | Finished) -> Outcome:
+    """:func:`_play`'s result as the hand's outcome (C's scored as game.py scores it)."""
+    return got if isinstance(got, Outcome) else native_outcome(game.rules, got)
+
+
+def _margin(game: Game, got: Outcome | Finished, seat: int) -> float:
+    """:func:`_play`'s result as the seat's margin (C's without the outcome's records)."""
+    if isinstance(got, Outcome):
+        return seat_margin(got, seat)
+    return native_margin(game.rules, got, seat)
 
 
 def _count(mask: int) -> int:
@@ -279,7 +306,9 @@ def smart_playout(game: Game, rng: Dice, explore: float = 0.1) -> Outcome:
 
     Outside the FIDO scoring (a divisor) the policy is :func:`best_now`.
     """
-    return _play(game, rng, policy=SMART_POLICY, param=explore, finish=None, own=True)
+    return _scored(
+        game, _play(game, rng, policy=SMART_POLICY, param=explore, finish=None, own=True)
+    )
 
 
 def smart_outcome(game: Game, rng: Dice, explore: float = 0.1) -> Outcome:
@@ -287,7 +316,18 @@ def smart_outcome(game: Game, rng: Dice, explore: float = 0.1) -> Outcome:
     not changed (the champion's and the analysis's worlds: C from the first fast turn)."""
     if game.outcome is not None:
         return game.outcome
-    return _play(game, rng, policy=SMART_POLICY, param=explore, finish=_FINISH, own=False)
+    return _scored(
+        game, _play(game, rng, policy=SMART_POLICY, param=explore, finish=_FINISH, own=False)
+    )
+
+
+def smart_margin(game: Game, rng: Dice, seat: int, explore: float = 0.1) -> float:
+    """``seat_margin(smart_outcome(game, rng, explore), seat)``, without the outcome's
+    records where C ends the hand: what the champion reads of a rollout."""
+    if game.outcome is not None:
+        return seat_margin(game.outcome, seat)
+    got = _play(game, rng, policy=SMART_POLICY, param=explore, finish=_FINISH, own=False)
+    return _margin(game, got, seat)
 
 
 def _smart_turn(
