@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/engine_parts.py                       # this tree alone
     .venv/bin/python bench/engine_parts.py --against /tmp/base   # a checkout built in place
+    .venv/bin/python bench/engine_parts.py --against /tmp/base --only search,champion
 
 Each workload is fixed and seeded: the same deals, positions and random numbers in
 both trees. The two trees run in separate processes, interleaved (A B A B ...), and
@@ -147,10 +148,13 @@ def workload(name: str, rules_text: str, players: int, count: int) -> Callable[[
     return decide
 
 
-def worker() -> None:
-    """Run every workload once; print {key: units per CPU second} as JSON."""
+def worker(only: set[str]) -> None:
+    """Run every workload (of ``only``, when given) once; print {key: units per CPU second}
+    as JSON."""
     out: dict[str, float] = {}
     for name, rules, players, count in WORKLOADS:
+        if only and name not in only:
+            continue
         run = workload(name, rules, players, count)
         start = time.process_time()
         units = run()
@@ -158,10 +162,10 @@ def worker() -> None:
     print(json.dumps(out))
 
 
-def run_tree(tree: Path) -> dict[str, float]:
+def run_tree(tree: Path, only: str) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker"],
+        [sys.executable, str(Path(__file__).resolve()), "--worker", "--only", only],
         env=env,
         capture_output=True,
         text=True,
@@ -176,16 +180,21 @@ def main() -> None:
     )
     ap.add_argument("--against", type=Path, help="another checkout, built in place")
     ap.add_argument("--runs", type=int, default=3, help="interleaved runs of each tree (median)")
+    ap.add_argument("--only", default="", help="these workloads, comma-separated (search,champion)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    only = {w for w in args.only.split(",") if w}
+    unknown = only - {w[0] for w in WORKLOADS}
+    if unknown:
+        ap.error(f"no workload {', '.join(sorted(unknown))}")
     if args.worker:
-        worker()
+        worker(only)
         return
     trees = [ROOT, *([args.against.resolve()] if args.against else [])]
     results: dict[Path, list[dict[str, float]]] = {t: [] for t in trees}
     for r in range(args.runs):
         for tree in trees:
-            results[tree].append(run_tree(tree))
+            results[tree].append(run_tree(tree, args.only))
         print(f"run {r + 1}/{args.runs} done; load {os.getloadavg()[0]:.2f}", flush=True)
     units = {
         "deal": "deals", "greedy": "playouts", "smart": "playouts", "sample": "worlds",
@@ -196,6 +205,8 @@ def main() -> None:
         header += f" {'against':>14} {'ratio':>7}"
     print(header)
     for name, rules, players, _count in WORKLOADS:
+        if only and name not in only:
+            continue
         key = f"{name}|{rules}|{players}"
         mine = statistics.median(r[key] for r in results[ROOT])
         unit = units.get(name, "placements")
