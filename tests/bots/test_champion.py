@@ -10,6 +10,7 @@ import pytest
 from fido import ConfigurationError, Game, Placement
 from fido.bots import LEVELS, make_bot, play_hand
 from fido.bots.champion import (
+    FIDO_SMALL_SET_SIMS,
     MIDDLE_SET_SIMS,
     SMALL_SET_SIMS,
     TUNED_WEIGHTS,
@@ -56,8 +57,9 @@ def test_champion_is_a_level() -> None:
 @pytest.mark.parametrize(
     ("spec", "text", "players", "budget"),
     [
-        ("champion:time=0", "fido set=6", 3, SMALL_SET_SIMS),  # small worlds: more of them
-        ("champion:time=0", "block", 4, SMALL_SET_SIMS),
+        ("champion:time=0", "fido set=6", 3, FIDO_SMALL_SET_SIMS),  # small worlds: more
+        ("champion:time=0", "fido set=6", 4, FIDO_SMALL_SET_SIMS),
+        ("champion:time=0", "block", 4, SMALL_SET_SIMS),  # the classic games: as measured
         ("champion:time=0", "fido set=9", 4, MIDDLE_SET_SIMS),  # the clock's room
         ("champion:time=0", "fido set=12", 4, MIDDLE_SET_SIMS),
         ("champion:time=0", "fido set=15", 5, 2000),  # big worlds: the clock binds sooner

@@ -240,7 +240,10 @@ def test_the_table_form_says_what_each_bot_level_is_measured_to_do(store_url: st
             "(two runs of 40 deals fixed in advance)" in levels
         assert "; 7 and 8 on double-12 with 4 (two runs of 100 deals);" in levels
         assert "not yet beyond doubt" not in levels  # 2,000 simulations' runs, before
-        assert "on double-6 with 3 about level (0.1 over 1,500 deals)" in levels
+        # double-6: the run at 24,000 simulations (the +0.11 at 8,000 said "about level")
+        assert "on double-6 with 3 a third of a point (one run of 1,500 deals, " \
+            "just above zero)" in levels
+        assert "about level" not in levels
         assert "half a point" not in levels
         # in German too
         page = httpx.get(base + "/", headers={"Accept-Language": "de"}).text
@@ -249,8 +252,8 @@ def test_the_table_form_says_what_each_bot_level_is_measured_to_do(store_url: st
         assert "23 und 30 Punkte pro Spiel besser als „vorausschauend“ bei Doppel-18 mit " \
             "6 SpielerInnen (zwei Läufe mit je 40 vorab festgelegten Verteilungen)" \
             in levels, levels
-        assert "bei Doppel-6 mit 3 SpielerInnen etwa gleichauf (0,1 über 1.500 " \
-            "Verteilungen)" in levels, levels
+        assert "bei Doppel-6 mit 3 SpielerInnen ein Drittel Punkt (ein Lauf mit 1.500 " \
+            "Verteilungen, knapp über null)" in levels, levels
         assert "; 7 und 8 bei Doppel-12 mit 4 SpielerInnen (zwei Läufe mit je 100 " \
             "Verteilungen);" in levels, levels
 

@@ -38,6 +38,7 @@ from fido.engine.table import Table
 from fido.engine.views import SeatView
 
 __all__ = [
+    "FIDO_SMALL_SET_SIMS",
     "MIDDLE_SET_SIMS",
     "SMALL_SET_SIMS",
     "TUNED_WEIGHTS",
@@ -65,6 +66,12 @@ TUNED_WEIGHTS: Final = FidoWeights(pairs=0.5, spare=2.0)
 SMALL_SET_SIMS: Final = 8000
 MIDDLE_SET_SIMS: Final = 4000
 DEFAULT_SIMS: Final = 2000
+# FIDO up to double-6: three times the small sets' budget, the room the searches' dice
+# left in the clock (a decision at 24,000 takes about what 8,000 took before them, a
+# median 0.24 s mid-game and at most 0.56 s at a hand's start); measured in a duel fixed
+# in advance (docs/performance.md, "Double-6 with three, 24,000 simulations"). The classic
+# games keep 8,000, the budget their strength was measured at.
+FIDO_SMALL_SET_SIMS: Final = 24000
 
 
 class ChampionBot(SearchBot):
@@ -92,7 +99,7 @@ class ChampionBot(SearchBot):
             prior="none" if prior == "none" else "expert",
             width=width,
         )
-        self.asked_sims = sims  # None: by the set (:data:`SMALL_SET_SIMS` up to double-6)
+        self.asked_sims = sims  # None: by the set and game (:meth:`_budget`)
         # tuned: the expert's terms weighed by self-play; expert: the expert's own weights
         self.prior = prior
         self.fido_weights = TUNED_WEIGHTS if prior == "tuned" else EXPERT_WEIGHTS
@@ -114,7 +121,7 @@ class ChampionBot(SearchBot):
         if self.asked_sims is not None:
             return self.sims
         if view.rules.max_pips <= 6:
-            return SMALL_SET_SIMS
+            return FIDO_SMALL_SET_SIMS if view.rules.is_fido else SMALL_SET_SIMS
         return MIDDLE_SET_SIMS if view.rules.max_pips <= 12 else self.sims
 
     def _deal(self, view: SeatView) -> Dealer:

@@ -65,7 +65,8 @@ BOT_HELP = {
                    "that play like the expert, under a second a move: 23 and 30 points "
                    "a hand better than search on double-18 with 6 players (two runs of 40 "
                    "deals fixed in advance); 7 and 8 on double-12 with 4 (two runs of 100 "
-                   "deals); on double-6 with 3 about level (0.1 over 1,500 deals)"),
+                   "deals); on double-6 with 3 a third of a point (one run of 1,500 deals, "
+                   "just above zero)"),
 }
 # seconds per move; 0: no clock; an hour or more: a turn-based table (TURN_BASED)
 CLOCKS = (0, 15, 30, 60, 120, 300, 3600, 43200, 86400, 259200)
