@@ -2,8 +2,8 @@
 
 Each round deals the hidden tiles anew, consistently with the view
 (:mod:`fido.bots.sampling`), and plays every candidate move in that same
-world, rolling the hand out with the same dice (:func:`fido.engine.rollout.playout_outcome`
-from :func:`fido.engine.dice.seeded`: the best-scoring placement most of the time,
+world, rolling the hand out with the same dice (:func:`fido.engine.rollout.playout_margin`
+with :func:`fido.engine.dice.seeded`: the best-scoring placement most of the time,
 else a random one), so the
 candidates are compared on equal luck. A rollout is worth the seat's margin:
 her final score (her team's, in team games) minus the mean of the others'.

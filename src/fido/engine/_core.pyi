@@ -1,6 +1,6 @@
 """fido.engine._core: the engine's hot loops in C (_core.c): the searches' playouts
-(fido.engine.rollout), a fresh deal's kernel (fido.engine.movegen.kernel, game.py) and
-the deal (fido.engine.dealing)."""
+(fido.engine.rollout) and their dice (fido.engine.dice), a fresh deal's kernel
+(fido.engine.movegen.kernel, game.py) and the deal (fido.engine.dealing)."""
 
 from collections.abc import Callable
 
@@ -19,6 +19,14 @@ def finish(
     """Play the hand to its end on a copy of its state (policy 0: ``playout`` with
     ``greedy=param``; 1: ``smart_playout`` with ``explore=param``); ``None`` for a game
     left to Python."""
+
+class Dice:
+    """SplitMix64 seeded with ``seed`` mod 2**64 (fido.engine.dice.PyDice's numbers); the
+    playouts draw from it inline when ``rand`` is its ``random``."""
+
+    def __init__(self, seed: int) -> None: ...
+    def random(self) -> float: ...
+    def getstate(self) -> int: ...
 
 class Kernel:
     """A fresh FIDO deal played on machine integers (movegen.kernel makes it for game.py)."""
