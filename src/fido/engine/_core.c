@@ -72,12 +72,14 @@ enum {
     N_ATTRS
 };
 static const char *const ATTR_NAMES[N_ATTRS] = {
-    "high", "low", "players", "turn", "passes", "divisor", "_clockwise", "stuck", "keep_in_stock", "mother_theresa", "pending", "outcome", "stock_count", "stock_pos", "_order", "table", "shape", "spinner", "arms_taken", "ends_sum", "placements", "open", "by_value", "scores",
+    "high", "low", "players", "turn", "passes", "divisor", "_clockwise", "stuck",
+    "keep_in_stock", "mother_theresa", "pending", "outcome", "stock_count", "stock_pos",
+    "_order", "table", "shape", "spinner", "arms_taken", "ends_sum", "placements", "open",
+    "by_value", "scores",
 };
 static PyObject *ATTRS[N_ATTRS];
 
 static PyObject *attr(PyObject *obj, int name) { return PyObject_GetAttr(obj, ATTRS[name]); }
-
 
 /* rollout.py's weights, W_JOKER .. W_SPARE (tests/engine/test_native.py compares them) */
 static const double W_JOKER = 0.6;
@@ -143,7 +145,7 @@ static PyObject *dice_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     PyObject *seed;
     static char *names[] = {"seed", NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:Dice", names, &seed)) return NULL;
-    if (!PyLong_Check(seed) || PyBool_Check(seed)) {
+    if (!PyLong_CheckExact(seed)) { /* an int, as dice.py's PyDice takes */
         PyErr_SetString(PyExc_TypeError, "Dice's seed is a whole number");
         return NULL;
     }

@@ -271,7 +271,11 @@ def seat_margin(outcome: Outcome, seat: int) -> float:
         own = next(t for t in outcome.teams if seat in t.seats)
         others = [t.final for t in outcome.teams if t is not own]
         return own.final - sum(others) / len(others)
-    finals = [r.final for r in outcome.seats]
+    return _margin_of([r.final for r in outcome.seats], seat)
+
+
+def _margin_of(finals: list[int], seat: int) -> float:
+    """The seat's final minus the mean of the other seats'."""
     return finals[seat] - (sum(finals) - finals[seat]) / (len(finals) - 1)
 
 
@@ -284,11 +288,4 @@ def native_margin(rules: Ruleset, got: tuple[list[int], list[int], bool, int], s
     n = len(points)
     if plan.end_scoring is not _FIDO or plan.teams(n) is not None:
         return seat_margin(native_outcome(rules, got), seat)
-    total = 0
-    mine = 0
-    for s in range(n):
-        final = points[s] - pips[s]
-        total += final
-        if s == seat:
-            mine = final
-    return mine - (total - mine) / (n - 1)
+    return _margin_of([points[s] - pips[s] for s in range(n)], seat)
